@@ -1,0 +1,56 @@
+// Lint is part of `npm test`: module boundaries between Nx projects, the
+// single door to amqplib and TypeORM, and the floating-promise rule.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const depConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'lib:contracts', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'lib:list-query', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'lib:service-kit', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'lib:outbound-http', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'lib:messaging', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:service-kit'] },
+  { sourceTag: 'lib:persistence', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:internal-auth', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:testing', onlyDependOnLibsWithTags: ['type:lib'] },
+];
+
+const restricted = (names, message) => names.map((name) => ({ name, message }));
+
+export default [
+  { ignores: ['**/node_modules/**', 'dist/**', 'var/**', '.nx/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', {
+        paths: [
+          ...restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.'),
+          ...restricted(['typeorm'], 'Only repositories, entities, migrations and libs/persistence import TypeORM.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['libs/messaging/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'messaging has no database.') }] },
+  },
+  {
+    files: ['libs/persistence/**/*.ts', '**/*.entity.ts', '**/*.repository.ts', '**/migrations/*.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts', '**/data-source.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.') }] },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];

@@ -1,0 +1,4 @@
+export * from './queues';
+export * from './jobs';
+export * from './results';
+export * from './llm';

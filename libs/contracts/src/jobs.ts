@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { QUEUES, QueueName } from './queues';
+
+export const JOB_TYPES = ['task_based_workflow', 'document_extraction', 'classification', 'OCR'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+/** Which work queue a job type goes to (spec 4.16). */
+export function queueForJobType(jobType: JobType): QueueName {
+  switch (jobType) {
+    case 'task_based_workflow':
+      return QUEUES.workflow;
+    case 'document_extraction':
+    case 'classification':
+    case 'OCR':
+      return QUEUES.extraction;
+    default: {
+      const never: never = jobType;
+      throw new Error(`unknown job type ${String(never)}`);
+    }
+  }
+}
+
+export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'awaiting_user_input'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed'];
+
+/** Body of POST {router_url}/api/v1/jobs. */
+export class JobRequest {
+  @IsString() @IsNotEmpty() @MaxLength(200) @Matches(/^[A-Za-z0-9._:-]+$/, { message: 'job_id may only contain letters, digits and . _ : -' })
+  job_id!: string;
+
+  @IsIn(JOB_TYPES as unknown as string[], { message: `job_type must be one of ${JOB_TYPES.join(', ')}` })
+  job_type!: JobType;
+
+  @IsObject()
+  payload!: Record<string, unknown>;
+
+  @IsOptional() @IsString()
+  token?: string;
+}
+
+/** Response of POST /api/v1/jobs. */
+export interface JobAcceptedResponse {
+  job_id: string;
+  success: boolean;
+  message: string;
+}
+
+/** Response of GET /api/v1/jobs/{job_id}. */
+export interface JobStatusResponse {
+  job_id: string;
+  success: boolean;
+  message: string;
+  status: JobStatus;
+  job_type: JobType;
+  result?: Record<string, unknown> | null;
+  error?: string | null;
+  metadata: {
+    status: JobStatus;
+    created_at: string;
+    updated_at: string;
+    queue: QueueName;
+    completed_at?: string | null;
+  };
+}
+
+/**
+ * The message a processor receives on `workflow_queue` or `extraction_queue`.
+ * Version 1: the router's job request, with the payload forwarded unmodified.
+ */
+export class JobMessageV1 {
+  @IsIn([1])
+  version!: 1;
+
+  @IsString() @IsNotEmpty()
+  job_id!: string;
+
+  @IsIn(JOB_TYPES as unknown as string[])
+  job_type!: JobType;
+
+  @IsObject()
+  payload!: Record<string, unknown>;
+
+  @IsOptional() @IsString()
+  token?: string;
+
+  @IsString()
+  submitted_at!: string;
+}

@@ -1,0 +1,16 @@
+/** Every queue name in Docflow. The names of the three public queues are fixed by the runtime contract. */
+export const QUEUES = {
+  workflow: 'workflow_queue',
+  extraction: 'extraction_queue',
+  results: 'results_queue',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Dead-letter queue of a work queue: where rejected and over-delivered messages go. */
+export function deadLetterQueueOf(queue: string): string {
+  return `${queue}.dlq`;
+}
+
+/** How many deliveries a message gets before it is dead-lettered. */
+export const DEFAULT_DELIVERY_LIMIT = 5;

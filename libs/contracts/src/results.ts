@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
+
+export const RESULT_STATUSES = ['processing', 'completed', 'failed', 'awaiting_user_input'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export interface TaskState {
+  status: TaskStatus;
+  result?: unknown;
+  error?: string | null;
+  started_at?: string;
+  completed_at?: string;
+  cost?: number;
+}
+
+/**
+ * A processor's message on `results_queue` (spec 4.16). `processing` is an
+ * in-progress report (per-node progress while running); the others end or
+ * pause the job.
+ */
+export class ResultMessage {
+  @IsString() @IsNotEmpty()
+  job_id!: string;
+
+  @IsIn(RESULT_STATUSES as unknown as string[])
+  status!: ResultStatus;
+
+  @IsOptional() @IsObject()
+  outputs?: Record<string, unknown>;
+
+  @IsOptional() @IsString()
+  error?: string | null;
+
+  @IsOptional() @IsString()
+  failed_node?: string;
+
+  @IsOptional() @IsObject()
+  task_states?: Record<string, TaskState>;
+
+  @IsOptional() @IsString()
+  awaiting_node?: string;
+
+  @IsOptional() @IsObject()
+  awaiting_input_schema?: Record<string, unknown>;
+
+  @IsOptional() @IsString()
+  correlation_token?: string;
+
+  @IsOptional() @IsISO8601()
+  awaiting_since?: string;
+
+  /** Monotonic per job: a message with a lower sequence than one already applied is stale. */
+  @IsOptional()
+  sequence?: number;
+
+  @IsOptional() @IsISO8601()
+  emitted_at?: string;
+}

@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { getMetadataStorage, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync, ValidationError } from 'class-validator';
+
+/** Thrown at boot when the environment does not satisfy a service's config class. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses `true/false/1/0/yes/no`; anything else stays as given so validation names it. */
+export function EnvBoolean(): PropertyDecorator {
+  return Transform(({ value }) => {
+    if (typeof value === 'boolean') return value;
+    if (typeof value !== 'string') return value;
+    const v = value.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+    return value;
+  });
+}
+
+/** Parses an integer from the environment; anything else stays as given so validation names it. */
+export function EnvInt(): PropertyDecorator {
+  return Transform(({ value }) => {
+    if (typeof value === 'number') return value;
+    if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
+    return value;
+  });
+}
+
+/** Parses a comma separated list. */
+export function EnvList(): PropertyDecorator {
+  return Transform(({ value }) => {
+    if (Array.isArray(value)) return value;
+    if (typeof value !== 'string') return value;
+    return value.split(',').map((s) => s.trim()).filter(Boolean);
+  });
+}
+
+/** Settings every service has. Properties are named exactly as their variables. */
+export class BaseConfig {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @IsIn(['error', 'warn', 'info', 'debug'])
+  LOG_LEVEL = 'info';
+
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
+
+  @EnvInt() @IsInt() @Min(1000) @Max(600000)
+  SHUTDOWN_TIMEOUT_MS = 25000;
+
+  @IsOptional() @IsString()
+  HOST = '0.0.0.0';
+}
+
+function flatten(errors: ValidationError[], prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of errors) {
+    const name = prefix + e.property;
+    if (e.constraints) {
+      out.push(`${name}: ${Object.values(e.constraints).join('; ')}`);
+    }
+    if (e.children?.length) out.push(...flatten(e.children, `${name}.`));
+  }
+  return out;
+}
+
+/**
+ * Secrets that must be set to something other than a development default in production.
+ * Listed per config class by `secretsOf`.
+ */
+const SECRET_FIELDS = Symbol('secretFields');
+export function Secret(): PropertyDecorator {
+  return (target, key) => {
+    const ctor = target.constructor as unknown as Record<symbol, string[]>;
+    const own: string[] = Object.prototype.hasOwnProperty.call(ctor, SECRET_FIELDS) ? (ctor[SECRET_FIELDS] ?? []) : [...(ctor[SECRET_FIELDS] ?? [])];
+    own.push(String(key));
+    ctor[SECRET_FIELDS] = own;
+  };
+}
+
+function secretsOf(cls: object): string[] {
+  return (cls as Record<symbol, string[]>)[SECRET_FIELDS] ?? [];
+}
+
+const DEV_DEFAULT_MARK = 'dev-only-';
+
+/** Value used for a secret outside production when none is configured. */
+export function devSecret(name: string): string {
+  return `${DEV_DEFAULT_MARK}${name.toLowerCase()}-change-me`;
+}
+
+/**
+ * Builds and validates a config object from the environment, once, at boot.
+ * Nothing else in a service reads process.env.
+ */
+export function loadConfig<T extends BaseConfig>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const raw: Record<string, unknown> = {};
+  const declared = new Set<string>([
+    ...Object.keys(new cls() as object),
+    ...getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).map((m) => m.propertyName),
+    ...secretsOf(cls),
+  ]);
+  for (const key of declared) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const config = plainToInstance(cls, raw, { exposeDefaultValues: true });
+  const problems = flatten(validateSync(config as object, { forbidUnknownValues: false }));
+  const record = config as unknown as Record<string, unknown>;
+  for (const key of secretsOf(cls)) {
+    const value = record[key];
+    if (config.NODE_ENV === 'production') {
+      if (typeof value !== 'string' || value.length < 16 || value.startsWith(DEV_DEFAULT_MARK)) {
+        problems.push(`${key}: must be set to a strong secret (at least 16 characters) when NODE_ENV=production`);
+      }
+    } else if (value === undefined || value === '') {
+      record[key] = devSecret(key);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/** Loads config or exits the process naming each bad variable. */
+export function loadConfigOrExit<T extends BaseConfig>(cls: new () => T, service: string): T {
+  try {
+    return loadConfig(cls);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${JSON.stringify({ level: 'error', service, message: 'invalid configuration', problems: err.problems })}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+}

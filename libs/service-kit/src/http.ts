@@ -1,0 +1,137 @@
+import express, { NextFunction, Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
+import { AppError, NotFoundError } from './errors';
+import { HealthCheck, runHealthChecks } from './health';
+import { Logger } from './logger';
+import { Metrics } from './metrics';
+
+export type ErrorStyle = 'public' | 'internal';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  health: HealthCheck[];
+  /** `public`: {"error": {status, name, message, details}}; `internal`: {error: code, message, details}. */
+  errorStyle: ErrorStyle;
+  /** Limit for JSON bodies, e.g. `1mb`. */
+  bodyLimit?: string;
+  /** Prefixes under which /_health and /metrics are also served (the public API uses `/api`). */
+  aliasPrefixes?: string[];
+}
+
+/** Writes one error in the style of the service. */
+export function sendError(res: Response, style: ErrorStyle, err: AppError): void {
+  if (res.headersSent) return;
+  const body =
+    style === 'public'
+      ? { data: null, error: { status: err.status, name: err.name, message: err.message, details: err.details } }
+      : { error: err.code, message: err.message, details: err.details };
+  res.status(err.status).json(body);
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  code?: string;
+  field?: string;
+}
+
+/** Maps errors from body parsers and multer onto the hierarchy; undefined when not one of theirs. */
+function fromParserError(err: unknown): AppError | undefined {
+  const e = err as BodyParserError | null;
+  if (!e || typeof e !== 'object') return undefined;
+  if (e.type === 'entity.parse.failed') return new AppError(400, 'BadRequestError', 'Malformed JSON body', {}, 'invalid_json');
+  if (e.type === 'entity.too.large' || e.code === 'LIMIT_FILE_SIZE') {
+    return new AppError(413, 'PayloadTooLargeError', 'Request body is too large', {}, 'payload_too_large');
+  }
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
+    return new AppError(415, 'UnsupportedMediaTypeError', 'Unsupported body encoding', {}, 'unsupported_media_type');
+  }
+  if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) {
+    return new AppError(400, 'BadRequestError', `Upload rejected: ${e.code.toLowerCase()}`, { field: e.field }, 'validation_error');
+  }
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.type) {
+    return new AppError(e.status, 'BadRequestError', 'Invalid request body', {}, 'invalid_body');
+  }
+  return undefined;
+}
+
+export function errorMiddleware(style: ErrorStyle, logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) logger.warn('request failed', { status: err.status, error: err.message, path: req.path });
+      sendError(res, style, err);
+      return;
+    }
+    const parsed = fromParserError(err);
+    if (parsed) {
+      sendError(res, style, parsed);
+      return;
+    }
+    const errorId = randomUUID();
+    logger.error('unexpected error', {
+      errorId,
+      method: req.method,
+      path: req.path,
+      error: err instanceof Error ? err.message : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));
+  };
+}
+
+function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
+  return 'unmatched';
+}
+
+/**
+ * Builds the Express app every service uses: correlation ids, access metrics,
+ * health and metrics endpoints, JSON parsing, the routes given by `mount`,
+ * then 404 and the error body.
+ */
+export function createHttpApp(options: HttpAppOptions, mount: (app: express.Express) => void): express.Express {
+  const { logger, metrics, errorStyle } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const correlationId = sanitizeCorrelationId(req.header(CORRELATION_HEADER)) ?? newCorrelationId();
+    res.setHeader(CORRELATION_HEADER, correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeLabel(req);
+      metrics.httpDuration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
+      const meta = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), correlationId };
+      if (res.statusCode >= 500) logger.warn('request', meta);
+      else logger.debug('request', meta);
+    });
+    runWithContext({ correlationId }, next);
+  });
+
+  const healthHandler = async (_req: Request, res: Response): Promise<void> => {
+    const report = await runHealthChecks(options.health);
+    if (report.healthy) res.status(204).end();
+    else res.status(503).json({ status: 'unavailable', failing: report.failing });
+  };
+  const metricsHandler = async (_req: Request, res: Response): Promise<void> => {
+    res.setHeader('Content-Type', metrics.contentType);
+    res.send(await metrics.render());
+  };
+  for (const prefix of ['', ...(options.aliasPrefixes ?? [])]) {
+    app.get(`${prefix}/_health`, healthHandler);
+    app.get(`${prefix}/metrics`, metricsHandler);
+  }
+
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
+
+  mount(app);
+
+  app.use((req, _res, next) => next(new NotFoundError(`Cannot ${req.method} ${req.path}`)));
+  app.use(errorMiddleware(errorStyle, logger));
+  return app;
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Bundles each app's own code (its libs included) into dist/apps/<app>/ with
+// esbuild; npm packages stay external and load from node_modules. Type
+// checking is a separate step (`npm run typecheck`), so a build takes seconds.
+import { transform } from '@swc/core';
+import { build } from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const allApps = readdirSync(path.join(root, 'apps')).filter((a) => existsSync(path.join(root, 'apps', a, 'src', 'main.ts')));
+const apps = process.argv.slice(2).length ? process.argv.slice(2) : allApps;
+
+const workspaceLibs = {
+  name: 'workspace-libs',
+  setup(b) {
+    // Everything that is not a relative path or one of our libs is an npm package: keep it external.
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@docflow/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+// esbuild cannot emit decorator metadata, which TypeORM and class-transformer
+// read; swc compiles each TypeScript file the same way the tests do.
+const swcDecorators = {
+  name: 'swc-decorators',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const out = await transform(source, {
+        filename: args.path,
+        sourceMaps: 'inline',
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'es6' },
+      });
+      return { contents: out.code, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+function entriesOf(app) {
+  const src = path.join(root, 'apps', app, 'src');
+  const entries = { main: path.join(src, 'main.ts') };
+  const cli = path.join(src, 'cli');
+  if (existsSync(cli)) {
+    for (const f of readdirSync(cli).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))) {
+      entries[`cli/${f.replace(/\.ts$/, '')}`] = path.join(cli, f);
+    }
+  }
+  return entries;
+}
+
+const started = Date.now();
+await Promise.all(
+  apps.map((app) =>
+    build({
+      entryPoints: entriesOf(app),
+      outdir: path.join(root, 'dist', 'apps', app),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: true,
+      tsconfig: path.join(root, 'tsconfig.base.json'),
+      plugins: [workspaceLibs, swcDecorators],
+      logLevel: 'warning',
+      keepNames: true,
+    }),
+  ),
+);
+console.log(`built ${apps.join(', ')} in ${Date.now() - started} ms`);
