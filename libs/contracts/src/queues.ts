@@ -5,6 +5,15 @@ export const QUEUES = {
   results: 'results_queue',
 } as const;
 
+/**
+ * Internal relay: the router, sole consumer of `results_queue`, records each
+ * job's status and then forwards the same result message here for the public
+ * API, which writes it into the execution record.
+ */
+export const RELAY_QUEUES = {
+  publicApiResults: 'public_api_results_queue',
+} as const;
+
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /** Dead-letter queue of a work queue: where rejected and over-delivered messages go. */

@@ -1,0 +1,69 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import jwt from 'jsonwebtoken';
+import { timingSafeEqual } from 'node:crypto';
+import { UnauthorizedError } from '@docflow/service-kit';
+
+/** Constant-time string comparison that does not leak the length through early exit. */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ab.length !== bb.length) {
+    timingSafeEqual(ab, ab);
+    return false;
+  }
+  return timingSafeEqual(ab, bb);
+}
+
+export const SERVICE_JWT_AUDIENCE = 'docflow-internal';
+
+/** Signs a short-lived HS256 service token (issuer = calling service). */
+export function signServiceToken(secret: string, service: string, ttlSeconds = 300): string {
+  return jwt.sign({ svc: service }, secret, { algorithm: 'HS256', expiresIn: ttlSeconds, audience: SERVICE_JWT_AUDIENCE, issuer: service });
+}
+
+export function verifyServiceToken(secret: string, token: string): { service: string } {
+  const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience: SERVICE_JWT_AUDIENCE });
+  if (typeof payload !== 'object' || payload === null || typeof (payload as { svc?: unknown }).svc !== 'string') {
+    throw new Error('not a service token');
+  }
+  return { service: (payload as { svc: string }).svc };
+}
+
+export interface ServiceAuthOptions {
+  serviceKey: string;
+  jwtSecret: string;
+}
+
+/**
+ * Internal endpoints: `X-Service-Key: <SERVICE_KEY>` or
+ * `Authorization: Bearer <HS256 service JWT>` (spec 5).
+ */
+export function requireServiceAuth(options: ServiceAuthOptions): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const key = req.header('x-service-key');
+    if (key !== undefined) {
+      if (safeEqual(key, options.serviceKey)) return next();
+      return next(new UnauthorizedError('Invalid service key'));
+    }
+    const auth = req.header('authorization');
+    if (auth?.startsWith('Bearer ')) {
+      try {
+        verifyServiceToken(options.jwtSecret, auth.slice(7).trim());
+        return next();
+      } catch {
+        return next(new UnauthorizedError('Invalid service token'));
+      }
+    }
+    return next(new UnauthorizedError('Missing service credentials'));
+  };
+}
+
+/** A static API key in a header, compared in constant time (the router's `X-API-Key`). */
+export function requireApiKey(header: string, expected: string): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const got = req.header(header);
+    if (got === undefined) return next(new UnauthorizedError(`Missing ${header} header`));
+    if (!safeEqual(got, expected)) return next(new UnauthorizedError(`Invalid ${header}`));
+    return next();
+  };
+}

@@ -1,0 +1,2 @@
+export * from './postgres';
+export * from './rabbit';
