@@ -1,0 +1,110 @@
+import request from 'supertest';
+import { BadRequestError, NotFoundError, ServiceUnavailableError } from './errors';
+import { createHttpApp } from './http';
+import { silentLogger } from './logger';
+import { Metrics } from './metrics';
+import { HealthCheck } from './health';
+
+function build(style: 'public' | 'internal', health: HealthCheck[] = []) {
+  return createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health, errorStyle: style, bodyLimit: '1kb', aliasPrefixes: ['/api'] }, (app) => {
+    app.post('/api/echo', (req, res) => {
+      res.json({ got: req.body });
+    });
+    app.get('/api/missing', () => {
+      throw new NotFoundError('Activity not found');
+    });
+    app.get('/api/bad', () => {
+      throw BadRequestError.withErrors('Validation failed', ['name is required', 'level must be one of system, user']);
+    });
+    app.get('/api/boom', async () => {
+      throw new Error('database password is hunter2 at /srv/app/file.ts:12');
+    });
+    app.get('/api/down', () => {
+      throw new ServiceUnavailableError('LLM provider unavailable', { retry_after: 5 }, 'llm_service_unavailable');
+    });
+  });
+}
+
+describe('createHttpApp error bodies (public style)', () => {
+  const app = build('public');
+
+  it('answers unknown routes with a 404 NotFoundError body', async () => {
+    const res = await request(app).get('/api/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toEqual({ status: 404, name: 'NotFoundError', message: 'Cannot GET /api/nowhere', details: {} });
+  });
+
+  it('keeps the message of a thrown NotFoundError', async () => {
+    const res = await request(app).get('/api/missing');
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toBe('Activity not found');
+  });
+
+  it('lists validation problems in details.errors', async () => {
+    const res = await request(app).get('/api/bad');
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('BadRequestError');
+    expect(res.body.error.details.errors).toEqual(['name is required', 'level must be one of system, user']);
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await request(app).post('/api/echo').set('content-type', 'application/json').send('{"a":');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ status: 400, name: 'BadRequestError' });
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const res = await request(app).post('/api/echo').set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2048) }));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ status: 413, name: 'PayloadTooLargeError' });
+  });
+
+  it('turns an unexpected error into a 500 with an error id and no internals', async () => {
+    const res = await request(app).get('/api/boom');
+    expect(res.status).toBe(500);
+    expect(res.body.error.name).toBe('InternalServerError');
+    expect(res.body.error.details.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter2|\/srv\/app|file\.ts/);
+  });
+
+  it('echoes a valid correlation id and replaces an invalid one', async () => {
+    const ok = await request(app).get('/api/missing').set('x-correlation-id', 'abc-123');
+    expect(ok.headers['x-correlation-id']).toBe('abc-123');
+    const bad = await request(app).get('/api/missing').set('x-correlation-id', 'bad id with spaces');
+    expect(bad.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('createHttpApp error bodies (internal style)', () => {
+  it('writes {error: code, message, details}', async () => {
+    const res = await request(build('internal')).get('/api/down');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: 'llm_service_unavailable', message: 'LLM provider unavailable', details: { retry_after: 5 } });
+  });
+});
+
+describe('health and metrics', () => {
+  it('answers 204 when every check passes, also under the alias prefix', async () => {
+    const app = build('public', [{ name: 'database', check: async () => undefined }]);
+    expect((await request(app).get('/_health')).status).toBe(204);
+    expect((await request(app).get('/api/_health')).status).toBe(204);
+  });
+
+  it('answers 503 naming the failing dependency', async () => {
+    const app = build('public', [
+      { name: 'database', check: async () => undefined },
+      { name: 'broker', check: async () => { throw new Error('connection refused'); } },
+    ]);
+    const res = await request(app).get('/_health');
+    expect(res.status).toBe(503);
+    expect(res.body.failing).toEqual([{ name: 'broker', error: 'connection refused' }]);
+  });
+
+  it('counts requests by route and status in Prometheus format', async () => {
+    const app = build('public');
+    await request(app).get('/api/missing');
+    const res = await request(app).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/missing"[^}]*status_code="404"[^}]*\} 1/);
+  });
+});
