@@ -1,0 +1,12 @@
+export { defineListSpec } from './spec';
+export type { FieldDefinition, FieldType, ListLimits, ListSpec, ListSpecDefinition, ResolvedField, SortDefinition, SortDirection } from './spec';
+export { listQueryString, parseListQuery, QS_OPTIONS } from './parse';
+export type { ListQuery, ListQueryInput, ParseListQueryOptions } from './parse';
+export { paginationMeta } from './pagination';
+export type { OffsetPagination, OffsetPaginationMeta, PagePagination, PagePaginationMeta, Pagination, PaginationMeta } from './pagination';
+export { OPERATORS } from './filters';
+export type { FieldOperator, ParamValue, SqlFragment } from './filters';
+export type { OrderByItem } from './sort';
+export { applyListQuery, toPositional } from './sql';
+export type { ListQueryTarget, PositionalQuery } from './sql';
+export { escapeLike, normalizeIsoDate } from './values';
