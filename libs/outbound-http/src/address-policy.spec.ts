@@ -74,6 +74,8 @@ describe('isForbiddenAddress', () => {
     ['example.com', 'invalid'],
     ['1.2.3.4.5', 'invalid'],
     ['256.0.0.1', 'invalid'],
+    ['fe80::1%eth0', 'invalid'],
+    ['2606:4700::1%eth0', 'invalid'],
   ];
 
   it.each(forbidden)('refuses %s (%s)', (ip, reason) => {
