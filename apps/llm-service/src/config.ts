@@ -1,0 +1,129 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
+import { BaseConfig, EnvInt, Secret } from '@docflow/service-kit';
+import { MODEL_TYPES, ModelType } from '@docflow/contracts';
+import { isPriceTable, PriceTable } from './pricing/pricing';
+
+export const PROVIDER_KINDS = ['openai', 'anthropic'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** Parses a JSON object from the environment; anything unparsable stays as given so validation names it. */
+function EnvJson(): PropertyDecorator {
+  return Transform(({ value }) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  });
+}
+
+function IsPriceTable(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isPriceTable',
+      validator: {
+        validate: (value: unknown) => isPriceTable(value),
+        defaultMessage: () => 'must be a JSON object mapping model names to {input_per_1k, output_per_1k} (non-negative numbers)',
+      },
+    },
+    options,
+  );
+}
+
+const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
+
+export class LlmServiceConfig extends BaseConfig {
+  @EnvInt() @IsInt() @Min(1) @Max(65535)
+  LLM_SERVICE_PORT = 8020;
+
+  @Secret()
+  SERVICE_KEY!: string;
+
+  @Secret()
+  INTERNAL_SERVICE_JWT_SECRET!: string;
+
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  LLM_PROVIDER_A_URL?: string;
+
+  @IsIn(PROVIDER_KINDS)
+  LLM_PROVIDER_A_KIND: ProviderKind = 'openai';
+
+  /** Sent to the provider only; never logged nor returned. Optional: local OpenAI-compatible servers need none. */
+  @IsOptional() @IsString()
+  LLM_PROVIDER_A_API_KEY?: string;
+
+  @IsOptional() @IsString()
+  LLM_PROVIDER_A_MODEL?: string;
+
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  LLM_PROVIDER_B_URL?: string;
+
+  @IsIn(PROVIDER_KINDS)
+  LLM_PROVIDER_B_KIND: ProviderKind = 'openai';
+
+  @IsOptional() @IsString()
+  LLM_PROVIDER_B_API_KEY?: string;
+
+  @IsOptional() @IsString()
+  LLM_PROVIDER_B_MODEL?: string;
+
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  LLM_PROVIDER_C_URL?: string;
+
+  @IsIn(PROVIDER_KINDS)
+  LLM_PROVIDER_C_KIND: ProviderKind = 'openai';
+
+  @IsOptional() @IsString()
+  LLM_PROVIDER_C_API_KEY?: string;
+
+  @IsOptional() @IsString()
+  LLM_PROVIDER_C_MODEL?: string;
+
+  /** Per attempt. */
+  @EnvInt() @IsInt() @Min(100) @Max(600000)
+  LLM_TIMEOUT_MS = 60000;
+
+  @EnvInt() @IsInt() @Min(0) @Max(10)
+  LLM_MAX_RETRIES = 2;
+
+  @EnvInt() @IsInt() @Min(1) @Max(60000)
+  LLM_RETRY_BASE_MS = 250;
+
+  /** Longest Retry-After the service waits for inside one request; a longer one ends the retries with 503 at once. */
+  @EnvInt() @IsInt() @Min(0) @Max(600000)
+  LLM_MAX_RETRY_WAIT_MS = 20000;
+
+  /** Extra or overriding prices: `{"model": {"input_per_1k": 0.001, "output_per_1k": 0.002}}` (USD). */
+  @IsOptional() @EnvJson() @IsPriceTable()
+  LLM_PRICES?: PriceTable;
+
+  @IsUrl(URL_OPTIONS)
+  DATA_SHIELD_URL = 'http://127.0.0.1:8030';
+}
+
+export interface ProviderSettings {
+  modelType: ModelType;
+  kind: ProviderKind;
+  url?: string;
+  apiKey?: string;
+  model?: string;
+}
+
+/** The three `model_type` slots as configured (spec runtime contract, "LLM providers"). */
+export function providerSettings(config: LlmServiceConfig): ProviderSettings[] {
+  const slot = (modelType: ModelType, url?: string, kind: ProviderKind = 'openai', apiKey?: string, model?: string): ProviderSettings => ({
+    modelType,
+    kind,
+    url,
+    apiKey,
+    model,
+  });
+  const [a, b, c] = MODEL_TYPES;
+  return [
+    slot(a, config.LLM_PROVIDER_A_URL, config.LLM_PROVIDER_A_KIND, config.LLM_PROVIDER_A_API_KEY, config.LLM_PROVIDER_A_MODEL),
+    slot(b, config.LLM_PROVIDER_B_URL, config.LLM_PROVIDER_B_KIND, config.LLM_PROVIDER_B_API_KEY, config.LLM_PROVIDER_B_MODEL),
+    slot(c, config.LLM_PROVIDER_C_URL, config.LLM_PROVIDER_C_KIND, config.LLM_PROVIDER_C_API_KEY, config.LLM_PROVIDER_C_MODEL),
+  ];
+}
