@@ -1,0 +1,72 @@
+import express from 'express';
+import type { Mailer } from '@docflow/mail';
+import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
+import { createAuthModule } from './auth/auth.module';
+import type { AuthGuards } from './auth/guards';
+import type { PublicApiConfig } from './config';
+import type { PublicApiDatabase } from './data-source';
+import type { ApiContext, ApiFeature } from './feature';
+import { openApiFeature } from './openapi/openapi.feature';
+import { OpenApiRegistry } from './openapi/registry';
+import { usersFeature } from './users/users.feature';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+export interface PublicApiDeps {
+  config: PublicApiConfig;
+  logger: Logger;
+  metrics: Metrics;
+  database: PublicApiDatabase;
+  mailer: Mailer;
+  /** Checks behind /_health and /api/_health (main passes the database check). */
+  health: HealthCheck[];
+  /**
+   * Features mounted after the built-in ones, each with its routes and
+   * OpenAPI paths. Later work (documents, workflows, the results consumer's
+   * status endpoints, ...) adds its feature here or to BUILT_IN_FEATURES;
+   * dependencies such as a message publisher belong in this interface next
+   * to `mailer`, and reach features through ApiContext.
+   */
+  features?: ApiFeature[];
+}
+
+/** Features every build serves, in mounting order. */
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature];
+
+export interface PublicApi {
+  app: express.Express;
+  auth: AuthGuards;
+  openapi: OpenApiRegistry;
+}
+
+/** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
+export function buildPublicApi(deps: PublicApiDeps): PublicApi {
+  const users = new UsersService(new UsersRepository(deps.database));
+  const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics });
+  const openapi = new OpenApiRegistry();
+  const ctx: ApiContext = {
+    config: deps.config,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    database: deps.database,
+    mailer: deps.mailer,
+    users,
+    auth: authModule.guards,
+    openapi,
+  };
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...(deps.features ?? []), openApiFeature];
+
+  const app = createHttpApp(
+    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
+    (root) => {
+      const api = express.Router();
+      for (const feature of features) feature.register(api, ctx);
+      root.use('/api', api);
+    },
+  );
+  return { app, auth: authModule.guards, openapi };
+}
+
+export function createApp(deps: PublicApiDeps): express.Express {
+  return buildPublicApi(deps).app;
+}

@@ -1,0 +1,89 @@
+import type { Router } from 'express';
+import passport from 'passport';
+import type { Mailer } from '@docflow/mail';
+import { BadRequestError, Logger, Metrics, validatePlain } from '@docflow/service-kit';
+import type { PublicApiConfig } from '../config';
+import type { PublicApiDatabase } from '../data-source';
+import type { ApiFeature } from '../feature';
+import type { UsersService } from '../users/users.service';
+import { AuthEvents } from './auth-events';
+import { currentUser } from './auth-user';
+import { LoginBody, StepUpVerifyBody } from './auth.dto';
+import { describeAuthRoutes } from './auth.openapi';
+import { AuthService } from './auth.service';
+import { AuthGuards, createRequireAuth, createRequireStepUp, requireRole } from './guards';
+import { createJwtStrategy } from './jwt.strategy';
+import { RevokedTokensRepository } from './revoked-tokens.repository';
+import { StepUpRepository } from './step-up.repository';
+import { StepUpService } from './step-up.service';
+
+export interface AuthModuleDeps {
+  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'JWT_EXPIRES_IN_SECONDS'>;
+  database: PublicApiDatabase;
+  users: UsersService;
+  mailer: Mailer;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export interface AuthModule {
+  guards: AuthGuards;
+  feature: ApiFeature;
+}
+
+/** Builds authentication for one app: the passport-jwt strategy, the guards and the /auth routes. */
+export function createAuthModule(deps: AuthModuleDeps): AuthModule {
+  const events = new AuthEvents(deps.metrics);
+  const revocations = new RevokedTokensRepository(deps.database);
+  const stepUp = new StepUpService({ repo: new StepUpRepository(deps.database), mailer: deps.mailer, logger: deps.logger, events, secret: deps.config.JWT_SECRET });
+  const auth = new AuthService({
+    users: deps.users,
+    revocations,
+    stepUp,
+    events,
+    logger: deps.logger,
+    jwtSecret: deps.config.JWT_SECRET,
+    jwtExpiresInSeconds: deps.config.JWT_EXPIRES_IN_SECONDS,
+  });
+
+  // An authenticator of its own per app, so apps built side by side (tests) never share strategies.
+  const authenticator = new passport.Authenticator();
+  authenticator.use('jwt', createJwtStrategy({ secret: deps.config.JWT_SECRET, users: deps.users, revocations }));
+  const guards: AuthGuards = {
+    requireAuth: createRequireAuth(authenticator, events),
+    requireRole,
+    requireStepUp: createRequireStepUp(stepUp, events),
+  };
+
+  const feature: ApiFeature = {
+    name: 'auth',
+    register(api: Router, ctx) {
+      api.post('/auth/local', async (req, res) => {
+        const body = validatePlain(LoginBody, req.body);
+        if (!body.ok) throw BadRequestError.withErrors('identifier and password are required', body.errors);
+        res.json(await auth.login(body.value.identifier, body.value.password));
+      });
+
+      api.post('/auth/logout', guards.requireAuth, async (req, res) => {
+        await auth.logout(currentUser(req));
+        res.json({ message: 'Logged out' });
+      });
+
+      api.post('/auth/step-up', guards.requireAuth, async (req, res) => {
+        await stepUp.requestCode(currentUser(req));
+        res.json({ message: 'A verification code has been sent to your email address' });
+      });
+
+      api.post('/auth/step-up/verify', guards.requireAuth, async (req, res) => {
+        const body = validatePlain(StepUpVerifyBody, req.body);
+        if (!body.ok) throw BadRequestError.withErrors('Invalid verification code', body.errors);
+        const { expiresIn } = await stepUp.verify(currentUser(req), body.value.code);
+        res.json({ message: 'Step-up verification succeeded', expiresIn });
+      });
+
+      describeAuthRoutes(ctx.openapi);
+    },
+  };
+
+  return { guards, feature };
+}

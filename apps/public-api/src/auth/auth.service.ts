@@ -1,0 +1,56 @@
+import { BadRequestError, Logger } from '@docflow/service-kit';
+import { dummyPasswordHash, verifyPassword } from '../users/password';
+import { PublicUser, toPublicUser, UsersService } from '../users/users.service';
+import type { AuthEvents } from './auth-events';
+import type { AuthUser } from './auth-user';
+import type { RevokedTokensRepository } from './revoked-tokens.repository';
+import type { StepUpService } from './step-up.service';
+import { signAccessToken } from './tokens';
+
+export const INVALID_CREDENTIALS = 'Invalid identifier or password';
+
+export interface AuthServiceDeps {
+  users: UsersService;
+  revocations: RevokedTokensRepository;
+  stepUp: StepUpService;
+  events: AuthEvents;
+  logger: Logger;
+  jwtSecret: string;
+  jwtExpiresInSeconds: number;
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  /**
+   * POST /auth/local. Unknown identifier and wrong password give the same
+   * answer after the same amount of bcrypt work.
+   */
+  async login(identifier: string, password: string): Promise<{ jwt: string; user: PublicUser }> {
+    const { users, events, logger } = this.deps;
+    const user = await users.findByIdentifier(identifier);
+    const matches = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !matches) {
+      events.record('login_failed');
+      logger.info('auth.login.failed', { action: 'auth.login.failed', userId: user?.id, reason: user ? 'wrong_password' : 'unknown_identifier' });
+      throw BadRequestError.withErrors(INVALID_CREDENTIALS, [INVALID_CREDENTIALS]);
+    }
+    if (user.blocked) {
+      events.record('login_failed');
+      logger.info('auth.login.failed', { action: 'auth.login.failed', userId: user.id, reason: 'blocked' });
+      throw BadRequestError.withErrors('Your account has been blocked', ['account is blocked']);
+    }
+    const signed = signAccessToken(user, { secret: this.deps.jwtSecret, expiresInSeconds: this.deps.jwtExpiresInSeconds });
+    events.record('login_succeeded');
+    logger.info('auth.login', { action: 'auth.login', userId: user.id, jti: signed.jti });
+    return { jwt: signed.token, user: toPublicUser(user) };
+  }
+
+  /** POST /auth/logout: the presented token is refused from now on, by every replica and after restarts. */
+  async logout(user: AuthUser): Promise<void> {
+    await this.deps.revocations.revoke(user.jti, user.id, new Date(user.exp * 1000));
+    await this.deps.stepUp.revokeGrant(user);
+    this.deps.events.record('logout');
+    this.deps.logger.info('auth.logout', { action: 'auth.logout', userId: user.id, jti: user.jti });
+  }
+}

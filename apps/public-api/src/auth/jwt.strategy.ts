@@ -1,0 +1,46 @@
+import { ExtractJwt, Strategy as JwtStrategy, VerifiedCallback } from 'passport-jwt';
+import type { UsersService } from '../users/users.service';
+import type { AuthUser } from './auth-user';
+import type { RevokedTokensRepository } from './revoked-tokens.repository';
+import { claimsOf, JWT_ALGORITHM, JWT_ISSUER } from './tokens';
+
+export interface JwtStrategyDeps {
+  secret: string;
+  users: UsersService;
+  revocations: RevokedTokensRepository;
+}
+
+/** Why a correctly signed token is still refused; passed to passport as `info.message`. */
+export type TokenRejection = 'Malformed token claims' | 'Token has been revoked' | 'User not found' | 'User is blocked';
+
+async function resolveUser(payload: unknown, deps: JwtStrategyDeps): Promise<AuthUser | TokenRejection> {
+  const claims = claimsOf(payload);
+  if (!claims) return 'Malformed token claims';
+  if (await deps.revocations.isRevoked(claims.jti)) return 'Token has been revoked';
+  const user = await deps.users.findById(Number(claims.sub));
+  if (!user) return 'User not found';
+  if (user.blocked) return 'User is blocked';
+  return { id: user.id, username: user.username, email: user.email, role: user.role, jti: claims.jti, exp: claims.exp };
+}
+
+/**
+ * The passport-jwt strategy of the public API: a bearer token signed with
+ * HS256 only, issued by us, unexpired, not revoked, of a known user who is
+ * not blocked.
+ */
+export function createJwtStrategy(deps: JwtStrategyDeps): JwtStrategy {
+  return new JwtStrategy(
+    {
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: deps.secret,
+      algorithms: [JWT_ALGORITHM],
+      issuer: JWT_ISSUER,
+    },
+    (payload: unknown, done: VerifiedCallback) => {
+      resolveUser(payload, deps).then(
+        (result) => (typeof result === 'string' ? done(null, false, { message: result }) : done(null, result)),
+        (err: unknown) => done(err),
+      );
+    },
+  );
+}

@@ -1,0 +1,104 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Mailer } from '@docflow/mail';
+import { BadRequestError, Logger, ServiceUnavailableError } from '@docflow/service-kit';
+import type { AuthUser } from './auth-user';
+import type { AuthEvents } from './auth-events';
+import type { StepUpRepository } from './step-up.repository';
+
+export const STEP_UP_CODE_TTL_SECONDS = 600;
+export const STEP_UP_GRANT_TTL_SECONDS = 300;
+export const STEP_UP_MAX_ATTEMPTS = 5;
+export const STEP_UP_CODE_PATTERN = /^\d{6}$/;
+
+/** A uniformly random 6-digit code, leading zeros kept. */
+export function generateStepUpCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+/** Codes are kept only as HMAC-SHA256 keyed with the JWT secret. */
+export function hashStepUpCode(code: string, secret: string): string {
+  return createHmac('sha256', secret).update(`step-up:${code}`).digest('hex');
+}
+
+function sameHash(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+export interface StepUpServiceDeps {
+  repo: StepUpRepository;
+  mailer: Mailer;
+  logger: Logger;
+  events: AuthEvents;
+  /** Key of the code HMAC (JWT_SECRET). */
+  secret: string;
+}
+
+/** Step-up verification for sensitive operations (spec 3.6, 5). */
+export class StepUpService {
+  constructor(private readonly deps: StepUpServiceDeps) {}
+
+  /** Mails a new code to the user; any previous code stops working. */
+  async requestCode(user: AuthUser): Promise<void> {
+    const { repo, mailer, logger, events, secret } = this.deps;
+    const code = generateStepUpCode();
+    await repo.replaceCode(user.id, hashStepUpCode(code, secret), STEP_UP_CODE_TTL_SECONDS);
+    try {
+      await mailer.send({
+        to: [user.email],
+        subject: 'Your Docflow verification code',
+        text:
+          `Your Docflow verification code is ${code}.\n\n` +
+          `It is valid for ${STEP_UP_CODE_TTL_SECONDS / 60} minutes and can be used once. ` +
+          'If you did not ask for it, ignore this mail and consider changing your password.\n',
+      });
+    } catch (err) {
+      await repo.deleteCode(user.id);
+      events.record('step_up_mail_failed');
+      logger.error('auth.step_up.mail_failed', { action: 'auth.step_up.mail_failed', userId: user.id, error: err instanceof Error ? err.message : String(err) });
+      throw new ServiceUnavailableError('The verification code could not be sent; try again later', {}, 'mail_unavailable');
+    }
+    events.record('step_up_requested');
+    logger.info('auth.step_up.requested', { action: 'auth.step_up.requested', userId: user.id, expiresIn: STEP_UP_CODE_TTL_SECONDS });
+  }
+
+  /** Checks a code and grants step-up to the presented token for STEP_UP_GRANT_TTL_SECONDS. */
+  async verify(user: AuthUser, code: string): Promise<{ expiresIn: number }> {
+    const { repo, logger, events, secret } = this.deps;
+    const attempt = await repo.countAttempt(user.id, STEP_UP_MAX_ATTEMPTS);
+    if (!attempt) {
+      events.record('step_up_rejected');
+      logger.info('auth.step_up.rejected', { action: 'auth.step_up.rejected', userId: user.id, reason: 'no_live_code' });
+      throw BadRequestError.withErrors('No valid verification code; request a new one', ['code has expired, was used, or too many attempts were made']);
+    }
+    if (!sameHash(attempt.codeHash, hashStepUpCode(code, secret))) {
+      const attemptsRemaining = Math.max(0, STEP_UP_MAX_ATTEMPTS - attempt.attempts);
+      events.record('step_up_failed');
+      logger.info('auth.step_up.failed', { action: 'auth.step_up.failed', userId: user.id, attemptsRemaining });
+      if (attemptsRemaining === 0) {
+        await repo.deleteCode(user.id);
+        logger.warn('auth.step_up.locked', { action: 'auth.step_up.locked', userId: user.id });
+        throw BadRequestError.withErrors('Invalid verification code; too many attempts, request a new one', ['code is wrong'], { attemptsRemaining });
+      }
+      throw BadRequestError.withErrors('Invalid verification code', ['code is wrong'], { attemptsRemaining });
+    }
+    if (!(await repo.consumeCode(user.id, attempt.codeHash))) {
+      // A parallel request with the same code consumed it first.
+      throw BadRequestError.withErrors('No valid verification code; request a new one', ['code was already used']);
+    }
+    await repo.grant(user.jti, user.id, STEP_UP_GRANT_TTL_SECONDS);
+    events.record('step_up_verified');
+    logger.info('auth.step_up.verified', { action: 'auth.step_up.verified', userId: user.id, expiresIn: STEP_UP_GRANT_TTL_SECONDS });
+    return { expiresIn: STEP_UP_GRANT_TTL_SECONDS };
+  }
+
+  /** True while the presented token holds a live grant. */
+  hasGrant(user: AuthUser): Promise<boolean> {
+    return this.deps.repo.hasLiveGrant(user.jti, user.id);
+  }
+
+  revokeGrant(user: AuthUser): Promise<void> {
+    return this.deps.repo.revokeGrant(user.jti);
+  }
+}

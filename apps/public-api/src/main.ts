@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { createMailer } from '@docflow/mail';
+import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
+import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createApp } from './app';
+import { startAuthHousekeeping } from './auth/housekeeping';
+import { PublicApiConfig } from './config';
+import { openPublicApiDatabase } from './data-source';
+import { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+const SERVICE = 'public-api';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(PublicApiConfig, SERVICE);
+  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  // Hooks run in reverse: HTTP stops first, then housekeeping, mail and the database.
+  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  lifecycle.installSignalHandlers();
+
+  const database = await openPublicApiDatabase(config.DATABASE_URL, logger);
+  lifecycle.onShutdown('database', () => closeDatabase(database));
+
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.OUTBOX_DIR, from: config.MAIL_FROM, logger: logger.child({ component: 'mail' }) });
+  lifecycle.onShutdown('mailer', () => mailer.close());
+  if (mailer.kind === 'outbox') {
+    const log = config.NODE_ENV === 'production' ? logger.warn.bind(logger) : logger.info.bind(logger);
+    log('SMTP_URL is not set: mails are written as .eml files', { outboxDir: config.OUTBOX_DIR });
+  }
+  mailer.verify().catch((err: unknown) => logger.warn('mail transport not usable yet', { kind: mailer.kind, error: err instanceof Error ? err.message : String(err) }));
+
+  if (demoUsersWanted(config)) {
+    await seedDemoUsers(new UsersService(new UsersRepository(database)), logger);
+  } else if (config.SEED_DEMO_USERS) {
+    logger.warn('SEED_DEMO_USERS is ignored with NODE_ENV=production');
+  }
+
+  const housekeeping = startAuthHousekeeping(database, logger);
+  lifecycle.onShutdown('auth housekeeping', () => housekeeping.stop());
+
+  const app = createApp({ config, logger, metrics: new Metrics(SERVICE), database, mailer, health: [databaseHealthCheck(database)] });
+  await lifecycle.listen(app, config.PUBLIC_API_PORT, config.HOST);
+  logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${SERVICE} failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
