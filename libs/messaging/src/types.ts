@@ -1,0 +1,58 @@
+import type { Logger } from '@docflow/service-kit';
+
+/** What a handler learns about the delivery besides the validated message. */
+export interface MessageMeta {
+  /** 1 on the first delivery, then 2, 3, ... (from the quorum queue's `x-delivery-count`). */
+  deliveryCount: number;
+  redelivered: boolean;
+  headers: Record<string, unknown>;
+  correlationId: string;
+  messageId: string;
+  /** The queue the message was consumed from. */
+  queue: string;
+  /** The `kind` header the publisher set (its contract class name), when present. */
+  kind?: string;
+}
+
+export type MessageHandler<T> = (msg: T, meta: MessageMeta) => Promise<void>;
+
+export interface ConsumeOptions {
+  /** Unacknowledged messages this consumer holds at most. Default 16. */
+  prefetch?: number;
+}
+
+export interface PublishOptions {
+  headers?: Record<string, string | number | boolean>;
+  /** Defaults to a random UUID. */
+  messageId?: string;
+}
+
+export interface ConsumerHandle {
+  readonly queue: string;
+  /** True while subscribed on the current connection. */
+  isActive(): boolean;
+  /** Stops consuming, waits (bounded) for in-flight handlers, and forgets the consumer: it is not re-created on reconnect. */
+  cancel(timeoutMs?: number): Promise<void>;
+}
+
+export type BrokerState = 'connected' | 'disconnected';
+
+export interface BrokerOptions {
+  /** amqp:// or amqps:// URL, vhost included. */
+  url: string;
+  logger: Logger;
+  /** Connection name shown by RabbitMQ, e.g. the service name. */
+  name: string;
+  reconnect?: { initialMs?: number; maxMs?: number };
+  /** How long a publish waits for the broker's confirm. Default 10000. */
+  publishTimeoutMs?: number;
+  /** Base delay before a failed message is requeued; grows with its delivery count, capped at 5 s. Default 250. */
+  requeueDelayMs?: number;
+  /** AMQP heartbeat in seconds unless the URL sets one. Default 15. */
+  heartbeatSeconds?: number;
+}
+
+export interface QueueStats {
+  messageCount: number;
+  consumerCount: number;
+}
