@@ -21,11 +21,11 @@ export interface PublicApiDeps {
   /** Checks behind /_health and /api/_health (main passes the database check). */
   health: HealthCheck[];
   /**
-   * Features mounted after the built-in ones, each with its routes and
-   * OpenAPI paths. Later work (documents, workflows, the results consumer's
-   * status endpoints, ...) adds its feature here or to BUILT_IN_FEATURES;
-   * dependencies such as a message publisher belong in this interface next
-   * to `mailer`, and reach features through ApiContext.
+   * Extra features mounted after the built-in ones (tests mount probe routes
+   * here). A production feature belongs in BUILT_IN_FEATURES, so that the
+   * OpenAPI coverage test sees its routes; what it needs beyond ApiContext
+   * (a message publisher for the results consumer's work, say) is added to
+   * this interface next to `mailer` and passed on through ApiContext.
    */
   features?: ApiFeature[];
 }

@@ -9,6 +9,6 @@ export class LoginBody {
 }
 
 export class StepUpVerifyBody {
-  @IsString() @Matches(/^\d{6}$/, { message: 'code must be a string of 6 digits' })
+  @Matches(/^\d{6}$/, { message: 'code must be a string of 6 digits' })
   code!: string;
 }
