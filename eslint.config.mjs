@@ -21,6 +21,9 @@ const depConstraints = [
   { sourceTag: 'lib:testing', onlyDependOnLibsWithTags: ['type:lib'] },
 ];
 
+// Test files may also use the test-isolation helpers of libs/testing.
+const testDepConstraints = depConstraints.map((c) => ({ ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'lib:testing'] }));
+
 const restricted = (names, message) => names.map((name) => ({ name, message }));
 
 export default [
@@ -59,7 +62,10 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'e2e tests use the public interfaces.') }] },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', '**/test-support/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: testDepConstraints }],
+    },
   },
 ];

@@ -3,7 +3,6 @@
  * table, one database of its own, and checks which rows come back.
  */
 // The boundary rule has no exception for test files yet; integration specs need @docflow/testing.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { createTestDatabase, type TestDatabase } from '@docflow/testing';
 import { Client } from 'pg';
 import { paginationMeta } from './pagination';
