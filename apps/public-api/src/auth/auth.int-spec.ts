@@ -213,4 +213,16 @@ describe('POST /api/auth/logout', () => {
     const left = (await bed.database.query('SELECT jti FROM revoked_tokens WHERE jti IN ($1, $2)', [expired, live])) as { jti: string }[];
     expect(left.map((r) => r.jti)).toEqual([live]);
   });
+
+  it('purges expired step-up codes and grants, and only those', async () => {
+    const expiredGrant = randomUUID();
+    const liveGrant = randomUUID();
+    await bed.database.query("INSERT INTO step_up_grants (jti, user_id, expires_at) VALUES ($1, $3, now() - interval '1 second'), ($2, $3, now() + interval '5 minutes')", [expiredGrant, liveGrant, aliceId]);
+    await bed.database.query("INSERT INTO step_up_codes (user_id, code_hash, expires_at) VALUES ($1, 'ab', now() - interval '1 second')", [aliceId]);
+    const purged = await purgeExpiredAuthRecords(bed.database);
+    expect(purged.stepUp).toBe(2);
+    const grants = (await bed.database.query('SELECT jti FROM step_up_grants WHERE jti IN ($1, $2)', [expiredGrant, liveGrant])) as { jti: string }[];
+    expect(grants.map((r) => r.jti)).toEqual([liveGrant]);
+    expect((await bed.database.query('SELECT 1 FROM step_up_codes WHERE user_id = $1', [aliceId])) as unknown[]).toHaveLength(0);
+  });
 });
