@@ -57,6 +57,10 @@ export class LlmServiceConfig extends BaseConfig {
   @IsOptional() @IsString()
   LLM_PROVIDER_A_MODEL?: string;
 
+  /** Embedding model of an `openai` provider (default text-embedding-3-small). */
+  @IsOptional() @IsString()
+  LLM_PROVIDER_A_EMBEDDING_MODEL?: string;
+
   @IsOptional() @IsUrl(URL_OPTIONS)
   LLM_PROVIDER_B_URL?: string;
 
@@ -69,6 +73,10 @@ export class LlmServiceConfig extends BaseConfig {
   @IsOptional() @IsString()
   LLM_PROVIDER_B_MODEL?: string;
 
+  /** Embedding model of an `openai` provider (default text-embedding-3-small). */
+  @IsOptional() @IsString()
+  LLM_PROVIDER_B_EMBEDDING_MODEL?: string;
+
   @IsOptional() @IsUrl(URL_OPTIONS)
   LLM_PROVIDER_C_URL?: string;
 
@@ -80,6 +88,10 @@ export class LlmServiceConfig extends BaseConfig {
 
   @IsOptional() @IsString()
   LLM_PROVIDER_C_MODEL?: string;
+
+  /** Embedding model of an `openai` provider (default text-embedding-3-small). */
+  @IsOptional() @IsString()
+  LLM_PROVIDER_C_EMBEDDING_MODEL?: string;
 
   /** Per attempt. */
   @EnvInt() @IsInt() @Min(100) @Max(600000)
@@ -109,21 +121,15 @@ export interface ProviderSettings {
   url?: string;
   apiKey?: string;
   model?: string;
+  embeddingModel?: string;
 }
 
-/** The three `model_type` slots as configured (spec runtime contract, "LLM providers"). */
+/** The three `model_type` slots as configured (runtime contract, "LLM providers"). */
 export function providerSettings(config: LlmServiceConfig): ProviderSettings[] {
-  const slot = (modelType: ModelType, url?: string, kind: ProviderKind = 'openai', apiKey?: string, model?: string): ProviderSettings => ({
-    modelType,
-    kind,
-    url,
-    apiKey,
-    model,
-  });
   const [a, b, c] = MODEL_TYPES;
   return [
-    slot(a, config.LLM_PROVIDER_A_URL, config.LLM_PROVIDER_A_KIND, config.LLM_PROVIDER_A_API_KEY, config.LLM_PROVIDER_A_MODEL),
-    slot(b, config.LLM_PROVIDER_B_URL, config.LLM_PROVIDER_B_KIND, config.LLM_PROVIDER_B_API_KEY, config.LLM_PROVIDER_B_MODEL),
-    slot(c, config.LLM_PROVIDER_C_URL, config.LLM_PROVIDER_C_KIND, config.LLM_PROVIDER_C_API_KEY, config.LLM_PROVIDER_C_MODEL),
+    { modelType: a, kind: config.LLM_PROVIDER_A_KIND, url: config.LLM_PROVIDER_A_URL, apiKey: config.LLM_PROVIDER_A_API_KEY, model: config.LLM_PROVIDER_A_MODEL, embeddingModel: config.LLM_PROVIDER_A_EMBEDDING_MODEL },
+    { modelType: b, kind: config.LLM_PROVIDER_B_KIND, url: config.LLM_PROVIDER_B_URL, apiKey: config.LLM_PROVIDER_B_API_KEY, model: config.LLM_PROVIDER_B_MODEL, embeddingModel: config.LLM_PROVIDER_B_EMBEDDING_MODEL },
+    { modelType: c, kind: config.LLM_PROVIDER_C_KIND, url: config.LLM_PROVIDER_C_URL, apiKey: config.LLM_PROVIDER_C_API_KEY, model: config.LLM_PROVIDER_C_MODEL, embeddingModel: config.LLM_PROVIDER_C_EMBEDDING_MODEL },
   ];
 }

@@ -52,8 +52,9 @@ export interface TokenUsage {
   completion_tokens: number;
 }
 
+/** Rounds to 6 decimals, half up; toPrecision absorbs float noise (4.4999999999 micro-dollars is 4.5). */
 export function roundUsd(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  return Math.round(Number((value * 1e6).toPrecision(12))) / 1e6;
 }
 
 /** Prices models from the built-in table plus configured overrides. */

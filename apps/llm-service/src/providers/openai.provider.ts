@@ -65,7 +65,13 @@ export class OpenAiProvider implements LlmProvider {
       body.tools = req.tools;
       if (req.toolChoice !== undefined) body.tool_choice = req.toolChoice;
     }
-    if (req.jsonMode) body.response_format = { type: 'json_object' };
+    if (req.jsonMode) {
+      body.response_format = { type: 'json_object' };
+      // The API refuses json_object mode unless a message mentions JSON.
+      if (!req.messages.some((m) => /json/i.test(m.content))) {
+        (body.messages as unknown[]).unshift({ role: 'system', content: 'Respond with a single valid JSON object.' });
+      }
+    }
 
     const data = asRecord(await this.http.post('/chat/completions', body));
     const choices = data?.choices;

@@ -1,0 +1,46 @@
+import express from 'express';
+import { requireServiceAuth } from '@docflow/internal-auth';
+import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
+import { chatRoutes } from './chat/chat.routes';
+import { Clock, CompletionService } from './completion/completion.service';
+import { LlmMetrics } from './completion/llm-metrics';
+import { DataShield } from './data-shield/data-shield.client';
+import { embeddingsRoutes } from './embeddings/embeddings.routes';
+import { extractRoutes } from './extract/extract.routes';
+import { Pricing } from './pricing/pricing';
+import { ProviderRegistry } from './providers/registry';
+
+export interface LlmServiceDeps {
+  logger: Logger;
+  metrics: Metrics;
+  auth: { serviceKey: string; jwtSecret: string };
+  providers: ProviderRegistry;
+  dataShield: DataShield;
+  pricing: Pricing;
+  /** Measures call durations; the system clock unless a test gives one. */
+  clock?: Clock;
+  /** Empty by default: providers are not probed on every health call. */
+  health?: HealthCheck[];
+  bodyLimit?: string;
+}
+
+/** The LLM service: /api/v1/{extract, chat, embeddings} behind internal auth; /_health and /metrics open. */
+export function createApp(deps: LlmServiceDeps): express.Express {
+  const completions = new CompletionService({
+    providers: deps.providers,
+    dataShield: deps.dataShield,
+    pricing: deps.pricing,
+    metrics: new LlmMetrics(deps.metrics),
+    clock: deps.clock ?? { now: () => Date.now() },
+    logger: deps.logger,
+  });
+  return createHttpApp(
+    { logger: deps.logger, metrics: deps.metrics, health: deps.health ?? [], errorStyle: 'internal', bodyLimit: deps.bodyLimit ?? '10mb' },
+    (app) => {
+      app.use('/api/v1', requireServiceAuth(deps.auth));
+      app.use('/api/v1', extractRoutes(completions));
+      app.use('/api/v1', chatRoutes(completions));
+      app.use('/api/v1', embeddingsRoutes(completions));
+    },
+  );
+}

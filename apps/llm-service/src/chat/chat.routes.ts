@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import { ModelType } from '@docflow/contracts';
+import { BadRequestError, validatePlain } from '@docflow/service-kit';
+import { CompletionService } from '../completion/completion.service';
+import { explicitJson } from '../completion/request-options';
+import { ChatRequest } from '../providers/provider';
+import { ChatBody } from './chat-request';
+
+function toChatRequest(body: ChatBody): ChatRequest {
+  const json = explicitJson(undefined, body.response_format);
+  return {
+    messages: body.messages.map((m) => ({
+      role: m.role,
+      content: m.content ?? '',
+      ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+      ...(m.tool_calls?.length ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } })) } : {}),
+    })),
+    ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
+    ...(body.max_tokens !== undefined ? { maxTokens: body.max_tokens } : {}),
+    ...(body.tools?.length ? { tools: body.tools.map((t) => ({ type: t.type, function: { ...t.function } })) } : {}),
+    ...(body.tool_choice !== undefined ? { toolChoice: body.tool_choice } : {}),
+    jsonMode: json === true,
+    expectsJson: json === true,
+    ...(body.task_hint ? { hints: { task: body.task_hint } } : {}),
+  };
+}
+
+/** POST /api/v1/chat: one assistant turn, with tool calls when the model makes them. */
+export function chatRoutes(completions: CompletionService): Router {
+  const router = Router();
+  router.post('/chat', async (req, res) => {
+    const parsed = validatePlain(ChatBody, req.body);
+    if (!parsed.ok) throw BadRequestError.withErrors('Invalid chat request', parsed.errors);
+    const body = parsed.value;
+    const modelType: ModelType = body.model_type ?? 'provider_a';
+    const { result, provider, cost } = await completions.complete({
+      endpoint: 'chat',
+      modelType,
+      request: toChatRequest(body),
+      ...(body.data_shield?.enabled ? { shield: { entityTypes: body.data_shield.entity_types } } : {}),
+    });
+    res.json({
+      message: { role: 'assistant', content: result.content, ...(result.tool_calls?.length ? { tool_calls: result.tool_calls } : {}) },
+      model: result.model,
+      provider,
+      usage: {
+        prompt_tokens: result.usage.prompt_tokens,
+        completion_tokens: result.usage.completion_tokens,
+        total_tokens: result.usage.prompt_tokens + result.usage.completion_tokens,
+      },
+      cost,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,38 @@
+import { Router } from 'express';
+import { ExtractResponse, ModelType } from '@docflow/contracts';
+import { BadRequestError, validatePlain } from '@docflow/service-kit';
+import { CompletionService } from '../completion/completion.service';
+import { parseJsonContent } from '../completion/json-content';
+import { ExtractBody, planExtract } from './extract-request';
+
+/** POST /api/v1/extract (spec 4.16): the legacy and the messages form, both kept indefinitely (spec 9). */
+export function extractRoutes(completions: CompletionService): Router {
+  const router = Router();
+  router.post('/extract', async (req, res) => {
+    const parsed = validatePlain(ExtractBody, req.body);
+    if (!parsed.ok) throw BadRequestError.withErrors('Invalid extract request', parsed.errors);
+    const body = parsed.value;
+    const plan = planExtract(body);
+    const modelType: ModelType = body.model_type ?? 'provider_a';
+    const { result, provider, cost } = await completions.complete({
+      endpoint: 'extract',
+      modelType,
+      request: plan.request,
+      ...(plan.shielded ? { shield: { entityTypes: body.data_shield?.entity_types } } : {}),
+    });
+    const json = plan.wantsJson ? parseJsonContent(result.content) : undefined;
+    const response: ExtractResponse = {
+      content: json ?? result.content,
+      model: result.model,
+      provider,
+      cost,
+      usage: {
+        prompt_tokens: result.usage.prompt_tokens,
+        completion_tokens: result.usage.completion_tokens,
+        total_tokens: result.usage.prompt_tokens + result.usage.completion_tokens,
+      },
+    };
+    res.json(response);
+  });
+  return router;
+}
