@@ -1,4 +1,5 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
+import { safeEqual } from '@docflow/internal-auth';
 import type { Mailer } from '@docflow/mail';
 import { BadRequestError, Logger, ServiceUnavailableError } from '@docflow/service-kit';
 import type { AuthUser } from './auth-user';
@@ -18,12 +19,6 @@ export function generateStepUpCode(): string {
 /** Codes are kept only as HMAC-SHA256 keyed with the JWT secret. */
 export function hashStepUpCode(code: string, secret: string): string {
   return createHmac('sha256', secret).update(`step-up:${code}`).digest('hex');
-}
-
-function sameHash(a: string, b: string): boolean {
-  const ab = Buffer.from(a, 'hex');
-  const bb = Buffer.from(b, 'hex');
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
 export interface StepUpServiceDeps {
@@ -72,7 +67,7 @@ export class StepUpService {
       logger.info('auth.step_up.rejected', { action: 'auth.step_up.rejected', userId: user.id, reason: 'no_live_code' });
       throw BadRequestError.withErrors('No valid verification code; request a new one', ['code has expired, was used, or too many attempts were made']);
     }
-    if (!sameHash(attempt.codeHash, hashStepUpCode(code, secret))) {
+    if (!safeEqual(attempt.codeHash, hashStepUpCode(code, secret))) {
       const attemptsRemaining = Math.max(0, STEP_UP_MAX_ATTEMPTS - attempt.attempts);
       events.record('step_up_failed');
       logger.info('auth.step_up.failed', { action: 'auth.step_up.failed', userId: user.id, attemptsRemaining });
