@@ -2,8 +2,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { IsInt, IsString, Min } from 'class-validator';
 import { currentContext, runWithContext, silentLogger } from '@docflow/service-kit';
-// The boundary rule has no exception for test files yet; integration specs need @docflow/testing.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { createTestVhost, TestVhost } from '@docflow/testing';
 import { Broker } from './broker';
 import { BrokerUnavailableError, InvalidMessageError, NonRetryableMessageError } from './errors';

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { Broker } from '@docflow/messaging';
+import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
+import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createApp } from './app';
+import { RouterConfig } from './config';
+import { routerDatabaseOptions } from './data-source';
+import { RouterJobsRepository } from './jobs/router-jobs.repository';
+import { createRouterMetrics } from './metrics';
+import { startResultsConsumer } from './results/results.consumer';
+import { declareRouterQueues } from './topology';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(RouterConfig, 'router');
+  const logger = createLogger({ service: 'router', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  lifecycle.installSignalHandlers();
+
+  // Shutdown hooks run in reverse: HTTP stops first, then the broker (consumers
+  // cancelled, in-flight results finished or requeued), then the database.
+  const ds = await openDatabase(routerDatabaseOptions(config.DATABASE_URL, logger, config.DB_POOL_SIZE));
+  lifecycle.onShutdown('database', () => closeDatabase(ds));
+
+  // Connects in the background: HTTP serves even while RabbitMQ is down
+  // (health 503, submissions 503) and the broker keeps retrying.
+  const broker = Broker.connect({ url: config.AMQP_URL, logger, name: 'router' });
+  lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
+
+  const metrics = new Metrics('router');
+  const routerMetrics = createRouterMetrics(metrics);
+  const jobs = new RouterJobsRepository(ds);
+
+  // The database is ready; the broker subscribes once connected, after declaring these queues.
+  await declareRouterQueues(broker);
+  startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH });
+
+  const app = createApp({
+    logger,
+    metrics,
+    routerMetrics,
+    health: [databaseHealthCheck(ds), broker.healthCheck()],
+    jobs,
+    broker,
+    apiKey: config.ROUTER_API_KEY,
+  });
+  await lifecycle.listen(app, config.ROUTER_PORT, config.HOST);
+  logger.info('listening', { port: config.ROUTER_PORT });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`router failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { QUEUES, RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
+import type { Broker, ConsumerHandle, MessageMeta } from '@docflow/messaging';
+import type { Logger } from '@docflow/service-kit';
+import type { RouterJobsRepository } from '../jobs/router-jobs.repository';
+import type { RouterMetrics } from '../metrics';
+
+export interface ResultsConsumerDeps {
+  broker: Pick<Broker, 'consume' | 'publish'>;
+  jobs: RouterJobsRepository;
+  metrics: RouterMetrics;
+  logger: Logger;
+  prefetch?: number;
+}
+
+/** What the router keeps of a result besides status and error. */
+function resultOf(msg: ResultMessage): Record<string, unknown> {
+  const { job_id: _jobId, status: _status, error: _error, ...rest } = msg;
+  return { ...rest };
+}
+
+/**
+ * Handles one message from `results_queue`: records the job's status
+ * (monotonic, idempotent), then relays the same message to the public API's
+ * queue. The message is acked only after both, so a failed relay is retried;
+ * the repeated status update is then a no-op or a harmless repeat.
+ */
+export function createResultsHandler(deps: ResultsConsumerDeps): (msg: ResultMessage, meta: MessageMeta) => Promise<void> {
+  const { broker, jobs, metrics, logger } = deps;
+  return async (msg, meta) => {
+    const applied = await jobs.applyResult(msg.job_id, { status: msg.status, result: resultOf(msg), error: msg.error ?? null });
+    metrics.results.inc({ status: msg.status });
+    switch (applied.outcome) {
+      case 'applied':
+        logger.info('job status updated', { jobId: msg.job_id, from: applied.from, to: msg.status });
+        break;
+      case 'ignored':
+        logger.info('stale or duplicate result ignored', { jobId: msg.job_id, current: applied.from, reported: msg.status });
+        break;
+      case 'unknown':
+        logger.warn('result for an unknown job; relaying it anyway', { jobId: msg.job_id, status: msg.status });
+        break;
+      default: {
+        const never: never = applied;
+        throw new Error(`unexpected outcome ${JSON.stringify(never)}`);
+      }
+    }
+    await broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: meta.messageId });
+  };
+}
+
+/** Subscribes the results handler; queues must have been asserted (see `declareRouterQueues`). */
+export function startResultsConsumer(deps: ResultsConsumerDeps): ConsumerHandle {
+  return deps.broker.consume(QUEUES.results, ResultMessage, createResultsHandler(deps), { prefetch: deps.prefetch ?? 16 });
+}

@@ -1,0 +1,242 @@
+import type express from 'express';
+import request from 'supertest';
+import { JobMessageV1, JobType, QUEUES, RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
+import { Broker, MessageMeta } from '@docflow/messaging';
+import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
+import { Metrics, silentLogger } from '@docflow/service-kit';
+import { createTestDatabase, createTestVhost, TestDatabase, TestVhost } from '@docflow/testing';
+import { createApp } from './app';
+import { routerDatabaseOptions } from './data-source';
+import { RouterJobsRepository } from './jobs/router-jobs.repository';
+import { createRouterMetrics, RouterMetrics } from './metrics';
+import { startResultsConsumer } from './results/results.consumer';
+import { declareRouterQueues } from './topology';
+
+jest.setTimeout(30000);
+
+const API_KEY = 'router-test-key-0123456789';
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.caller-jwt.signature';
+
+type Received<T> = { msg: T; meta: MessageMeta };
+
+/** Collects messages by key and lets a test await one, bounded. */
+class Inbox<T> {
+  private readonly items = new Map<string, Received<T>>();
+  private readonly waiters = new Map<string, (r: Received<T>) => void>();
+
+  put(key: string, r: Received<T>): void {
+    this.items.set(key, r);
+    this.waiters.get(key)?.(r);
+  }
+
+  take(key: string, ms = 15000): Promise<Received<T>> {
+    const have = this.items.get(key);
+    if (have) return Promise.resolve(have);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no message for ${key} within ${ms} ms`)), ms);
+      this.waiters.set(key, (r) => {
+        clearTimeout(timer);
+        this.waiters.delete(key);
+        resolve(r);
+      });
+    });
+  }
+}
+
+describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
+  let db: TestDatabase;
+  let vhost: TestVhost;
+  let ds: Awaited<ReturnType<typeof openDatabase>>;
+  let broker: Broker;
+  let probe: Broker;
+  let app: express.Express;
+  let metrics: Metrics;
+  let routerMetrics: RouterMetrics;
+  let jobs: RouterJobsRepository;
+  const work = new Inbox<JobMessageV1>();
+  const relayed = new Inbox<ResultMessage>();
+
+  beforeAll(async () => {
+    [db, vhost] = await Promise.all([createTestDatabase('router_int'), createTestVhost('router_int')]);
+    ds = await openDatabase(routerDatabaseOptions(db.url, silentLogger));
+    jobs = new RouterJobsRepository(ds);
+    metrics = new Metrics('router');
+    routerMetrics = createRouterMetrics(metrics);
+
+    broker = Broker.connect({ url: vhost.url, logger: silentLogger, name: 'router-int', reconnect: { initialMs: 50, maxMs: 500 } });
+    await declareRouterQueues(broker);
+    startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger: silentLogger });
+    await broker.ready(10000);
+
+    // Stands in for the processors and the public API's results consumer.
+    probe = Broker.connect({ url: vhost.url, logger: silentLogger, name: 'router-int-probe' });
+    await probe.ready(10000);
+    for (const q of [QUEUES.workflow, QUEUES.extraction, RELAY_QUEUES.publicApiResults]) await probe.assertWorkQueue(q);
+    for (const q of [QUEUES.workflow, QUEUES.extraction]) {
+      probe.consume(q, JobMessageV1, async (msg, meta) => work.put(msg.job_id, { msg, meta }));
+    }
+    probe.consume(RELAY_QUEUES.publicApiResults, ResultMessage, async (msg, meta) => relayed.put(`${msg.job_id}:${msg.status}`, { msg, meta }));
+
+    app = createApp({ logger: silentLogger, metrics, routerMetrics, health: [databaseHealthCheck(ds), broker.healthCheck()], jobs, broker, apiKey: API_KEY });
+  });
+
+  afterAll(async () => {
+    await probe?.close(5000);
+    await broker?.close(5000);
+    if (ds) await closeDatabase(ds);
+    await Promise.all([db?.drop(), vhost?.drop()]);
+  });
+
+  const submit = (body: unknown, key: string | null = API_KEY) => {
+    const r = request(app).post('/api/v1/jobs');
+    if (key !== null) r.set('X-API-Key', key);
+    return r.send(body as object);
+  };
+  const status = (jobId: string) => request(app).get(`/api/v1/jobs/${encodeURIComponent(jobId)}`).set('X-API-Key', API_KEY);
+
+  it('queues a workflow job on workflow_queue with its payload unchanged', async () => {
+    const payload = { workflow_definition: { nodes: [{ id: 'n1', type: 'llm_task', config: { deep: [1, { x: null }] } }], edges: [] }, inputs: { a: 'ü', n: 1.5 } };
+    const res = await submit({ job_id: 'wf_101', job_type: 'task_based_workflow', payload, token: TOKEN });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ job_id: 'wf_101', success: true, message: 'Job queued on workflow_queue' });
+
+    const { msg, meta } = await work.take('wf_101');
+    expect(meta.queue).toBe('workflow_queue');
+    expect(meta.kind).toBe('JobMessageV1');
+    expect(meta.messageId).toBe('wf_101');
+    expect(msg).toMatchObject({ version: 1, job_id: 'wf_101', job_type: 'task_based_workflow', token: TOKEN });
+    expect(msg.payload).toEqual(payload);
+    expect(Number.isNaN(Date.parse(msg.submitted_at))).toBe(false);
+
+    const st = await status('wf_101');
+    expect(st.status).toBe(200);
+    expect(st.body).toMatchObject({ job_id: 'wf_101', success: true, status: 'queued', job_type: 'task_based_workflow', metadata: { status: 'queued', queue: 'workflow_queue', completed_at: null } });
+    expect(JSON.stringify(st.body)).not.toContain(TOKEN);
+  });
+
+  it.each<[JobType, string]>([
+    ['classification', 'cls_1'],
+    ['document_extraction', 'ext_1'],
+    ['OCR', 'ocr_1'],
+  ])('queues a %s job on extraction_queue', async (jobType, jobId) => {
+    const payload = { documents: [{ id: 7, file_url: 'http://files/x.pdf' }] };
+    const res = await submit({ job_id: jobId, job_type: jobType, payload });
+    expect(res.status).toBe(200);
+    const { msg, meta } = await work.take(jobId);
+    expect(meta.queue).toBe('extraction_queue');
+    expect(msg.job_type).toBe(jobType);
+    expect(msg.payload).toEqual(payload);
+    expect(msg.token).toBeUndefined();
+  });
+
+  it('refuses a duplicate job id with 409 and keeps the first job', async () => {
+    expect((await submit({ job_id: 'dup_1', job_type: 'OCR', payload: { documents: [] } })).status).toBe(200);
+    const res = await submit({ job_id: 'dup_1', job_type: 'task_based_workflow', payload: {} });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: 'conflict', message: 'Job dup_1 already exists' });
+    expect((await status('dup_1')).body.job_type).toBe('OCR');
+  });
+
+  it('lists what is wrong with a bad body (400)', async () => {
+    const res = await submit({ job_id: 'bad 1', job_type: 'fax', payload: 'nope' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('validation_error');
+    const errors: string[] = res.body.details.errors;
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        'job_id may only contain letters, digits and . _ : -',
+        'job_type must be one of task_based_workflow, document_extraction, classification, OCR',
+        expect.stringMatching(/^payload/),
+      ]),
+    );
+    expect((await submit([1, 2])).status).toBe(400);
+    expect((await status('bad 1')).status).toBe(404);
+  });
+
+  it('requires the API key (401)', async () => {
+    const body = { job_id: 'auth_1', job_type: 'OCR', payload: {} };
+    expect((await submit(body, null)).status).toBe(401);
+    const wrong = await submit(body, 'wrong-key');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toBe('unauthorized');
+    expect((await request(app).get('/api/v1/jobs/auth_1')).status).toBe(401);
+    expect((await status('auth_1')).status).toBe(404);
+  });
+
+  it('answers 404 for an unknown job', async () => {
+    const res = await status('never_submitted');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'not_found', message: 'Job never_submitted not found' });
+  });
+
+  it('answers 503 and keeps no row when the broker is unavailable', async () => {
+    const down = Broker.connect({ url: vhost.url, logger: silentLogger, name: 'router-int-down' });
+    await down.ready(10000);
+    await down.close(2000);
+    const downApp = createApp({ logger: silentLogger, metrics: new Metrics('router'), routerMetrics: createRouterMetrics(new Metrics('router')), health: [databaseHealthCheck(ds), down.healthCheck()], jobs, broker: down, apiKey: API_KEY });
+    const res = await request(downApp).post('/api/v1/jobs').set('X-API-Key', API_KEY).send({ job_id: 'lost_1', job_type: 'OCR', payload: {} });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe('broker_unavailable');
+    expect(await jobs.findById('lost_1')).toBeNull();
+    const health = await request(downApp).get('/_health');
+    expect(health.status).toBe(503);
+    expect(health.body.failing).toEqual([{ name: 'broker', error: 'broker client closed' }]);
+    // The same id can be submitted again once the broker is back.
+    expect((await submit({ job_id: 'lost_1', job_type: 'OCR', payload: {} })).status).toBe(200);
+  });
+
+  it('records a result, relays it, and ignores a late processing message', async () => {
+    expect((await submit({ job_id: 'wf_res', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
+    const completed: ResultMessage = {
+      job_id: 'wf_res',
+      status: 'completed',
+      outputs: { summary: 'done' },
+      task_states: { n1: { status: 'completed', result: { ok: true } } },
+    };
+    await probe.publish(QUEUES.results, ResultMessage, completed, { messageId: 'res-1' });
+    const relay = await relayed.take('wf_res:completed');
+    expect(relay.msg).toEqual(completed);
+    expect(relay.meta.messageId).toBe('res-1');
+
+    const done = await status('wf_res');
+    expect(done.body).toMatchObject({ status: 'completed', error: null, result: { outputs: { summary: 'done' }, task_states: { n1: { status: 'completed', result: { ok: true } } } } });
+    expect(done.body.metadata.completed_at).toEqual(expect.any(String));
+
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_res', status: 'processing', task_states: { n1: { status: 'running' } } });
+    await relayed.take('wf_res:processing');
+    const after = await status('wf_res');
+    expect(after.body.status).toBe('completed');
+    expect(after.body.result.task_states.n1.status).toBe('completed');
+    expect(after.body.metadata.completed_at).toBe(done.body.metadata.completed_at);
+  });
+
+  it('moves through processing and awaiting input, and a failed result sets the error', async () => {
+    expect((await submit({ job_id: 'wf_path', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_path', status: 'processing' });
+    await relayed.take('wf_path:processing');
+    expect((await status('wf_path')).body.status).toBe('processing');
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_path', status: 'awaiting_user_input', awaiting_node: 'approve', awaiting_since: '2026-01-01T00:00:00Z' });
+    await relayed.take('wf_path:awaiting_user_input');
+    const waiting = await status('wf_path');
+    expect(waiting.body).toMatchObject({ status: 'awaiting_user_input', result: { awaiting_node: 'approve' }, metadata: { completed_at: null } });
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_path', status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', failed_node: 'approve' });
+    await relayed.take('wf_path:failed');
+    expect((await status('wf_path')).body).toMatchObject({ status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', result: { failed_node: 'approve' } });
+  });
+
+  it('relays a result for an unknown job without creating it', async () => {
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'ghost', status: 'completed', outputs: {} });
+    expect((await relayed.take('ghost:completed')).msg.job_id).toBe('ghost');
+    expect((await status('ghost')).status).toBe(404);
+  });
+
+  it('reports health and counts submissions and results', async () => {
+    expect((await request(app).get('/_health')).status).toBe(204);
+    expect((await submit({ job_id: 'metrics_1', job_type: 'OCR', payload: {} })).status).toBe(200);
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'metrics_1', status: 'completed' });
+    await relayed.take('metrics_1:completed');
+    const text = (await request(app).get('/metrics')).text;
+    expect(text).toMatch(/router_jobs_submitted_total\{job_type="OCR",service="router"\} [1-9]/);
+    expect(text).toMatch(/router_results_total\{status="completed",service="router"\} [1-9]/);
+  });
+});
