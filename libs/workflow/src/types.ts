@@ -61,10 +61,14 @@ export function isTerminalStatus(status: TaskStatus): boolean {
   return TERMINAL_TASK_STATUSES.includes(status);
 }
 
+/**
+ * A JSON-style object: its prototype is null or some realm's Object.prototype
+ * (structuredClone may hand back objects of another realm, e.g. under jest).
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** Keys that must never be read through or written into objects built from user data. */

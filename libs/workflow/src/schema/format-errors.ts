@@ -49,7 +49,8 @@ function isInside(error: ErrorObject, composite: ErrorObject): boolean {
 function describeComposite(composite: ErrorObject, children: readonly ErrorObject[], label: string): string[] {
   const path = renderPath(label, composite.instancePath);
   const branches: unknown = composite.schema;
-  if (composite.keyword === 'oneOf' && children.length === 0) {
+  const passing = (composite.params as Record<string, unknown>)['passingSchemas'];
+  if (composite.keyword === 'oneOf' && Array.isArray(passing)) {
     return [`${path} must match exactly one of the allowed forms`];
   }
   if (!Array.isArray(branches)) return [formatOne(composite, label)];

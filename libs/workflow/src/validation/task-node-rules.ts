@@ -77,6 +77,7 @@ function decisionEdgeRules(nodeId: string, config: Record<string, unknown>, outg
   if (outgoing.length !== 2) {
     errors.push(`Decision node ${nodeId} must have exactly 2 outgoing edges (found ${outgoing.length})`);
   }
+  if (sameLabel(trueLabel, falseLabel)) return errors;
   for (const edge of outgoing) {
     const labels = edgeLabels(edge);
     const isTrue = edgeMatchesBranch(edge, trueLabel);
