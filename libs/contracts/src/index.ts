@@ -2,3 +2,4 @@ export * from './queues';
 export * from './jobs';
 export * from './results';
 export * from './llm';
+export * from './workflow-jobs';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Min } from 'class-validator';
 
 export const RESULT_STATUSES = ['processing', 'completed', 'failed', 'awaiting_user_input'] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
@@ -11,6 +11,10 @@ export interface TaskState {
   status: TaskStatus;
   result?: unknown;
   error?: string | null;
+  /** One of ERROR_TYPES when status is failed. */
+  error_type?: string;
+  task_type?: string;
+  label?: string;
   started_at?: string;
   completed_at?: string;
   cost?: number;
@@ -36,6 +40,14 @@ export class ResultMessage {
 
   @IsOptional() @IsString()
   failed_node?: string;
+
+  /** One of ERROR_TYPES when status is failed. */
+  @IsOptional() @IsString()
+  error_type?: string;
+
+  /** The execution this result belongs to, when the job is a workflow run. */
+  @IsOptional() @IsInt() @Min(1)
+  execution_id?: number;
 
   @IsOptional() @IsObject()
   task_states?: Record<string, TaskState>;

@@ -1,0 +1,73 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+
+/**
+ * Payload of a `task_based_workflow` job, as the public API builds it for
+ * execution `<id>`. The spec names `workflow_definition` and `inputs`; the
+ * rest is Docflow's own (and optional, so a bare spec payload still runs).
+ *
+ * Job ids: `wf_<execution_id>` for the first run; a resume is a new job
+ * `wf_<execution_id>_resume_<n>` carrying `resume`.
+ */
+export class ResumeInstruction {
+  @IsString() @IsNotEmpty()
+  node_id!: string;
+
+  @IsObject()
+  payload!: Record<string, unknown>;
+}
+
+export class WorkflowJobPayload {
+  @IsObject()
+  workflow_definition!: Record<string, unknown>;
+
+  @IsOptional() @IsObject()
+  inputs?: Record<string, unknown>;
+
+  @IsOptional() @IsInt() @Min(1)
+  execution_id?: number;
+
+  @IsOptional() @IsInt() @Min(1)
+  activity_id?: number;
+
+  @IsOptional() @IsInt() @Min(1)
+  user_id?: number;
+
+  /** Absolute deadline (from the activity's execution_deadline_seconds); past it the run fails with WORKFLOW_DEADLINE_EXCEEDED. */
+  @IsOptional() @IsISO8601()
+  deadline_at?: string;
+
+  @IsOptional() @IsObject()
+  data_shield_policy?: Record<string, unknown>;
+
+  @IsOptional() @ValidateNested() @Type(() => ResumeInstruction)
+  resume?: ResumeInstruction;
+}
+
+/** `wf_<execution_id>` or `wf_<execution_id>_resume_<n>` → execution id; undefined for other jobs. */
+export function executionIdFromJobId(jobId: string): number | undefined {
+  const m = /^wf_(\d+)(?:_resume_\d+)?$/.exec(jobId);
+  if (!m) return undefined;
+  const id = Number(m[1]);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+export function workflowJobId(executionId: number, resumeCount = 0): string {
+  return resumeCount > 0 ? `wf_${executionId}_resume_${resumeCount}` : `wf_${executionId}`;
+}
+
+/** Error types recorded on failed steps and executions (analytics group by them). */
+export const ERROR_TYPES = [
+  'timeout',
+  'validation_error',
+  'llm_error',
+  'http_error',
+  'configuration_error',
+  'network_error',
+  'deadline_exceeded',
+  'policy_violation',
+  'not_available',
+  'internal_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
