@@ -1,8 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
 import { BaseConfig, EnvInt, Secret } from '@docflow/service-kit';
-import { MODEL_TYPES, ModelType } from '@docflow/contracts';
-import { isPriceTable, PriceTable } from './pricing/pricing';
+import { MODEL_TYPES } from '@docflow/contracts';
+import type { ModelType } from '@docflow/contracts';
+import { isPriceTable } from './pricing/pricing';
+import type { PriceTable } from './pricing/pricing';
 
 export const PROVIDER_KINDS = ['openai', 'anthropic'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
-import { DataShieldOptions, MODEL_TYPES, ModelType } from '@docflow/contracts';
+import { DataShieldOptions, MODEL_TYPES } from '@docflow/contracts';
+import type { ModelType } from '@docflow/contracts';
 import { GenerationOptions } from '../completion/request-options';
 import type { ToolChoice } from '../providers/provider';
 

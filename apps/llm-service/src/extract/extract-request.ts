@@ -1,7 +1,8 @@
 import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { ExtractRequest, extractRequestForm } from '@docflow/contracts';
 import { AppError, UnprocessableEntityError } from '@docflow/service-kit';
-import { explicitJson, IsResponseFormat, LOCAL_TASKS, ResponseFormat } from '../completion/request-options';
+import { explicitJson, IsResponseFormat, LOCAL_TASKS } from '../completion/request-options';
+import type { ResponseFormat } from '../completion/request-options';
 import type { ChatRequest, LocalTask } from '../providers/provider';
 
 /**

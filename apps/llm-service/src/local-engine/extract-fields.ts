@@ -23,7 +23,7 @@ const TYPE_WORDS: Record<Exclude<KeyType, 'text' | 'reference'>, string[]> = {
   email: ['email'],
   phone: ['phone', 'fax'],
   date: ['date', 'birth', 'deadline', 'dated'],
-  amount: ['total', 'amount', 'sum', 'price', 'cost', 'balance', 'subtotal', 'tax', 'fee', 'paid', 'due', 'net', 'gross'],
+  amount: ['total', 'amount', 'sum', 'price', 'cost', 'balance', 'subtotal', 'tax', 'fee', 'paid', 'due', 'net', 'gross', 'salary', 'wage', 'rent', 'premium'],
   currency: ['currency'],
 };
 const REFERENCE_KINDS = ['invoice', 'order', 'receipt', 'reference', 'account', 'customer', 'policy', 'claim'] as const;
@@ -136,12 +136,22 @@ function fromTypedSearch(ev: Evidence, type: KeyType, tokens: string[], leaf: Sh
       return findReference(ev.text, kind)[0]?.value ?? null;
     }
     case 'text':
-      return null;
+      return definedTerm(ev.text, tokens);
     default: {
       const unreachable: never = type;
       throw new Error(`unknown key type ${String(unreachable)}`);
     }
   }
+}
+
+/** A party named by a defined term: `Initech LLC ("Employer")` answers the key `employer`. */
+function definedTerm(text: string, tokens: string[]): string | null {
+  const name = "(?:[\\p{Lu}][\\p{L}\\p{N}&.'-]*,?(?:\\s+(?:of|and|for|de|the|&)\\s+|\\s+)){0,6}[\\p{Lu}][\\p{L}\\p{N}&.'-]*";
+  const re = new RegExp(`(${name})\\s*\\(\\s*(?:the\\s+)?["“']([^"”')]{1,40})["”']\\s*\\)`, 'gu');
+  for (const m of text.matchAll(re)) {
+    if (m[1] && m[2] && sameSet(keyTokens(m[2]), tokens)) return m[1].trim();
+  }
+  return null;
 }
 
 /**
@@ -180,6 +190,8 @@ function fillShape(ev: Evidence, shape: Shape, context: string[]): Filled {
 }
 
 const KEY_LIST_HEADER = /(field|key|propert|attribute|information|following|details|values|extract)/i;
+/** For classification and summaries, only lines that describe the output ("JSON with fields: a, b"). */
+const OUTPUT_KEYS_HEADER = /\b(json|fields?|keys|properties)\b/i;
 const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/;
 
 function asKey(label: string): string {
@@ -196,13 +208,14 @@ function keyTokensRaw(label: string): string[] {
  * output, nested objects kept), else a list after "fields:", "the following:"
  * and the like (inline, comma separated, or one bullet per key).
  */
-export function requestedShape(instructions: string): Shape | undefined {
+export function requestedShape(instructions: string, options: { outputOnly?: boolean } = {}): Shape | undefined {
   const json = jsonShapeFrom(instructions);
   if (json) return json;
+  const headerRe = options.outputOnly ? OUTPUT_KEYS_HEADER : KEY_LIST_HEADER;
   const lines = instructions.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    const header = KEY_LIST_HEADER.exec(line);
+    const header = headerRe.exec(line);
     if (!header) continue;
     const after = line.slice(line.indexOf(':') + 1);
     if (line.includes(':') && after.trim()) {

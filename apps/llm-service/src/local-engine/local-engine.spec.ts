@@ -32,6 +32,13 @@ Tax (10%): $55.00
 Total Due: $605.00
 Thank you for your business.`;
 
+const CONTRACT = `EMPLOYMENT AGREEMENT
+
+This Employment Agreement is entered into on January 15, 2024 between Initech LLC ("Employer") and John Smith ("Employee").
+The Employee will serve as Senior Engineer. The annual salary is USD 120,000.00, paid monthly.
+Either party may terminate this agreement with 30 days written notice.
+Signed: John Smith, Bill Lumbergh`;
+
 describe('summarisation', () => {
   it('picks real sentences of the text, the central ones first, in document order', () => {
     const summary = summarize(ARTICLE, { style: 'brief', maxWords: 80 });
@@ -104,6 +111,43 @@ describe('extraction', () => {
       customer: { email: 'billing@globex.example' },
       amounts: { subtotal: 550, total: 605 },
     });
+  });
+});
+
+describe('on a contract', () => {
+  const engine = new LocalEngine();
+
+  it('fills parties named by defined terms and a salary, and leaves what the text does not state null', async () => {
+    const res = await engine.chat({
+      expectsJson: true,
+      messages: [{ role: 'user', content: `Extract the following information and return JSON:\n- employer\n- employee\n- salary\n- notice period\n\nDocument:\n${CONTRACT}` }],
+    });
+    expect(JSON.parse(res.content)).toEqual({ employer: 'Initech LLC', employee: 'John Smith', salary: 120000, notice_period: null });
+  });
+
+  it('answers a classification with the output fields the prompt names', async () => {
+    const res = await engine.chat({
+      expectsJson: true,
+      messages: [
+        { role: 'system', content: 'Classify the document into one of the following document types:\n1. Invoice - bills, payment requests\n2. Employment Contract - employment agreements, offer letters\n3. Bank Statement - account statements\nRespond in JSON with fields: document_type, confidence.' },
+        { role: 'user', content: CONTRACT },
+      ],
+    });
+    const parsed = JSON.parse(res.content) as { document_type: string; confidence: number };
+    expect(Object.keys(parsed)).toEqual(['document_type', 'confidence']);
+    expect(parsed.document_type).toBe('Employment Contract');
+    expect(parsed.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('keeps to the number of bullet points asked for and skips headings', async () => {
+    const res = await engine.chat({ messages: [{ role: 'user', content: `Please summarize the following text in 2 bullet points.\n\n${CONTRACT}` }] });
+    const lines = res.content.split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line.startsWith('- ')).toBe(true);
+      expect(CONTRACT).toContain(line.slice(2));
+    }
+    expect(res.content).not.toContain('EMPLOYMENT AGREEMENT');
   });
 });
 

@@ -2,8 +2,8 @@ import { LOCAL_MODEL } from '../pricing/pricing';
 import { ChatRequest, ChatResult, EmbedResult, LlmProvider } from '../providers/provider';
 import { Classification, classify, parseCandidates } from './classify';
 import { hashedEmbedding } from './embed';
-import { extractFields } from './extract-fields';
-import { isLeaf, jsonShapeFrom, Shape } from './json-scan';
+import { extractFields, requestedShape } from './extract-fields';
+import { isLeaf, Shape } from './json-scan';
 import { Summary, summarize, summaryOptionsFrom } from './summarize';
 import { LocalPlan, planLocalTask } from './task';
 import { contentTokens, splitSentences } from './text';
@@ -29,7 +29,7 @@ function fillByName(shape: Shape | undefined, fallback: Record<string, unknown>,
 }
 
 function summaryJson(summary: Summary, instructions: string): Record<string, unknown> {
-  return fillByName(jsonShapeFrom(instructions), { summary: summary.text, word_count: summary.wordCount, summary_type: summary.style }, (key) => {
+  return fillByName(requestedShape(instructions, { outputOnly: true }), { summary: summary.text, word_count: summary.wordCount, summary_type: summary.style }, (key) => {
     if (/point|bullet|highlight|sentences/.test(key)) return summary.sentences;
     if (/count|length|words/.test(key)) return summary.wordCount;
     if (/style|type/.test(key)) return summary.style;
@@ -42,7 +42,7 @@ function classificationJson(result: Classification, instructions: string): Recor
   const explanation = result.label
     ? `Highest word overlap (TF-IDF cosine) between the text and the candidate; ${LOCAL_ENGINE_NOTE}.`
     : `No candidate shares a word with the text; ${LOCAL_ENGINE_NOTE}.`;
-  return fillByName(jsonShapeFrom(instructions), { label: result.label, section: result.section, confidence: result.confidence, scores: result.scores }, (key) => {
+  return fillByName(requestedShape(instructions, { outputOnly: true }), { label: result.label, section: result.section, confidence: result.confidence, scores: result.scores }, (key) => {
     if (/confidence|score|probabilit|certainty/.test(key)) return result.confidence;
     if (/section/.test(key)) return result.section;
     if (/reason|explanation|rationale|justification/.test(key)) return explanation;

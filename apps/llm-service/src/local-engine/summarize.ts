@@ -7,6 +7,8 @@ export interface SummaryOptions {
   style: SummaryStyle;
   /** Upper bound on the summary's words (spec 2.7 `max_length`, default 500). */
   maxWords: number;
+  /** "in 2 bullet points", "in 3 sentences": overrides the style's own cap. */
+  maxSentences?: number;
 }
 
 export interface Summary {
@@ -19,6 +21,15 @@ export interface Summary {
 
 export const DEFAULT_SUMMARY_WORDS = 500;
 
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+
+/** Headings (short, no closing punctuation, or all capitals) carry no statement to summarise. */
+function isHeading(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length > 3 && letters === letters.toUpperCase()) return true;
+  return countWords(text) < 4 && !/[.!?]$/.test(text);
+}
+
 /** Reads the style and the word limit from a summarisation prompt. */
 export function summaryOptionsFrom(instructions: string): SummaryOptions {
   const lower = instructions.toLowerCase();
@@ -27,7 +38,9 @@ export function summaryOptionsFrom(instructions: string): SummaryOptions {
   else if (/\bdetailed\b|comprehensive|in depth|in-depth|thorough/.test(lower)) style = 'detailed';
   const limit = /max(?:imum)?[_ ]?(?:length|words)\D{0,5}(\d{1,5})/i.exec(instructions) ?? /(\d{1,5})\s*words?\b/i.exec(instructions);
   const maxWords = limit?.[1] ? Math.max(1, Number(limit[1])) : DEFAULT_SUMMARY_WORDS;
-  return { style, maxWords };
+  const count = /\b(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|main\s+)?(?:bullet points|bullets|points|sentences|lines)\b/i.exec(instructions);
+  const maxSentences = count?.[1] ? (NUMBER_WORDS[count[1].toLowerCase()] ?? Number(count[1])) : undefined;
+  return { style, maxWords, ...(maxSentences ? { maxSentences } : {}) };
 }
 
 function sentenceCap(style: SummaryStyle, total: number): number {
@@ -58,12 +71,14 @@ export function summarize(text: string, options: SummaryOptions): Summary {
   const scored = sentences.map((s) => {
     const tokens = contentTokens(s.text);
     const avg = tokens.length ? tokens.reduce((sum, t) => sum + (freq.get(t) ?? 0) / maxFreq, 0) / tokens.length : 0;
-    const lengthFactor = Math.min(1, tokens.length / 5);
+    // Short sentences and fragments without closing punctuation (signature lines, captions) weigh less.
+    const lengthFactor = Math.min(1, tokens.length / 6) * (/[.!?]["')\]]?$/.test(s.text) ? 1 : 0.6);
     const position = 0.15 * (1 - s.index / sentences.length) + (s.index === 0 ? 0.1 : 0);
     return { ...s, score: avg * lengthFactor + position, words: countWords(s.text) };
   });
-  const ranked = [...scored].sort((a, b) => b.score - a.score || a.index - b.index);
-  const cap = sentenceCap(options.style, sentences.length);
+  const statements = scored.filter((s) => !isHeading(s.text));
+  const ranked = [...(statements.length ? statements : scored)].sort((a, b) => b.score - a.score || a.index - b.index);
+  const cap = options.maxSentences ?? sentenceCap(options.style, sentences.length);
   const picked: typeof scored = [];
   let used = 0;
   const seen = new Set<string>();
