@@ -66,11 +66,15 @@ describe('validateDefinition: structure', () => {
   });
 
   it('reports unknown node types and missing types', () => {
-    const def = definition([node('a', 'mystery'), { id: 'b', data: {} }, { id: 'c', type: 'start', data: 'x' }], []);
+    const def = definition(
+      [node('a', 'mystery'), { id: 'b', data: {} }, { id: 'c', type: 'start', data: 'x' }, { id: 'd', type: 'wait_task', data: [] }],
+      [],
+    );
     expect(validateDefinition(def)).toEqual([
       'Node a has unknown type "mystery" (expected task, start, end, input, output or a task type id)',
       'Node b must have a type',
       'Node c: data must be an object',
+      'Node d: data must be an object',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { normalizeDefinition } from '../normalize';
 import { jsonSchemaProblem } from '../schema/validate-schema';
+import { isKnownTaskType } from '../task-types/registry';
 import { isControlNodeType, isPlainObject, TASK_NODE_TYPE, type WorkflowDefinition, type WorkflowEdge, type WorkflowNode } from '../types';
 import { findCycles } from './cycles';
 import { checkTaskNode } from './task-node-rules';
@@ -67,7 +68,7 @@ function collectNodes(rawNodes: readonly unknown[], errors: string[]): Map<strin
     const type = raw['type'];
     if (typeof type !== 'string' || type === '') {
       errors.push(`${name} must have a type`);
-    } else if (type !== TASK_NODE_TYPE && !isControlNodeType(type)) {
+    } else if (type !== TASK_NODE_TYPE && !isControlNodeType(type) && !isKnownTaskType(type)) {
       errors.push(`${name} has unknown type "${type}" (expected task, start, end, input, output or a task type id)`);
     }
     if (raw['data'] !== undefined && !isPlainObject(raw['data'])) errors.push(`${name}: data must be an object`);
