@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
-import type { ChannelModel, ConfirmChannel, Message } from 'amqplib';
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { currentCorrelationId, HealthCheck, Logger, newCorrelationId } from '@docflow/service-kit';
 import { encodeMessage } from './codec';
 import { Consumer, ConsumerHost } from './consumer';
 import { BrokerUnavailableError, InvalidMessageError } from './errors';
+import { ReturnTracker, sendConfirmed } from './publisher';
+import { bounded, describeUrl, errorText, noop } from './util';
 import { backoffDelay, workQueueDeclaration, WorkQueueDeclaration, WorkQueueOptions } from './topology';
 import type { BrokerOptions, BrokerState, ConsumeOptions, ConsumerHandle, MessageHandler, PublishOptions, QueueStats } from './types';
 
@@ -20,28 +22,6 @@ interface Session {
 interface Waiter {
   resolve(): void;
   reject(err: Error): void;
-}
-
-const noop = (): void => undefined;
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-async function bounded(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.then(noop, noop), new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, ms))))]);
-  if (timer) clearTimeout(timer);
-}
-
-/** The URL without credentials, for logs. */
-function describeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname || '/'}`;
-  } catch {
-    return '(unparseable AMQP URL)';
-  }
 }
 
 /**
@@ -66,8 +46,7 @@ export class Broker {
   private readonly stateListeners = new Set<(state: BrokerState) => void>();
   private readonly readyWaiters = new Set<Waiter>();
   private readonly sleepers = new Set<() => void>();
-  /** `routingKey\0messageId` of publishes the broker returned as unroutable, until their confirm arrives. */
-  private readonly returned = new Map<string, number>();
+  private readonly returns = new ReturnTracker();
 
   private readonly host: ConsumerHost;
   private session: Session | undefined;
@@ -188,39 +167,8 @@ export class Broker {
     if (this.closed || !this.connected || !s || s.lost || !ch) throw new BrokerUnavailableError('Message broker is not connected');
     const messageId = opts.messageId ?? randomUUID();
     const headers = { ...opts.headers, 'x-correlation-id': currentCorrelationId() ?? newCorrelationId(), kind: cls.name };
-    const key = `${queue}\u0000${messageId}`;
-    await new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const finish = (err?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (err) reject(err);
-        else resolve();
-      };
-      const timer = setTimeout(() => finish(new BrokerUnavailableError('Message broker did not confirm the message in time', { queue })), this.publishTimeoutMs);
-      try {
-        ch.sendToQueue(
-          queue,
-          encoded.value,
-          { persistent: true, mandatory: true, contentType: 'application/json', messageId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers },
-          (err: unknown) => {
-            const returns = this.returned.get(key) ?? 0;
-            if (returns > 0) {
-              if (returns === 1) this.returned.delete(key);
-              else this.returned.set(key, returns - 1);
-              finish(new BrokerUnavailableError(`Queue ${queue} does not exist`, { queue }));
-            } else if (err) {
-              finish(new BrokerUnavailableError('Message broker did not accept the message', { queue }));
-            } else {
-              finish();
-            }
-          },
-        );
-      } catch (err) {
-        finish(new BrokerUnavailableError(`Message broker is not connected: ${errorText(err)}`, { queue }));
-      }
-    });
+    const options = { contentType: 'application/json', messageId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers };
+    await sendConfirmed(ch, queue, encoded.value, options, this.returns, this.publishTimeoutMs);
   }
 
   /**
@@ -365,11 +313,7 @@ export class Broker {
       pub.on('close', () => {
         if (!session.lost && !this.closed) setImmediate(() => this.resetSession(session, 'publish channel closed'));
       });
-      pub.on('return', (m: Message) => {
-        const id: unknown = m.properties.messageId;
-        const key = `${m.fields.routingKey}\u0000${typeof id === 'string' ? id : ''}`;
-        this.returned.set(key, (this.returned.get(key) ?? 0) + 1);
-      });
+      pub.on('return', this.returns.onReturn);
       session.pub = pub;
       await this.setUp(session);
       if (session.lost || this.closed) throw new Error('connection lost during setup');
@@ -428,6 +372,8 @@ export class Broker {
     session.lost = true;
     if (this.session === session) this.session = undefined;
     for (const c of this.consumers) if (c.sessionId === session.id) c.detach();
+    // Confirms of that channel fail with it; their pending returns are moot.
+    this.returns.clear();
     const wasConnected = this.connected;
     this.connected = false;
     if (this.closed) return;

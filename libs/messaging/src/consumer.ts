@@ -3,6 +3,7 @@ import { Logger, newCorrelationId, runWithContext, sanitizeCorrelationId } from 
 import { decodeMessage, deliveryCountOf } from './codec';
 import { NonRetryableMessageError } from './errors';
 import { requeueDelay } from './topology';
+import { bounded, errorText } from './util';
 import type { ConsumerHandle, MessageHandler, MessageMeta } from './types';
 
 /** What a consumer needs from its broker. */
@@ -16,16 +17,6 @@ export interface ConsumerHost {
   onConsumerLost(consumer: Consumer<object>, reason: string): void;
   /** Removes a cancelled consumer from the broker. */
   forget(consumer: Consumer<object>): void;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-async function bounded(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  if (timer) clearTimeout(timer);
 }
 
 /**
