@@ -20,12 +20,14 @@ export function formatDuration(ms) {
 
 /**
  * Runs a command with inherited stdio (unless given) and resolves its exit
- * code (128 + signal number style codes are reported as 1). `timeoutMs` kills
- * the whole process group after that long.
+ * code (a death by signal is reported as 1). With `timeoutMs` the command
+ * runs in its own process group, killed whole after that long; `onSpawn`
+ * receives the child (to forward signals).
  */
-export function run(cmd, args, { env = process.env, cwd = ROOT, stdio = 'inherit', timeoutMs } = {}) {
+export function run(cmd, args, { env = process.env, cwd = ROOT, stdio = 'inherit', timeoutMs, onSpawn } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env, stdio, detached: timeoutMs !== undefined });
+    onSpawn?.(child);
     let timer;
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
