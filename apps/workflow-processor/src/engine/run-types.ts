@@ -1,0 +1,39 @@
+import type { ErrorType, TaskState } from '@docflow/contracts';
+import type { MessageMeta } from '@docflow/messaging';
+import type { Logger } from '@docflow/service-kit';
+import type { WorkflowGraph } from '@docflow/workflow';
+
+/** One delivery of a workflow job, ready to run. */
+export interface RunRequest {
+  jobId: string;
+  /** Checkpoint key: `execution:<id>`, or `job:<job id without the resume suffix>`. */
+  executionKey: string;
+  executionId?: number;
+  userId?: number;
+  graph: WorkflowGraph;
+  inputs: Record<string, unknown>;
+  deadline?: { at: Date; text: string };
+  resume?: { nodeId: string; payload: Record<string, unknown> };
+  meta: MessageMeta;
+  /** Aborted with RunAborted('shutdown') when the processor stops: the run ends without a result and the job is requeued. */
+  stopSignal: AbortSignal;
+  logger: Logger;
+  /** Called with the live task states when a task node starts or ends. */
+  onProgress?: (taskStates: Readonly<Record<string, TaskState>>) => void;
+}
+
+export interface RunSnapshot {
+  outputs: Record<string, unknown>;
+  taskStates: Record<string, TaskState>;
+}
+
+export type RunOutcome =
+  | ({ status: 'completed' } & RunSnapshot)
+  | ({ status: 'failed'; error: string; errorType: ErrorType; failedNode?: string } & RunSnapshot)
+  | ({
+      status: 'awaiting_user_input';
+      awaitingNode: string;
+      inputSchema: Record<string, unknown>;
+      correlationToken: string;
+      awaitingSince: Date;
+    } & RunSnapshot);

@@ -1,0 +1,355 @@
+import { randomBytes } from 'node:crypto';
+import type { ErrorType, TaskState } from '@docflow/contracts';
+import {
+  buildScope,
+  isFinished,
+  isPlainObject,
+  nextSteps,
+  resolveTemplates,
+  WorkflowEvaluationError,
+  type WorkflowNode,
+} from '@docflow/workflow';
+import type { CheckpointStore, NodeCheckpoint } from '../checkpoints/checkpoint-store';
+import type { ExecutorRegistry } from '../executors/executor-registry';
+import { isPause, NodeFailure, type NodeContext, type PauseOutcome } from '../executors/executor';
+import type { WorkflowMetrics } from '../metrics';
+import { abortReason, raceAbort, RunAborted } from './abort';
+import { doesWork, executorIdOf, isUserInputNode, needsCheckpoints } from './node-kinds';
+import type { RunOutcome, RunRequest } from './run-types';
+import { checkpointState, initialTaskStates } from './task-states';
+
+export interface EngineDeps {
+  executors: ExecutorRegistry;
+  checkpoints: CheckpointStore;
+  metrics: WorkflowMetrics;
+  now?: () => Date;
+}
+
+interface Failure {
+  nodeId: string;
+  error: string;
+  errorType: ErrorType;
+}
+
+interface Pause {
+  nodeId: string;
+  inputSchema: Record<string, unknown>;
+  token: string;
+  since: Date;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * One delivery of one workflow job. Runs every runnable node as soon as its
+ * predecessors settled (independent branches concurrently), skips inactive
+ * decision branches, checkpoints each working node right after it ends and
+ * before anything downstream starts, and ends completed, failed, or paused
+ * on a user_input_task. Throws (and publishes nothing) on shutdown or when a
+ * checkpoint cannot be written: the job is then redelivered and resumes from
+ * its checkpoints.
+ */
+export class WorkflowRun {
+  private readonly states: Record<string, TaskState>;
+  private readonly outputs: Record<string, unknown> = {};
+  private readonly restored = new Map<string, NodeCheckpoint>();
+  private readonly controller = new AbortController();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly deadlineNodes: string[] = [];
+  private readonly now: () => Date;
+  private failure: Failure | undefined;
+  private pause: Pause | undefined;
+  private infraError: unknown;
+
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly req: RunRequest,
+  ) {
+    this.now = deps.now ?? (() => new Date());
+    this.states = initialTaskStates(req.graph);
+  }
+
+  async execute(): Promise<RunOutcome> {
+    if (needsCheckpoints(this.req.graph)) {
+      for (const cp of await this.deps.checkpoints.load(this.req.executionKey)) this.restore(cp);
+    }
+    if (this.req.resume) {
+      const refusal = this.checkResume(this.req.resume.nodeId);
+      if (refusal) return { status: 'failed', error: refusal, errorType: 'validation_error', ...this.snapshot() };
+    }
+    const { stopSignal } = this.req;
+    const onStop = () => this.controller.abort(abortReason(stopSignal));
+    if (stopSignal.aborted) onStop();
+    else stopSignal.addEventListener('abort', onStop, { once: true });
+    const deadlineTimer = this.armDeadline();
+    try {
+      for (;;) {
+        if (!this.controller.signal.aborted) this.schedule();
+        if (this.running.size === 0) break;
+        await Promise.race(this.running.values());
+      }
+    } finally {
+      if (deadlineTimer) clearTimeout(deadlineTimer);
+      stopSignal.removeEventListener('abort', onStop);
+    }
+    return this.outcome();
+  }
+
+  // ---- scheduling ------------------------------------------------------
+
+  private schedule(): void {
+    const { runnable, skipped } = nextSteps(this.req.graph, this.states);
+    for (const id of skipped) this.setState(id, { status: 'skipped' });
+    for (const id of runnable) {
+      const node = this.req.graph.nodes.get(id);
+      if (!node) continue;
+      // One pause at a time: another user_input_task waits for the next resume.
+      if (this.pause && isUserInputNode(node)) continue;
+      const run = this.runNode(node).finally(() => this.running.delete(id));
+      this.running.set(id, run);
+    }
+  }
+
+  private armDeadline(): NodeJS.Timeout | undefined {
+    const deadline = this.req.deadline;
+    if (!deadline) return undefined;
+    const abort = () =>
+      this.controller.abort(new RunAborted('deadline', `WORKFLOW_DEADLINE_EXCEEDED: execution exceeded its deadline of ${deadline.text}`));
+    const ms = deadline.at.getTime() - this.now().getTime();
+    if (ms <= 0) {
+      abort();
+      return undefined;
+    }
+    return ms > MAX_TIMER_MS ? undefined : setTimeout(abort, ms);
+  }
+
+  // ---- one node ----------------------------------------------------------
+
+  private async runNode(node: WorkflowNode): Promise<void> {
+    const taskType = executorIdOf(node);
+    const works = doesWork(node);
+    const startedAt = this.now();
+    this.setState(node.id, { status: 'running', started_at: startedAt.toISOString(), result: null, error: null });
+    if (works) this.progress();
+    const t0 = performance.now();
+    let status: 'completed' | 'failed' | 'aborted' = 'aborted';
+    try {
+      const outcome = await raceAbort(this.deps.executors.run(taskType, this.contextFor(node, taskType), this.req.meta), this.controller.signal);
+      if (isPause(outcome)) {
+        await this.pauseAt(node, outcome, startedAt);
+        return;
+      }
+      status = 'completed';
+      const completed: NodeCheckpoint = {
+        nodeId: node.id,
+        taskType,
+        status: 'completed',
+        output: outcome.output,
+        error: null,
+        errorType: null,
+        correlationToken: null,
+        startedAt,
+        completedAt: this.now(),
+        cost: outcome.cost ?? null,
+      };
+      await this.settle(node, completed, works);
+    } catch (err) {
+      status = await this.onNodeError(node, taskType, err, startedAt, works);
+    } finally {
+      if (status !== 'aborted') this.deps.metrics.nodeDuration.observe({ task_type: taskType, status }, (performance.now() - t0) / 1000);
+      if (works) this.progress();
+    }
+  }
+
+  private contextFor(node: WorkflowNode, taskType: string): NodeContext {
+    const rawConfig = isPlainObject(node.data.config) ? node.data.config : {};
+    const context: Record<string, unknown> = {};
+    if (this.req.userId !== undefined) context['user_id'] = this.req.userId;
+    if (this.req.executionId !== undefined) context['execution_id'] = this.req.executionId;
+    const scope = buildScope({ inputs: this.req.inputs, context, outputs: this.outputs });
+    const resume = this.req.resume;
+    return {
+      executionKey: this.req.executionKey,
+      jobId: this.req.jobId,
+      executionId: this.req.executionId,
+      nodeId: node.id,
+      nodeType: node.type,
+      taskType,
+      label: typeof node.data.label === 'string' ? node.data.label : node.id,
+      config: taskType === 'decision' ? rawConfig : (resolveTemplates(rawConfig, scope) as Record<string, unknown>),
+      rawConfig,
+      scope,
+      inputs: this.req.inputs,
+      signal: this.controller.signal,
+      logger: this.req.logger.child({ nodeId: node.id, taskType }),
+      ...(resume && resume.nodeId === node.id ? { resumePayload: resume.payload } : {}),
+    };
+  }
+
+  /** Records a completed or failed node: checkpoint first (working nodes), then the state that lets successors run. */
+  private async settle(node: WorkflowNode, checkpoint: NodeCheckpoint, works: boolean): Promise<void> {
+    let stored = checkpoint;
+    if (works) {
+      try {
+        stored = await this.deps.checkpoints.saveTerminal(this.req.executionKey, this.req.jobId, checkpoint);
+      } catch (err) {
+        this.infraError ??= err;
+        this.controller.abort(new RunAborted('infrastructure', `checkpoint of node ${node.id} could not be written: ${errorText(err)}`));
+        return;
+      }
+    }
+    this.apply(stored);
+  }
+
+  private apply(cp: NodeCheckpoint): void {
+    const state = checkpointState(cp);
+    this.setState(cp.nodeId, state);
+    if (cp.status === 'completed') this.outputs[cp.nodeId] = cp.output;
+    if (cp.status === 'failed') {
+      this.failure ??= { nodeId: cp.nodeId, error: cp.error ?? 'node failed', errorType: (cp.errorType ?? 'internal_error') as ErrorType };
+      this.controller.abort(new RunAborted('node_failed', `node ${cp.nodeId} failed`));
+    }
+  }
+
+  private async onNodeError(node: WorkflowNode, taskType: string, err: unknown, startedAt: Date, works: boolean): Promise<'failed' | 'aborted'> {
+    if (err instanceof RunAborted) {
+      switch (err.kind) {
+        case 'deadline':
+          this.deadlineNodes.push(node.id);
+          this.setState(node.id, { status: 'failed', error: err.message, error_type: 'deadline_exceeded', completed_at: this.now().toISOString() });
+          return 'failed';
+        case 'node_failed':
+          // Abandoned because another node failed: it never counted, so it reads as not run.
+          this.setState(node.id, { status: 'pending', result: null, error: null, started_at: undefined });
+          return 'aborted';
+        case 'shutdown':
+        case 'infrastructure':
+          return 'aborted';
+        default: {
+          const never: never = err.kind;
+          throw new Error(`unknown abort kind ${String(never)}`);
+        }
+      }
+    }
+    let failure: NodeFailure;
+    if (err instanceof NodeFailure) failure = err;
+    else if (err instanceof WorkflowEvaluationError) failure = new NodeFailure('configuration_error', err.message);
+    else {
+      this.req.logger.error('node failed unexpectedly', { nodeId: node.id, taskType, error: errorText(err), stack: err instanceof Error ? err.stack : undefined });
+      failure = new NodeFailure('internal_error', `Node ${node.id} failed unexpectedly: ${errorText(err)}`);
+    }
+    await this.settle(node, {
+      nodeId: node.id,
+      taskType,
+      status: 'failed',
+      output: failure.result ?? null,
+      error: failure.message,
+      errorType: failure.errorType,
+      correlationToken: null,
+      startedAt,
+      completedAt: this.now(),
+      cost: null,
+    }, works);
+    return 'failed';
+  }
+
+  /** A user_input_task without its payload: keep (or issue and record) the correlation token, and stop there. */
+  private async pauseAt(node: WorkflowNode, outcome: PauseOutcome, startedAt: Date): Promise<void> {
+    let record = this.restored.get(node.id);
+    if (record?.status !== 'awaiting_input' || !record.correlationToken) {
+      const pause: NodeCheckpoint = {
+        nodeId: node.id,
+        taskType: executorIdOf(node),
+        status: 'awaiting_input',
+        output: null,
+        error: null,
+        errorType: null,
+        correlationToken: randomBytes(32).toString('hex'),
+        startedAt,
+        completedAt: null,
+        cost: null,
+      };
+      try {
+        record = await this.deps.checkpoints.savePause(this.req.executionKey, this.req.jobId, pause);
+      } catch (err) {
+        this.infraError ??= err;
+        this.controller.abort(new RunAborted('infrastructure', `pause of node ${node.id} could not be recorded: ${errorText(err)}`));
+        return;
+      }
+    }
+    if (record.status !== 'awaiting_input' || !record.correlationToken) {
+      // Another delivery settled the node meanwhile: continue from its record.
+      this.apply(record);
+      return;
+    }
+    this.setState(node.id, { status: 'running', started_at: record.startedAt.toISOString() });
+    this.pause = { nodeId: node.id, inputSchema: outcome.pause.inputSchema, token: record.correlationToken, since: record.startedAt };
+  }
+
+  // ---- state -------------------------------------------------------------
+
+  private restore(cp: NodeCheckpoint): void {
+    if (!this.req.graph.nodes.has(cp.nodeId)) return;
+    this.restored.set(cp.nodeId, cp);
+    if (cp.status !== 'awaiting_input') this.apply(cp);
+  }
+
+  /** Why a resume job cannot resume `nodeId`, or undefined when it can. */
+  private checkResume(nodeId: string): string | undefined {
+    const node = this.req.graph.nodes.get(nodeId);
+    if (!node || !isUserInputNode(node)) return `Cannot resume: ${nodeId} is not a user_input_task node of this workflow`;
+    const record = this.restored.get(nodeId);
+    if (record?.status === 'awaiting_input' || record?.status === 'completed') return undefined;
+    return `Cannot resume: node ${nodeId} is not awaiting user input in this execution`;
+  }
+
+  private setState(id: string, patch: Partial<TaskState>): void {
+    const next: TaskState = { ...(this.states[id] ?? { status: 'pending' }), ...patch };
+    for (const key of Object.keys(next) as (keyof TaskState)[]) if (next[key] === undefined) delete next[key];
+    this.states[id] = next;
+  }
+
+  private progress(): void {
+    this.req.onProgress?.(this.states);
+  }
+
+  private snapshot(): { outputs: Record<string, unknown>; taskStates: Record<string, TaskState> } {
+    return { outputs: this.outputs, taskStates: this.states };
+  }
+
+  private outcome(): RunOutcome {
+    if (this.infraError !== undefined) throw this.infraError;
+    const reason: unknown = this.controller.signal.reason;
+    if (reason instanceof RunAborted && reason.kind === 'shutdown') throw reason;
+    if (this.failure) {
+      return { status: 'failed', error: this.failure.error, errorType: this.failure.errorType, failedNode: this.failure.nodeId, ...this.snapshot() };
+    }
+    if (reason instanceof RunAborted && reason.kind === 'deadline') {
+      const nodes = this.deadlineNodes.length ? this.deadlineNodes : nextSteps(this.req.graph, this.states).runnable;
+      return {
+        status: 'failed',
+        error: reason.message,
+        errorType: 'deadline_exceeded',
+        ...(nodes.length ? { failedNode: nodes.join(',') } : {}),
+        ...this.snapshot(),
+      };
+    }
+    if (this.pause) {
+      return {
+        status: 'awaiting_user_input',
+        awaitingNode: this.pause.nodeId,
+        inputSchema: this.pause.inputSchema,
+        correlationToken: this.pause.token,
+        awaitingSince: this.pause.since,
+        ...this.snapshot(),
+      };
+    }
+    if (isFinished(this.req.graph, this.states)) return { status: 'completed', ...this.snapshot() };
+    const stuck = this.req.graph.order.filter((id) => this.states[id]?.status === 'pending');
+    return { status: 'failed', error: `Workflow stopped with nodes that can never run: ${stuck.join(', ')}`, errorType: 'internal_error', ...this.snapshot() };
+  }
+}

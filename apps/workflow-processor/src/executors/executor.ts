@@ -1,0 +1,64 @@
+import type { ErrorType } from '@docflow/contracts';
+import type { Logger } from '@docflow/service-kit';
+import type { TemplateScope } from '@docflow/workflow';
+
+/** Everything an executor learns about the node it runs. */
+export interface NodeContext {
+  executionKey: string;
+  jobId: string;
+  executionId?: number;
+  nodeId: string;
+  /** `start`, `end`, `input`, `output` or `task`. */
+  nodeType: string;
+  /** The registry id (`decision` for the `decision_task` alias, `custom_task` for control nodes). */
+  taskType: string;
+  label: string;
+  /** The node's config with its `{{templates}}` resolved against `scope`. */
+  config: Record<string, unknown>;
+  /** The node's config as written (decisions resolve their own operands). */
+  rawConfig: Record<string, unknown>;
+  /** Inputs + context (user_id, execution_id) + upstream outputs by node id. */
+  scope: TemplateScope;
+  inputs: Record<string, unknown>;
+  /** Aborted on the deadline, on shutdown, or when another node failed. */
+  signal: AbortSignal;
+  logger: Logger;
+  /** For a user_input_task being resumed by this job: the resume payload. */
+  resumePayload?: Record<string, unknown>;
+}
+
+/** A finished node: its output (and what it cost, for LLM nodes). */
+export interface CompletedOutcome {
+  output: unknown;
+  cost?: number;
+}
+
+/** A user_input_task asking the run to pause until a resume job brings the payload. */
+export interface PauseOutcome {
+  pause: { inputSchema: Record<string, unknown> };
+}
+
+export type ExecutorOutcome = CompletedOutcome | PauseOutcome;
+
+export type TaskExecutor = (ctx: NodeContext) => Promise<ExecutorOutcome>;
+
+export function isPause(outcome: ExecutorOutcome): outcome is PauseOutcome {
+  return 'pause' in outcome;
+}
+
+/**
+ * A node failed for a reason the workflow author can read: the message
+ * becomes the node's and the execution's `error`. `result` is kept as the
+ * node's result (a wait_task reports `status: failure` this way).
+ */
+export class NodeFailure extends Error {
+  override readonly name = 'NodeFailure';
+
+  constructor(
+    readonly errorType: ErrorType,
+    message: string,
+    readonly result?: unknown,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,55 @@
+import { isOutboundRequestError, type OutboundRequestError } from '@docflow/outbound-http';
+import type { ErrorType } from '@docflow/contracts';
+import { NodeFailure } from './executor';
+
+/** The error type an outbound failure is recorded with (spec 2.7 rule 1 and 2). */
+export function errorTypeOfOutbound(err: OutboundRequestError): ErrorType {
+  switch (err.kind) {
+    case 'configuration':
+      return 'configuration_error';
+    case 'timeout':
+      return 'timeout';
+    case 'network':
+    case 'dns':
+      return 'network_error';
+    case 'http':
+    case 'too_large':
+      return 'http_error';
+    default: {
+      const never: never = err.kind;
+      throw new Error(`unknown outbound error kind ${String(never)}`);
+    }
+  }
+}
+
+/** Turns an outbound client error into the node's failure (`HTTP <status>: <body>` for non-2xx); other errors pass through. */
+export function outboundFailure(err: unknown): unknown {
+  if (!isOutboundRequestError(err)) return err;
+  return new NodeFailure(errorTypeOfOutbound(err), err.message);
+}
+
+/** A positive number of seconds from a config value (a number or a numeric string after templating). */
+export function secondsOf(value: unknown, name: string, fallback: number): number {
+  if (value === undefined || value === null || value === '') return fallback;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0) throw new NodeFailure('configuration_error', `${name} must be a positive number of seconds`);
+  return n;
+}
+
+/** Header values after templating: strings, numbers and booleans are sent as text. */
+export function headersOf(value: unknown): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new NodeFailure('configuration_error', 'headers must be an object');
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v === 'string') out[name] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') out[name] = String(v);
+    else throw new NodeFailure('configuration_error', `header ${name} must be a string`);
+  }
+  return out;
+}
+
+export function urlOf(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new NodeFailure('configuration_error', `${name} must resolve to a non-empty URL`);
+  return value.trim();
+}

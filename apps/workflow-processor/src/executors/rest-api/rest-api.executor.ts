@@ -1,0 +1,46 @@
+import type { OutboundClient } from '@docflow/outbound-http';
+import { abortReason, raceAbort } from '../../engine/abort';
+import { NodeFailure, type TaskExecutor } from '../executor';
+import { headersOf, outboundFailure, secondsOf, urlOf } from '../outbound';
+import { buildRestOutput } from './rest-output';
+
+export interface RestApiExecutorDeps {
+  /** The SSRF-guarded client (REST_API_ALLOWED_HOSTS). */
+  client: OutboundClient;
+  /** REST_API_DEFAULT_TIMEOUT_SECONDS, used when the node sets no timeout. */
+  defaultTimeoutSeconds: number;
+}
+
+/**
+ * `rest_api_task` (spec 2.7 rules 1-6). The config arrives with its templates
+ * resolved (url, headers, body). Refused destinations fail as
+ * configuration_error before any packet is sent; non-2xx as
+ * `HTTP <status>: <body>` (http_error); timeouts and network or DNS failures
+ * as timeout / network_error.
+ */
+export function createRestApiExecutor(deps: RestApiExecutorDeps): TaskExecutor {
+  return async (ctx) => {
+    const config = ctx.config;
+    if (config['credential_id'] !== undefined && config['credential_id'] !== null) {
+      throw new NodeFailure('configuration_error', 'credential_id is set but the credential store is not available in this build');
+    }
+    const url = urlOf(config['url'], 'url');
+    const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
+    const timeoutSeconds = secondsOf(config['timeout'], 'timeout', deps.defaultTimeoutSeconds);
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    const request = deps.client.request({
+      url,
+      method,
+      headers: headersOf(config['headers']),
+      body: config['body'],
+      timeoutMs: Math.ceil(timeoutSeconds * 1000),
+    });
+    let response;
+    try {
+      response = await raceAbort(request, ctx.signal);
+    } catch (err) {
+      throw outboundFailure(err);
+    }
+    return { output: buildRestOutput(response.status, response.body, config['output_mapping']) };
+  };
+}

@@ -1,0 +1,98 @@
+import { isOutboundRequestError, type OutboundClient, type OutboundResponse } from '@docflow/outbound-http';
+import { lookupPath } from '@docflow/workflow';
+import { raceAbort, sleep } from '../engine/abort';
+import { NodeFailure, type TaskExecutor } from './executor';
+import { errorTypeOfOutbound, headersOf, secondsOf, urlOf } from './outbound';
+
+export interface WaitExecutorDeps {
+  /** The same SSRF-guarded client as rest_api_task. */
+  client: OutboundClient;
+  /** Upper bound of one poll request, in seconds (REST_API_DEFAULT_TIMEOUT_SECONDS). */
+  requestTimeoutSeconds: number;
+  now?: () => number;
+}
+
+const DEFAULT_POLL_SECONDS = 3;
+const DEFAULT_TIMEOUT_SECONDS = 120;
+const DEFAULT_SUCCESS = 'completed';
+const DEFAULT_FAILURES: readonly unknown[] = ['failed', 'error'];
+
+function isScalar(v: unknown): v is string | number | boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+/** Equal as given, or as text for scalars (`200` matches `"200"`). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (isScalar(a) && isScalar(b) && String(a) === String(b));
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'missing' : JSON.stringify(value);
+}
+
+/**
+ * `wait_task`: polls `endpoint` every poll_interval seconds until
+ * `watch_field` (dot path into the JSON body) equals success_value (output
+ * `status: success`), equals one of failure_values (the node fails with
+ * `status: failure`), or `timeout` seconds pass (fails with error_type
+ * timeout). Poll requests that fail for a reason that may pass (timeout,
+ * network, 5xx, 429) are retried at the next poll; refused destinations and
+ * other errors fail the node at once.
+ */
+export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
+  const now = deps.now ?? Date.now;
+  return async (ctx) => {
+    const config = ctx.config;
+    const endpoint = urlOf(config['endpoint'], 'endpoint');
+    const watchField = config['watch_field'];
+    if (typeof watchField !== 'string' || watchField.trim() === '') throw new NodeFailure('configuration_error', 'watch_field is required');
+    const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
+    const headers = headersOf(config['headers']);
+    const pollMs = secondsOf(config['poll_interval'], 'poll_interval', DEFAULT_POLL_SECONDS) * 1000;
+    const timeoutMs = secondsOf(config['timeout'], 'timeout', DEFAULT_TIMEOUT_SECONDS) * 1000;
+    const successValue = config['success_value'] === undefined ? DEFAULT_SUCCESS : config['success_value'];
+    const failureValues = Array.isArray(config['failure_values']) ? config['failure_values'] : DEFAULT_FAILURES;
+
+    const started = now();
+    const elapsedSeconds = () => Math.round(now() - started) / 1000;
+    let lastValue: unknown;
+    let lastResponse: unknown = null;
+    let lastError: string | undefined;
+    for (;;) {
+      const remaining = timeoutMs - (now() - started);
+      let response: OutboundResponse | undefined;
+      try {
+        // The poll at the very end of the wait still gets a usable budget.
+        const requestTimeout = Math.min(deps.requestTimeoutSeconds * 1000, Math.max(remaining, 250));
+        response = await raceAbort(deps.client.request({ url: endpoint, method, headers, timeoutMs: Math.ceil(requestTimeout) }), ctx.signal);
+        lastError = undefined;
+      } catch (err) {
+        if (!isOutboundRequestError(err)) throw err;
+        if (!err.retryable) throw new NodeFailure(errorTypeOfOutbound(err), err.message);
+        lastError = err.message;
+      }
+      if (response) {
+        lastResponse = response.body;
+        const found = lookupPath(response.body, watchField.trim());
+        lastValue = found.found ? found.value : undefined;
+        const result = { final_value: lastValue ?? null, response: lastResponse, elapsed_seconds: elapsedSeconds() };
+        if (sameValue(lastValue, successValue)) return { output: { status: 'success', ...result } };
+        if (failureValues.some((f) => sameValue(lastValue, f))) {
+          throw new NodeFailure('http_error', `wait_task: ${watchField} reached the failure value ${describe(lastValue)}`, { status: 'failure', ...result });
+        }
+      }
+      const left = timeoutMs - (now() - started);
+      if (left <= 0) {
+        const seconds = timeoutMs / 1000;
+        const why = lastError ? `last poll failed: ${lastError}` : `${watchField} was ${describe(lastValue)}`;
+        throw new NodeFailure('timeout', `wait_task timed out after ${seconds} s (${why})`, {
+          status: 'failure',
+          final_value: lastValue ?? null,
+          response: lastResponse,
+          elapsed_seconds: elapsedSeconds(),
+        });
+      }
+      await sleep(Math.min(pollMs, left), ctx.signal);
+    }
+  };
+}

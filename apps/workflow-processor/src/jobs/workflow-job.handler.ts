@@ -1,0 +1,118 @@
+import type { JobMessageV1 } from '@docflow/contracts';
+import type { Broker, MessageMeta } from '@docflow/messaging';
+import type { Logger } from '@docflow/service-kit';
+import { RunAborted } from '../engine/abort';
+import type { RunOutcome } from '../engine/run-types';
+import { WorkflowRun, type EngineDeps } from '../engine/workflow-run';
+import type { WorkflowMetrics } from '../metrics';
+import { JobResults, type FinalResult } from '../results/job-results';
+import { parseWorkflowJob } from './workflow-job';
+
+export interface WorkflowJobHandlerDeps {
+  broker: Pick<Broker, 'publish'>;
+  engine: EngineDeps;
+  metrics: WorkflowMetrics;
+  logger: Logger;
+  progressIntervalMs: number;
+}
+
+function finalResult(outcome: RunOutcome): FinalResult {
+  const common = { outputs: outcome.outputs, task_states: outcome.taskStates };
+  switch (outcome.status) {
+    case 'completed':
+      return { status: 'completed', ...common };
+    case 'failed':
+      return {
+        status: 'failed',
+        ...common,
+        error: outcome.error,
+        error_type: outcome.errorType,
+        ...(outcome.failedNode !== undefined ? { failed_node: outcome.failedNode } : {}),
+      };
+    case 'awaiting_user_input':
+      return {
+        status: 'awaiting_user_input',
+        ...common,
+        awaiting_node: outcome.awaitingNode,
+        awaiting_input_schema: outcome.inputSchema,
+        correlation_token: outcome.correlationToken,
+        awaiting_since: outcome.awaitingSince.toISOString(),
+      };
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * Handles one message of `workflow_queue`: validates the job (a bad one is
+ * answered with a `failed` result, not dead-lettered), runs it, and publishes
+ * the final result before returning (the consumer acks after that). A run
+ * stopped by shutdown, or one whose checkpoint could not be written, throws:
+ * the job is requeued and continues from its checkpoints.
+ */
+export class WorkflowJobHandler {
+  private readonly active = new Set<AbortController>();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly deps: WorkflowJobHandlerDeps) {}
+
+  readonly handle = (msg: JobMessageV1, meta: MessageMeta): Promise<void> => {
+    const work = this.run(msg, meta);
+    const tracked = work.catch(() => undefined).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+    return work;
+  };
+
+  /** Stops every run in progress without a result (their jobs are redelivered). */
+  abortAll(): void {
+    for (const controller of this.active) controller.abort(new RunAborted('shutdown', 'the processor is shutting down'));
+  }
+
+  /** Resolves when no handler is running, or after `timeoutMs`. */
+  async idle(timeoutMs: number): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    if (timer) clearTimeout(timer);
+  }
+
+  private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
+    const { broker, metrics, progressIntervalMs } = this.deps;
+    const parsed = parseWorkflowJob(msg);
+    const executionId = parsed.ok ? parsed.job.executionId : parsed.executionId;
+    const logger = this.deps.logger.child({ jobId: msg.job_id, ...(executionId !== undefined ? { executionId } : {}), deliveryCount: meta.deliveryCount });
+    const results = new JobResults(broker, { job_id: msg.job_id, ...(executionId !== undefined ? { execution_id: executionId } : {}) }, progressIntervalMs, logger);
+    if (!parsed.ok) {
+      logger.warn('workflow job rejected', { error: parsed.error });
+      await results.final({ status: 'failed', error: parsed.error, error_type: 'validation_error', outputs: {}, task_states: {} });
+      metrics.executions.inc({ status: 'failed' });
+      return;
+    }
+    const controller = new AbortController();
+    this.active.add(controller);
+    metrics.inFlight.inc();
+    try {
+      const outcome = await new WorkflowRun(this.deps.engine, {
+        ...parsed.job,
+        meta,
+        stopSignal: controller.signal,
+        logger,
+        onProgress: (states) => results.progress(states),
+      }).execute();
+      await results.final(finalResult(outcome));
+      metrics.executions.inc({ status: outcome.status });
+      if (outcome.status === 'failed') logger.info('workflow failed', { error: outcome.error, errorType: outcome.errorType, failedNode: outcome.failedNode });
+      else logger.info(outcome.status === 'completed' ? 'workflow completed' : 'workflow awaiting user input', outcome.status === 'completed' ? {} : { awaitingNode: outcome.awaitingNode });
+    } catch (err) {
+      results.close();
+      if (err instanceof RunAborted && err.kind === 'shutdown') logger.info('workflow run interrupted by shutdown; the job will be redelivered');
+      else logger.warn('workflow run could not finish; the job will be retried', { error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    } finally {
+      metrics.inFlight.dec();
+      this.active.delete(controller);
+    }
+  }
+}

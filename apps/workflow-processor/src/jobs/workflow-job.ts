@@ -1,0 +1,84 @@
+import { executionIdFromJobId, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
+import { validatePlain } from '@docflow/service-kit';
+import {
+  buildGraph,
+  isPlainObject,
+  validateAgainstSchema,
+  validateDefinition,
+  type WorkflowDefinition,
+  type WorkflowGraph,
+} from '@docflow/workflow';
+
+/** A workflow job that passed validation, ready for the engine. */
+export interface WorkflowJob {
+  jobId: string;
+  executionId?: number;
+  executionKey: string;
+  userId?: number;
+  graph: WorkflowGraph;
+  inputs: Record<string, unknown>;
+  deadline?: { at: Date; text: string };
+  resume?: { nodeId: string; payload: Record<string, unknown> };
+}
+
+export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
+
+const RESUME_SUFFIX = /_resume_\d+$/;
+
+/**
+ * Where an execution's checkpoints live: its execution id when known,
+ * otherwise the job id without a `_resume_<n>` suffix, so the first run and
+ * every resume of one execution share them.
+ */
+export function executionKeyOf(jobId: string, executionId: number | undefined): string {
+  return executionId !== undefined ? `execution:${executionId}` : `job:${jobId.replace(RESUME_SUFFIX, '')}`;
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Validates a `task_based_workflow` job: the payload (WorkflowJobPayload),
+ * the definition (validateDefinition, every problem listed) and, when the
+ * definition has an input_schema, the inputs. Problems come back as one
+ * error text for a `failed` result; nothing here throws.
+ */
+export function parseWorkflowJob(msg: JobMessageV1): ParsedJob {
+  const rawExecutionId = positiveInt((msg.payload as Record<string, unknown>)['execution_id']) ?? executionIdFromJobId(msg.job_id);
+  const reject = (error: string): ParsedJob => ({ ok: false, error, ...(rawExecutionId !== undefined ? { executionId: rawExecutionId } : {}) });
+  if (msg.job_type !== 'task_based_workflow') return reject(`workflow_queue only takes task_based_workflow jobs, not ${msg.job_type}`);
+
+  const checked = validatePlain(WorkflowJobPayload, msg.payload);
+  if (!checked.ok) return reject(`Invalid workflow job payload: ${checked.errors.join('; ')}`);
+  const payload = checked.value;
+
+  const problems = validateDefinition(payload.workflow_definition);
+  if (problems.length) return reject(`Invalid workflow definition: ${problems.join('; ')}`);
+  let graph: WorkflowGraph;
+  try {
+    graph = buildGraph(payload.workflow_definition as unknown as WorkflowDefinition);
+  } catch (err) {
+    return reject(`Invalid workflow definition: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const inputs = isPlainObject(payload.inputs) ? payload.inputs : {};
+  const inputSchema = payload.workflow_definition['input_schema'];
+  if (inputSchema !== undefined && inputSchema !== null) {
+    const inputProblems = validateAgainstSchema(inputSchema, inputs, 'inputs');
+    if (inputProblems.length) return reject(`Invalid inputs: ${inputProblems.join('; ')}`);
+  }
+
+  const executionId = payload.execution_id ?? executionIdFromJobId(msg.job_id);
+  const job: WorkflowJob = {
+    jobId: msg.job_id,
+    executionKey: executionKeyOf(msg.job_id, executionId),
+    graph,
+    inputs,
+    ...(executionId !== undefined ? { executionId } : {}),
+    ...(payload.user_id !== undefined ? { userId: payload.user_id } : {}),
+  };
+  if (payload.deadline_at !== undefined) job.deadline = { at: new Date(payload.deadline_at), text: payload.deadline_at };
+  if (payload.resume) job.resume = { nodeId: payload.resume.node_id, payload: payload.resume.payload };
+  return { ok: true, job };
+}

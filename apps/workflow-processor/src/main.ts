@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { createMailer } from '@docflow/mail';
+import { Broker } from '@docflow/messaging';
+import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
+import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createApp } from './app';
+import { NodeRunsRepository } from './checkpoints/node-runs.repository';
+import { WorkflowProcessorConfig } from './config';
+import { workflowProcessorDatabaseOptions } from './data-source';
+import { createWorkflowMetrics } from './metrics';
+import { createWorkflowProcessor } from './processor';
+import { declareWorkflowQueues } from './topology';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(WorkflowProcessorConfig, 'workflow-processor');
+  const logger = createLogger({ service: 'workflow-processor', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  lifecycle.installSignalHandlers();
+
+  // Shutdown hooks run in reverse: HTTP first, then the consumer (runs finish
+  // or are requeued), then the broker, the mailer and the database.
+  const ds = await openDatabase(workflowProcessorDatabaseOptions(config.DATABASE_URL, logger, config.DB_POOL_SIZE));
+  lifecycle.onShutdown('database', () => closeDatabase(ds));
+
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.OUTBOX_DIR, from: config.MAIL_FROM, logger });
+  lifecycle.onShutdown('mailer', () => mailer.close());
+
+  const broker = Broker.connect({ url: config.AMQP_URL, logger, name: 'workflow-processor' });
+  const budget = config.SHUTDOWN_TIMEOUT_MS;
+  lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(budget * 0.2))));
+
+  const metrics = new Metrics('workflow-processor');
+  const processor = createWorkflowProcessor({
+    config,
+    broker,
+    checkpoints: new NodeRunsRepository(ds),
+    mailer,
+    metrics: createWorkflowMetrics(metrics),
+    logger,
+  });
+  // The database is ready; the broker subscribes once connected, after declaring the queues.
+  await declareWorkflowQueues(broker);
+  processor.start();
+  // Most of the budget lets runs finish; what is still running then is requeued.
+  lifecycle.onShutdown('workflow consumer', () => processor.stop(Math.floor(budget * 0.6), Math.min(2000, Math.floor(budget * 0.1))));
+
+  const app = createApp({ logger, metrics, health: [broker.healthCheck(), databaseHealthCheck(ds)] });
+  await lifecycle.listen(app, config.WORKFLOW_PROCESSOR_PORT, config.HOST);
+  logger.info('listening', { port: config.WORKFLOW_PROCESSOR_PORT, prefetch: config.WORKFLOW_PREFETCH, smtp: config.SMTP_URL ? 'smtp' : 'outbox' });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`workflow-processor failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

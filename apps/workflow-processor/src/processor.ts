@@ -1,0 +1,73 @@
+import { JobMessageV1, QUEUES } from '@docflow/contracts';
+import type { Mailer } from '@docflow/mail';
+import type { Broker, ConsumerHandle } from '@docflow/messaging';
+import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
+import type { Logger } from '@docflow/service-kit';
+import type { CheckpointStore } from './checkpoints/checkpoint-store';
+import type { WorkflowProcessorConfig } from './config';
+import { buildExecutors } from './executors/build-executors';
+import { WorkflowJobHandler } from './jobs/workflow-job.handler';
+import type { WorkflowMetrics } from './metrics';
+
+export type ProcessorSettings = Pick<
+  WorkflowProcessorConfig,
+  'WORKFLOW_PREFETCH' | 'REST_API_ALLOWED_HOSTS' | 'REST_API_DEFAULT_TIMEOUT_SECONDS' | 'REST_API_MAX_RESPONSE_BYTES' | 'PROGRESS_INTERVAL_MS'
+>;
+
+export interface WorkflowProcessorDeps {
+  config: ProcessorSettings;
+  broker: Pick<Broker, 'consume' | 'publish'>;
+  checkpoints: CheckpointStore;
+  mailer: Pick<Mailer, 'send'>;
+  metrics: WorkflowMetrics;
+  logger: Logger;
+  /** Defaults to the SSRF-guarded client built from REST_API_ALLOWED_HOSTS. */
+  outbound?: OutboundClient;
+}
+
+export interface WorkflowProcessor {
+  readonly handler: WorkflowJobHandler;
+  /** Subscribes to workflow_queue (the queues must have been asserted). */
+  start(): void;
+  /**
+   * Stops consuming, lets runs in progress finish for up to `drainMs`, then
+   * closes the consumer channel (unacknowledged jobs go back to the queue)
+   * and stops what is still running without publishing a result.
+   */
+  stop(drainMs: number, settleMs?: number): Promise<void>;
+}
+
+/** The workflow processor: executor registry (checked complete at construction), job handler and consumer. */
+export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowProcessor {
+  const { config } = deps;
+  const outbound =
+    deps.outbound ??
+    createOutboundClient({
+      allowedHosts: config.REST_API_ALLOWED_HOSTS,
+      maxResponseBytes: config.REST_API_MAX_RESPONSE_BYTES,
+      defaultTimeoutMs: config.REST_API_DEFAULT_TIMEOUT_SECONDS * 1000,
+    });
+  const executors = buildExecutors({ outbound, mailer: deps.mailer, restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS });
+  const handler = new WorkflowJobHandler({
+    broker: deps.broker,
+    engine: { executors, checkpoints: deps.checkpoints, metrics: deps.metrics },
+    metrics: deps.metrics,
+    logger: deps.logger,
+    progressIntervalMs: config.PROGRESS_INTERVAL_MS,
+  });
+  let consumer: ConsumerHandle | undefined;
+  return {
+    handler,
+    start() {
+      if (consumer) return;
+      consumer = deps.broker.consume(QUEUES.workflow, JobMessageV1, handler.handle, { prefetch: config.WORKFLOW_PREFETCH });
+    },
+    async stop(drainMs, settleMs = 2000) {
+      const active = consumer;
+      consumer = undefined;
+      if (active) await active.cancel(drainMs);
+      handler.abortAll();
+      await handler.idle(settleMs);
+    },
+  };
+}
