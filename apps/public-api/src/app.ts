@@ -1,6 +1,7 @@
 import express from 'express';
 import type { Mailer } from '@docflow/mail';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
+import { activitiesFeature } from './activities/activities.feature';
 import { createAuthModule } from './auth/auth.module';
 import type { AuthGuards } from './auth/guards';
 import type { PublicApiConfig } from './config';
@@ -11,6 +12,8 @@ import { OpenApiRegistry } from './openapi/registry';
 import { usersFeature } from './users/users.feature';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
+import { workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
+import { workflowToolsFeature } from './workflows/workflow-tools.feature';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -31,7 +34,7 @@ export interface PublicApiDeps {
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowExecutionsFeature];
 
 export interface PublicApi {
   app: express.Express;

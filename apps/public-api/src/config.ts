@@ -42,4 +42,28 @@ export class PublicApiConfig extends BaseConfig {
   /** Limit for JSON request bodies, e.g. `1mb`, `512kb`. */
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT = '1mb';
+
+  /** RabbitMQ, for the results the router relays (public_api_results_queue). */
+  @IsString() @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
+
+  /** `{router_url}`: where workflow jobs are submitted. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  ROUTER_URL = 'http://127.0.0.1:8010';
+
+  /** Sent to the router as `X-API-Key`. */
+  @Secret()
+  ROUTER_API_KEY!: string;
+
+  /** A running execution with no progress reported for this long is failed by the reaper. */
+  @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
+  EXECUTION_LEASE_SECONDS = 900;
+
+  /** How often the reaper looks for expired leases. */
+  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  REAPER_INTERVAL_SECONDS = 30;
+
+  /** Executions one user may have `running` at once (spec 8). */
+  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  MAX_RUNNING_EXECUTIONS_PER_USER = 10;
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createMailer } from '@docflow/mail';
+import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
@@ -9,13 +10,17 @@ import { openPublicApiDatabase } from './data-source';
 import { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
+import { startExecutionReaper } from './workflow-executions/execution-reaper';
+import { startResultsConsumer } from './workflow-executions/results.consumer';
+import { createExecutionServices } from './workflow-executions/workflow-executions.feature';
 
 const SERVICE = 'public-api';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(PublicApiConfig, SERVICE);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  // Hooks run in reverse: HTTP stops first, then housekeeping, mail and the database.
+  // Hooks run in reverse: HTTP stops first, then the results consumer and the
+  // execution reaper, the broker, housekeeping, mail and the database.
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
 
@@ -39,7 +44,24 @@ async function main(): Promise<void> {
   const housekeeping = startAuthHousekeeping(database, logger);
   lifecycle.onShutdown('auth housekeeping', () => housekeeping.stop());
 
-  const app = createApp({ config, logger, metrics: new Metrics(SERVICE), database, mailer, health: [databaseHealthCheck(database)] });
+  // Connects in the background and keeps retrying: HTTP serves while RabbitMQ is down (health 503).
+  const broker = Broker.connect({ url: config.AMQP_URL, logger, name: SERVICE });
+  lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
+
+  const metrics = new Metrics(SERVICE);
+  const executionServices = createExecutionServices({ config, database, logger, metrics });
+  // The database is ready; the consumer subscribes as soon as the broker is connected (and again after each reconnect).
+  const results = await startResultsConsumer({ broker, results: executionServices.results });
+  lifecycle.onShutdown('results consumer', () => results.cancel(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
+  const reaper = startExecutionReaper({
+    repo: executionServices.repo,
+    logger: logger.child({ component: 'execution-reaper' }),
+    leaseSeconds: config.EXECUTION_LEASE_SECONDS,
+    intervalSeconds: config.REAPER_INTERVAL_SECONDS,
+  });
+  lifecycle.onShutdown('execution reaper', () => reaper.stop());
+
+  const app = createApp({ config, logger, metrics, database, mailer, health: [databaseHealthCheck(database), broker.healthCheck()] });
   await lifecycle.listen(app, config.PUBLIC_API_PORT, config.HOST);
   logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
 }

@@ -1,0 +1,89 @@
+import { JobRequest, WorkflowJobPayload } from '@docflow/contracts';
+import { Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+
+export interface RouterClientOptions {
+  /** `{router_url}`, e.g. http://127.0.0.1:8010 (ROUTER_URL). */
+  baseUrl: string;
+  /** Sent as `X-API-Key` (ROUTER_API_KEY). */
+  apiKey: string;
+  logger: Logger;
+  /** How long one submission may take. Default 10000. */
+  timeoutMs?: number;
+}
+
+export interface WorkflowJobSubmission {
+  jobId: string;
+  payload: WorkflowJobPayload;
+  /** The caller's JWT, stored with the job and used by processors for callbacks (spec 5). */
+  token?: string;
+}
+
+/**
+ * `queued`: the router took the job (200). `duplicate`: the router already
+ * holds a job with this id (409), which means an earlier submission of the
+ * same job reached it; the job is on its queue either way.
+ */
+export type SubmitOutcome = 'queued' | 'duplicate';
+
+/** The router answered something other than 200/409, or could not be reached in time. A 503 for HTTP callers. */
+export class RouterUnavailableError extends ServiceUnavailableError {
+  constructor(message: string, readonly routerStatus?: number) {
+    super(message, {}, 'router_unavailable');
+  }
+}
+
+/** The public API's client of the router's job API (spec 4.16). */
+export class RouterClient {
+  private readonly url: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: RouterClientOptions) {
+    this.url = `${options.baseUrl.replace(/\/+$/, '')}/api/v1/jobs`;
+    this.timeoutMs = options.timeoutMs ?? 10000;
+  }
+
+  /** Submits a `task_based_workflow` job. Throws RouterUnavailableError unless the router has the job afterwards. */
+  async submitWorkflowJob(submission: WorkflowJobSubmission): Promise<SubmitOutcome> {
+    const body = {
+      job_id: submission.jobId,
+      job_type: 'task_based_workflow',
+      payload: submission.payload as unknown as Record<string, unknown>,
+      ...(submission.token !== undefined ? { token: submission.token } : {}),
+    };
+    // The same contract class the router validates with: a bad request is our bug, caught before sending.
+    const checked = validatePlain(JobRequest, body);
+    if (!checked.ok) throw new Error(`invalid job request ${submission.jobId}: ${checked.errors.join('; ')}`);
+
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': this.options.apiKey },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const reason = err instanceof Error ? (err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : describeFetchError(err)) : String(err);
+      this.options.logger.warn('router unreachable', { jobId: submission.jobId, error: reason });
+      throw new RouterUnavailableError('The job router is unavailable; retry later');
+    }
+    // Drain the body so the connection can be reused; its content is not needed.
+    const text = await response.text().catch(() => '');
+    if (response.status === 200 || response.status === 201) return 'queued';
+    if (response.status === 409) {
+      this.options.logger.info('router already holds this job', { jobId: submission.jobId });
+      return 'duplicate';
+    }
+    this.options.logger.warn('router refused the job', { jobId: submission.jobId, status: response.status, body: text.slice(0, 300) });
+    throw new RouterUnavailableError(
+      response.status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${response.status})`,
+      response.status,
+    );
+  }
+}
+
+function describeFetchError(err: Error): string {
+  const cause = (err as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) return `${err.message}: ${(cause as Error & { code?: string }).code ?? cause.message}`;
+  return err.message;
+}

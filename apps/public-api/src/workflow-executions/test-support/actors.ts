@@ -1,0 +1,60 @@
+import { signAccessToken } from '../../auth';
+import type { PublicApiDatabase } from '../../data-source';
+import type { UserRole } from '../../users/user-role';
+import { UsersRepository } from '../../users/users.repository';
+import { TEST_JWT_SECRET } from '../../test-support/test-app';
+
+export interface Actor {
+  id: number;
+  username: string;
+  role: UserRole;
+  /** `Authorization` header value. */
+  auth: string;
+  token: string;
+}
+
+export interface Actors {
+  alice: Actor;
+  bob: Actor;
+  admin: Actor;
+}
+
+/**
+ * alice and bob (users) and admin (super administrator), inserted directly
+ * (no password hashing: tests sign their access tokens).
+ */
+export async function createActors(database: PublicApiDatabase): Promise<Actors> {
+  const users = new UsersRepository(database);
+  const make = async (username: string, role: UserRole): Promise<Actor> => {
+    const inserted = await users.insert({ username, email: `${username}@docflow.test`, passwordHash: 'not-a-hash', role });
+    if (!inserted.ok) throw new Error(`could not create ${username}`);
+    const { token } = signAccessToken({ id: inserted.user.id, role }, { secret: TEST_JWT_SECRET, expiresInSeconds: 3600 });
+    return { id: inserted.user.id, username, role, auth: `Bearer ${token}`, token };
+  };
+  return { alice: await make('alice', 'user'), bob: await make('bob', 'user'), admin: await make('admin', 'super_admin') };
+}
+
+/** A definition with an input schema that requires `document_url`, one REST node between start and end. */
+export function sampleDefinition(): Record<string, unknown> {
+  return {
+    nodes: [
+      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Start', task_type: 'custom_task', config: {} } },
+      {
+        id: 'fetch',
+        type: 'rest_api_task',
+        position: { x: 200, y: 0 },
+        data: { label: 'Fetch status', config: { url: 'https://example.com/status/{{document_url}}', method: 'GET' } },
+      },
+      { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { label: 'End', task_type: 'custom_task', config: {} } },
+    ],
+    edges: [
+      { id: 'e1', source: 'start', target: 'fetch' },
+      { id: 'e2', source: 'fetch', target: 'end' },
+    ],
+    input_schema: {
+      type: 'object',
+      properties: { document_url: { type: 'string', minLength: 1 }, mime_type: { type: 'string' }, priority: { type: 'integer' } },
+      required: ['document_url'],
+    },
+  };
+}

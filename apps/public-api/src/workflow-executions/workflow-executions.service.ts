@@ -1,0 +1,257 @@
+import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
+import { isPlainObject, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
+import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import type { AuthUser } from '../auth';
+import type { ActivitiesRepository } from '../activities/activities.repository';
+import { ACTIVITY_NOT_FOUND, canRead } from '../activities/activities.service';
+import type { ActivityEntity } from '../activities/activity.entity';
+import type { RouterClient } from '../jobs-client/router-client';
+import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
+import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
+import type { WorkflowExecutionEntity } from './workflow-execution.entity';
+import type { WorkflowExecutionsRepository } from './workflow-executions.repository';
+
+export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
+
+export interface WorkflowExecutionsDeps {
+  repo: WorkflowExecutionsRepository;
+  activities: ActivitiesRepository;
+  router: RouterClient;
+  sealer: CorrelationTokenSealer;
+  logger: Logger;
+  /** MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10). */
+  maxRunningPerUser: number;
+}
+
+/** Who reads an execution: a user (owner, or a super administrator) or a webhook polling grant. */
+export type ExecutionReader = { user: AuthUser } | { polling: { executionId: number; userId: number } };
+
+export interface StartResponse {
+  success: true;
+  message: string;
+  execution_id: number;
+  job_id: string;
+  data: { id: number; status: 'running'; started_at: string | null };
+}
+
+function activityIdOf(value: unknown): number | undefined {
+  const raw = isPlainObject(value) ? value['id'] : value;
+  return typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : undefined;
+}
+
+function optionalObject(fields: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  const value = fields[key];
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw BadRequestError.withErrors(`${key} must be an object`, [`${key} must be an object`]);
+  return value;
+}
+
+/** Inputs of an execute call: `{inputs}`, or `{document_url (required), mime_type}` which become inputs (spec 4.8). */
+export function executeInputsOf(fields: Record<string, unknown>): Record<string, unknown> {
+  const inputs = optionalObject(fields, 'inputs') ?? {};
+  if (!('document_url' in fields) && !('mime_type' in fields)) return inputs;
+  const url = fields['document_url'];
+  const mime = fields['mime_type'];
+  const errors: string[] = [];
+  if (typeof url !== 'string' || url.trim() === '') errors.push('document_url is required and must be a non-empty string');
+  if (mime !== undefined && mime !== null && typeof mime !== 'string') errors.push('mime_type must be a string');
+  if (errors.length) throw BadRequestError.withErrors('Invalid execute request', errors);
+  return { ...inputs, document_url: url, ...(typeof mime === 'string' ? { mime_type: mime } : {}) };
+}
+
+function deadlineFrom(activity: ActivityEntity | null, at: Date): Date | null {
+  const seconds = activity?.executionDeadlineSeconds;
+  return seconds ? new Date(at.getTime() + seconds * 1000) : null;
+}
+
+/** Executions (spec 3.1, 4.8): create, start, read, resume, timeline. */
+export class WorkflowExecutionsService {
+  constructor(private readonly deps: WorkflowExecutionsDeps) {}
+
+  /**
+   * Records a queued execution of a visible activity with a normalised
+   * snapshot of the given (or the activity's) definition. Inputs given here
+   * are checked against its input_schema; inputs may also come with execute.
+   */
+  async create(user: AuthUser, fields: Record<string, unknown>): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
+    const activityId = activityIdOf(fields['activity']);
+    if (activityId === undefined) throw BadRequestError.withErrors('activity is required', ['activity is required and must be an integer id']);
+    const given = optionalObject(fields, 'workflow_definition');
+    const inputs = optionalObject(fields, 'inputs');
+    const activity = await this.deps.activities.findById(activityId);
+    if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
+
+    const definition = normalizeDefinition((given ?? activity.workflowDefinition) as WorkflowDefinition);
+    if (definition.input_schema === undefined || definition.input_schema === null) {
+      throw BadRequestError.withErrors(MISSING_INPUT_SCHEMA_MESSAGE, [MISSING_INPUT_SCHEMA_MESSAGE]);
+    }
+    if (inputs !== undefined) {
+      const errors = validateInputs(definition.input_schema, inputs);
+      if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
+    }
+    const row = await this.deps.repo.insert({ activityId, userId: user.id, workflowDefinition: definition, inputs: inputs ?? {} });
+    return { id: row.id, status: 'queued', activity: activityId, started_at: null };
+  }
+
+  /**
+   * queued → running: checks the inputs, takes a running slot (at most
+   * maxRunningPerUser per user, counted under a per-user lock), then submits
+   * job `wf_<id>`. When the router does not take it, the execution goes back
+   * to queued and the caller gets 503.
+   */
+  async execute(user: AuthUser, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<StartResponse> {
+    const current = await this.findOwned(user, id);
+    const inputs = { ...current.inputs, ...executeInputsOf(fields) };
+    if (current.status !== 'queued') throw this.notQueued(current);
+    const errors = validateInputs(current.workflowDefinition['input_schema'], inputs);
+    if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
+
+    const activity = await this.deps.activities.findById(current.activityId);
+    const at = new Date();
+    const jobId = workflowJobId(id);
+    const deadlineAt = deadlineFrom(activity, at);
+    const row = await this.deps.repo.start(
+      id,
+      current.userId,
+      async (locked, runningCount) => {
+        if (locked.status !== 'queued') throw this.notQueued(locked);
+        await this.takeSlot(runningCount);
+      },
+      { inputs, jobId, at, deadlineAt },
+    );
+    if (!row) throw new NotFoundError(EXECUTION_NOT_FOUND);
+
+    const payload = this.payloadOf(row, activity, deadlineAt);
+    try {
+      await this.deps.router.submitWorkflowJob({ jobId, payload, token: callerToken });
+    } catch (err) {
+      const reverted = await this.deps.repo.revertStart(id, jobId, at);
+      this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });
+      // Not reverted: results of this job arrived meanwhile, so the router did take it.
+      if (reverted) throw err;
+    }
+    this.deps.logger.info('workflow execution started', { executionId: id, jobId, activityId: row.activityId });
+    return {
+      success: true,
+      message: 'Workflow execution started',
+      execution_id: id,
+      job_id: jobId,
+      data: { id, status: 'running', started_at: row.startedAt ? row.startedAt.toISOString() : null },
+    };
+  }
+
+  /**
+   * awaiting_user_input → running: the correlation token must match (constant
+   * time) and works once; the payload must satisfy awaiting_input_schema. The
+   * next job `wf_<id>_resume_<n>` carries the payload for the waiting node.
+   */
+  async resume(user: AuthUser, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<{ id: number; status: 'running'; job_id: string }> {
+    const token = fields['correlation_token'];
+    const payload = fields['payload'];
+    const problems: string[] = [];
+    if (typeof token !== 'string' || token === '') problems.push('correlation_token is required');
+    if (!isPlainObject(payload)) problems.push('payload is required and must be an object');
+    if (problems.length || typeof token !== 'string' || !isPlainObject(payload)) throw BadRequestError.withErrors('Invalid resume request', problems);
+
+    const current = await this.findOwned(user, id);
+    if (current.status !== 'awaiting_user_input') throw this.notAwaiting(current);
+    const activity = await this.deps.activities.findById(current.activityId);
+    const at = new Date();
+    // Time spent waiting for the user does not count against the deadline: each run gets a fresh one.
+    const deadlineAt = deadlineFrom(activity, at);
+    const outcome = await this.deps.repo.resume(id, current.userId, async (locked, runningCount) => {
+      if (locked.status !== 'awaiting_user_input') throw this.notAwaiting(locked);
+      if (!correlationTokenMatches(token, locked.correlationTokenHash)) {
+        throw BadRequestError.withErrors('Invalid correlation token', ['correlation_token does not match the one issued for this pause']);
+      }
+      if (!locked.awaitingNode) throw new ConflictError('The execution does not name the node that awaits input');
+      const errors = locked.awaitingInputSchema ? validateAgainstSchema(locked.awaitingInputSchema, payload, 'payload') : [];
+      if (errors.length) throw BadRequestError.withErrors('Invalid payload', errors);
+      await this.takeSlot(runningCount);
+      return { jobId: workflowJobId(id, locked.resumeCount + 1), at, deadlineAt };
+    });
+    if (!outcome) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    const { before, revert } = outcome;
+    // Besides the contract's node_id and payload, the state of the nodes already run,
+    // for a processor that keeps none of its own.
+    const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
+    const jobPayload: WorkflowJobPayload = { ...this.payloadOf(before, activity, deadlineAt), resume };
+    try {
+      await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload, token: callerToken });
+    } catch (err) {
+      const reverted = await this.deps.repo.revertResume(revert);
+      this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: err instanceof Error ? err.message : String(err) });
+      if (reverted) throw err;
+    }
+    this.deps.logger.info('workflow execution resumed', { executionId: id, jobId: revert.jobId, node: before.awaitingNode });
+    return { id, status: 'running', job_id: revert.jobId };
+  }
+
+  async get(reader: ExecutionReader, id: number): Promise<ExecutionView> {
+    return toExecutionView(await this.findReadable(reader, id));
+  }
+
+  /** The status read; the correlation token is unsealed for the owner only. */
+  async status(reader: ExecutionReader, id: number): Promise<ExecutionStatusView> {
+    const e = await this.findReadable(reader, id);
+    const isOwner = 'user' in reader ? reader.user.id === e.userId : reader.polling.userId === e.userId;
+    let token: string | null = null;
+    if (isOwner && e.status === 'awaiting_user_input' && e.correlationTokenSealed) {
+      token = this.deps.sealer.open(e.correlationTokenSealed, e.id) ?? null;
+      if (token === null) this.deps.logger.warn('correlation token cannot be unsealed (JWT_SECRET changed?)', { executionId: e.id });
+    }
+    return toStatusView(e, token);
+  }
+
+  async timeline(user: AuthUser, id: number): Promise<TimelineView> {
+    const e = await this.findReadable({ user }, id);
+    return toTimelineView(e, await this.deps.repo.findSteps(e.id));
+  }
+
+  /** Owner, a super administrator, or a polling grant for exactly this execution; 404 for everyone else. */
+  private async findReadable(reader: ExecutionReader, id: number): Promise<WorkflowExecutionEntity> {
+    const e = await this.deps.repo.findById(id);
+    if (!e) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    if ('user' in reader) {
+      if (e.userId !== reader.user.id && reader.user.role !== 'super_admin') throw new NotFoundError(EXECUTION_NOT_FOUND);
+    } else if (reader.polling.executionId !== e.id || reader.polling.userId !== e.userId) {
+      throw new NotFoundError(EXECUTION_NOT_FOUND);
+    }
+    return e;
+  }
+
+  /** Starting and resuming are for the owner only. */
+  private async findOwned(user: AuthUser, id: number): Promise<WorkflowExecutionEntity> {
+    const e = await this.deps.repo.findById(id);
+    if (!e || e.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    return e;
+  }
+
+  private async takeSlot(runningCount: () => Promise<number>): Promise<void> {
+    const max = this.deps.maxRunningPerUser;
+    const running = await runningCount();
+    if (running >= max) {
+      throw new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
+    }
+  }
+
+  private payloadOf(e: WorkflowExecutionEntity, activity: ActivityEntity | null, deadlineAt: Date | null): WorkflowJobPayload {
+    return {
+      workflow_definition: e.workflowDefinition,
+      inputs: e.inputs,
+      execution_id: e.id,
+      activity_id: e.activityId,
+      user_id: e.userId,
+      ...(deadlineAt ? { deadline_at: deadlineAt.toISOString() } : {}),
+      ...(activity?.dataShieldPolicy ? { data_shield_policy: activity.dataShieldPolicy } : {}),
+    };
+  }
+
+  private notQueued(e: Pick<WorkflowExecutionEntity, 'id' | 'status'>): ConflictError {
+    return new ConflictError(`Execution ${e.id} is ${e.status}; only a queued execution can be started`, { status: e.status });
+  }
+
+  private notAwaiting(e: Pick<WorkflowExecutionEntity, 'id' | 'status'>): ConflictError {
+    return new ConflictError(`Execution ${e.id} is ${e.status}; only an execution awaiting user input can be resumed`, { status: e.status });
+  }
+}
