@@ -1,5 +1,6 @@
 import express from 'express';
 import type { Mailer } from '@docflow/mail';
+import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { activitiesFeature } from './activities/activities.feature';
 import { createAuthModule } from './auth/auth.module';
@@ -9,6 +10,7 @@ import type { PublicApiDatabase } from './data-source';
 import type { ApiContext, ApiFeature } from './feature';
 import { openApiFeature } from './openapi/openapi.feature';
 import { OpenApiRegistry } from './openapi/registry';
+import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/document-features';
 import { usersFeature } from './users/users.feature';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
@@ -31,6 +33,8 @@ export interface PublicApiDeps {
    * this interface next to `mailer` and passed on through ApiContext.
    */
   features?: ApiFeature[];
+  /** Where documents are stored; default: the driver STORAGE_DRIVER names. */
+  storage?: StorageDriver;
 }
 
 /** Features every build serves, in mounting order. */
@@ -40,6 +44,8 @@ export interface PublicApi {
   app: express.Express;
   auth: AuthGuards;
   openapi: OpenApiRegistry;
+  /** Documents and collections: main starts and stops their background text extraction. */
+  documents: DocumentFeatures;
 }
 
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
@@ -57,7 +63,8 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     auth: authModule.guards,
     openapi,
   };
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...(deps.features ?? []), openApiFeature];
+  const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, storage: deps.storage });
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
@@ -67,7 +74,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi };
+  return { app, auth: authModule.guards, openapi, documents };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

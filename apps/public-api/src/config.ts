@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { BaseConfig, EnvBoolean, EnvInt, Secret } from '@docflow/service-kit';
 
 /** The public API's settings, read once at boot from the environment (runtime-contract.md). */
@@ -42,6 +42,68 @@ export class PublicApiConfig extends BaseConfig {
   /** Limit for JSON request bodies, e.g. `1mb`, `512kb`. */
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT = '1mb';
+
+  // Documents and storage (issue 4).
+  /** `local` (files under STORAGE_DIR) or `s3` (an S3-compatible bucket, S3_*). */
+  @IsIn(['local', 's3'])
+  STORAGE_DRIVER: 'local' | 's3' = 'local';
+
+  @IsString() @MinLength(1)
+  STORAGE_DIR = './var/storage';
+
+  @ValidateIf((c: PublicApiConfig) => c.STORAGE_DRIVER === 's3') @IsString() @MinLength(3)
+  S3_BUCKET?: string;
+
+  @IsOptional() @IsString()
+  S3_REGION?: string;
+
+  /** For S3-compatible stores (MinIO, Ceph), e.g. `http://127.0.0.1:9000`. */
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  S3_ENDPOINT?: string;
+
+  @EnvBoolean() @IsBoolean()
+  S3_FORCE_PATH_STYLE = false;
+
+  /** Static credentials; both unset: the AWS SDK's default provider chain. */
+  @ValidateIf((c: PublicApiConfig) => c.S3_SECRET_ACCESS_KEY !== undefined) @IsString() @MinLength(1)
+  S3_ACCESS_KEY_ID?: string;
+
+  @ValidateIf((c: PublicApiConfig) => c.S3_ACCESS_KEY_ID !== undefined) @IsString() @MinLength(1)
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** Every key is stored under this prefix in the bucket, e.g. `documents`. */
+  @IsOptional() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, { message: 'S3_PREFIX must be path segments of letters, digits, dot, dash and underscore' })
+  S3_PREFIX?: string;
+
+  /** Largest file POST /documents/upload accepts; larger ones are refused with 413. */
+  @EnvInt() @IsInt() @Min(1) @Max(1024)
+  UPLOAD_MAX_FILE_SIZE_MB = 50;
+
+  /** Where uploads are spooled before they are checked and stored; default <os tmpdir>/docflow-uploads. */
+  @IsOptional() @IsString() @MinLength(1)
+  UPLOAD_TMP_DIR?: string;
+
+  /** Storage each user may fill (uploads beyond it are refused; a warning from 80 %). */
+  @EnvInt() @IsInt() @Min(1) @Max(1024 * 1024 * 1024)
+  STORAGE_QUOTA_MB = 1024;
+
+  @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
+  SIGNED_URL_TTL_SECONDS = 3600;
+
+  /** HMAC key of signed download URLs; unset: derived from JWT_SECRET (HKDF-SHA256). */
+  @IsOptional() @IsString() @MinLength(16)
+  SIGNED_URL_SECRET?: string;
+
+  @EnvInt() @IsInt() @Min(5) @Max(3600)
+  DOCX_CONVERSION_TIMEOUT_SECONDS = 120;
+
+  /** Text extractions (PDF parsing, OCR) run at once by this process. */
+  @EnvInt() @IsInt() @Min(1) @Max(64)
+  TEXT_EXTRACTION_CONCURRENCY = 2;
+
+  /** How often pending or stalled text extractions are picked up again. */
+  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  TEXT_EXTRACTION_SWEEP_SECONDS = 30;
 
   /** RabbitMQ, for the results the router relays (public_api_results_queue). */
   @IsString() @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })

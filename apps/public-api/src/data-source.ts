@@ -5,10 +5,16 @@ import { RevokedTokenEntity } from './auth/revoked-token.entity';
 import { StepUpCodeEntity } from './auth/step-up-code.entity';
 import { StepUpGrantEntity } from './auth/step-up-grant.entity';
 import { ActivityEntity } from './activities/activity.entity';
+import { CollectionDocumentEntity } from './collections/collection-document.entity';
+import { CollectionEntity } from './collections/collection.entity';
+import { DocumentEntity } from './documents/document.entity';
+import { UserStorageUsageEntity } from './documents/storage-usage.entity';
 import { CreateUsers1764000000000 } from './migrations/1764000000000-CreateUsers';
 import { CreateAuthTables1764000000001 } from './migrations/1764000000001-CreateAuthTables';
 import { CreateActivities1764000000010 } from './migrations/1764000000010-CreateActivities';
 import { CreateWorkflowExecutions1764000000011 } from './migrations/1764000000011-CreateWorkflowExecutions';
+import { CreateDocuments1764000000020 } from './migrations/1764000000020-CreateDocuments';
+import { CreateCollections1764000000021 } from './migrations/1764000000021-CreateCollections';
 import { UserEntity } from './users/user.entity';
 import { WorkflowExecutionStepEntity } from './workflow-executions/workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-executions/workflow-execution.entity';
@@ -19,10 +25,10 @@ export type PublicApiDatabase = DataSource;
 export const MIGRATIONS_TABLE = 'public_api_migrations';
 
 /** Every entity of the public API. A feature with tables adds its entities here. */
-export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity];
+export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity];
 
 /** Every migration of the public API, in order. A feature with tables appends its migrations here. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011];
+export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021];
 
 /** Creates the database when missing, connects, and runs pending migrations (under an advisory lock). */
 export function openPublicApiDatabase(url: string, logger?: Logger): Promise<PublicApiDatabase> {

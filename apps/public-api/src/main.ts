@@ -3,11 +3,12 @@ import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
-import { createApp } from './app';
+import { buildPublicApi } from './app';
 import { startAuthHousekeeping } from './auth/housekeeping';
 import { PublicApiConfig } from './config';
 import { openPublicApiDatabase } from './data-source';
 import { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
+import { createStorageFromConfig } from './storage-wiring/storage-from-config';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { startExecutionReaper } from './workflow-executions/execution-reaper';
@@ -61,8 +62,12 @@ async function main(): Promise<void> {
   });
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
-  const app = createApp({ config, logger, metrics, database, mailer, health: [databaseHealthCheck(database), broker.healthCheck()] });
-  await lifecycle.listen(app, config.PUBLIC_API_PORT, config.HOST);
+  const storage = createStorageFromConfig(config);
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck()] });
+  // Picks up text extractions a stopped or crashed process left behind; stopped before the database closes.
+  api.documents.start();
+  lifecycle.onShutdown('document text extraction', () => api.documents.stop());
+  await lifecycle.listen(api.app, config.PUBLIC_API_PORT, config.HOST);
   logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
 }
 

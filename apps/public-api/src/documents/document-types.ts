@@ -1,0 +1,25 @@
+/** Value sets of the document record (interface spec 2.2, 3.5). */
+export const VISIBILITIES = ['user', 'global'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+export const TEXT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'not_applicable'] as const;
+export type TextStatus = (typeof TEXT_STATUSES)[number];
+
+export const RAG_STATUSES = ['enabled', 'disabled', 'processing', 'failed'] as const;
+export type RagStatus = (typeof RAG_STATUSES)[number];
+
+export const RAG_PROCESSING_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
+export type RagProcessingStatus = (typeof RAG_PROCESSING_STATUSES)[number];
+
+/** Set when a DOCX was converted to PDF at upload. */
+export interface DocumentType {
+  original_mime_type: string;
+  converted_to: 'application/pdf';
+  /** Page count of the PDF, when it could be read. */
+  pages: number | null;
+}
+
+export interface ExtractedPageRow {
+  page: number;
+  text: string;
+}

@@ -1,0 +1,174 @@
+import type { StorageDriver } from '@docflow/storage';
+import { isAppError, type Logger } from '@docflow/service-kit';
+import { extractText, ExtractorUnavailableError, UnsupportedDocumentTypeError, type ExtractTextOptions } from '@docflow/text-extraction';
+import type { DocumentsRepository, TextClaim } from './documents.repository';
+import { readStoredObject } from './stored-objects';
+
+export interface TextExtractionOptions {
+  /** Extractions running at once in this process. */
+  concurrency: number;
+  /** How often the sweeper looks for left-behind rows. */
+  sweepIntervalMs: number;
+  /** Largest file read for extraction. */
+  maxBytes: number;
+  /** Options passed to extractText (timeouts, OCR language). */
+  extract?: ExtractTextOptions;
+  /** A pending row untouched this long is taken by the sweeper (its process died before extracting). */
+  pendingGraceSeconds?: number;
+  /** A processing claim older than this is taken again (its process died while extracting). */
+  staleSeconds?: number;
+  /** Claims per document before it is marked failed. */
+  maxAttempts?: number;
+  /** Ids waiting in memory at most; more are left to the sweeper. */
+  maxQueued?: number;
+}
+
+/**
+ * Extracts document text in the background. Uploads enqueue their new
+ * document ids (processed right after the response); a periodic sweeper
+ * claims rows that no process finished (pending past a grace period, or
+ * processing with a stale claim) with FOR UPDATE SKIP LOCKED, so replicas
+ * share the work and a crash loses nothing. Each row is claimed atomically
+ * before work starts, so it is extracted by one process at a time.
+ */
+export class TextExtractionRunner {
+  private readonly queue: number[] = [];
+  private readonly queued = new Set<number>();
+  private active = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<number> | undefined;
+  private stopped = false;
+  private readonly idleWaiters: (() => void)[] = [];
+  private readonly pendingGraceSeconds: number;
+  private readonly staleSeconds: number;
+  private readonly maxAttempts: number;
+  private readonly maxQueued: number;
+
+  constructor(
+    private readonly repo: DocumentsRepository,
+    private readonly storage: StorageDriver,
+    private readonly logger: Logger,
+    private readonly options: TextExtractionOptions,
+  ) {
+    this.pendingGraceSeconds = options.pendingGraceSeconds ?? 60;
+    this.staleSeconds = options.staleSeconds ?? 15 * 60;
+    this.maxAttempts = options.maxAttempts ?? 3;
+    this.maxQueued = options.maxQueued ?? 10_000;
+  }
+
+  /** Queues documents for extraction in this process (those already queued or over the cap are left to the sweeper). */
+  enqueue(ids: number[]): void {
+    if (this.stopped) return;
+    for (const id of ids) {
+      if (this.queued.has(id) || this.queue.length >= this.maxQueued) continue;
+      this.queued.add(id);
+      this.queue.push(id);
+    }
+    this.pump();
+  }
+
+  /** Starts the periodic sweeper (main does; tests call sweepOnce). */
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweepOnce()
+        .catch((err: unknown) => {
+          this.logger.warn('text extraction sweep failed', { error: err instanceof Error ? err.message : String(err) });
+          return 0;
+        })
+        .finally(() => {
+          this.sweeping = undefined;
+        });
+    }, this.options.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Claims left-behind rows and extracts them; resolves with how many were claimed. */
+  async sweepOnce(): Promise<number> {
+    const room = Math.max(1, this.options.concurrency * 2);
+    const claims = await this.repo.claimLeftBehind({
+      batch: room,
+      pendingGraceSeconds: this.pendingGraceSeconds,
+      staleSeconds: this.staleSeconds,
+      maxAttempts: this.maxAttempts,
+    });
+    // At most `concurrency` at once, like the uploads' queue.
+    const waiting = [...claims];
+    const lane = async (): Promise<void> => {
+      for (let claim = waiting.shift(); claim; claim = waiting.shift()) {
+        const next = claim;
+        await this.track(() => this.extract(next));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, claims.length) }, lane));
+    return claims.length;
+  }
+
+  /** Resolves when nothing is queued or running (tests, shutdown). */
+  idle(): Promise<void> {
+    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops the sweeper and taking work, and waits for running extractions; queued ids stay pending for the sweeper. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.queue.length = 0;
+    this.queued.clear();
+    await this.sweeping;
+    await this.idle();
+  }
+
+  private pump(): void {
+    while (this.active < this.options.concurrency && this.queue.length > 0) {
+      const id = this.queue.shift();
+      if (id === undefined) break;
+      void this.track(async () => {
+        try {
+          const claim = await this.repo.claimPending(id);
+          if (claim) await this.extract(claim);
+        } finally {
+          this.queued.delete(id);
+        }
+      });
+    }
+  }
+
+  private async track(work: () => Promise<void>): Promise<void> {
+    this.active += 1;
+    try {
+      await work();
+    } catch (err) {
+      // The claim stays; the sweeper takes the row again once it is stale.
+      this.logger.warn('text extraction could not record its result', { error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      this.active -= 1;
+      this.pump();
+      if (this.active === 0 && this.queue.length === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+    }
+  }
+
+  private async extract(claim: TextClaim): Promise<void> {
+    const started = Date.now();
+    try {
+      const input = await readStoredObject(this.storage, claim.storageKey, this.options.maxBytes);
+      const result = await extractText(input, claim.mimeType, { maxBytes: this.options.maxBytes, ...this.options.extract });
+      await this.repo.finishExtraction(claim.id, { status: 'completed', text: result.text, pages: result.pages });
+      this.logger.debug('document text extracted', { documentId: claim.id, chars: result.text.length, ms: Date.now() - started });
+    } catch (err) {
+      if (err instanceof UnsupportedDocumentTypeError) {
+        await this.repo.finishExtraction(claim.id, { status: 'not_applicable', error: null });
+      } else if (err instanceof ExtractorUnavailableError && claim.attempts < this.maxAttempts) {
+        // A missing tool may be installed later: leave the row for the sweeper.
+        await this.repo.finishExtraction(claim.id, { status: 'pending', error: err.message });
+      } else {
+        const message = isAppError(err) ? err.message : 'Text extraction failed';
+        this.logger.warn('document text extraction failed', { documentId: claim.id, error: err instanceof Error ? err.message : String(err) });
+        await this.repo.finishExtraction(claim.id, { status: 'failed', error: message });
+      }
+    }
+  }
+}

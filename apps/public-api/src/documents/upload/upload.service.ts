@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { ConversionRefusedError, type DocConverter } from '@docflow/doc-conversion';
+import { generateKey, type StorageDriver } from '@docflow/storage';
+import { BadRequestError, ConflictError, ForbiddenError, type Logger } from '@docflow/service-kit';
+import type { AcceptedMimeType } from '@docflow/text-extraction';
+import type { UserRole } from '../../users/user-role';
+import type { DocumentType, TextStatus } from '../document-types';
+import { type DocumentRecord, type DocumentsRepository, GlobalKeyTakenError } from '../documents.repository';
+import { sanitiseFilename } from '../filenames';
+import type { StorageQuotaRepository } from '../storage-quota.repository';
+import { removeStoredObjects } from '../stored-objects';
+import { contentTypeProblem, sniffFile } from './content-type';
+import type { UploadFields } from './upload-form';
+import type { SpooledFile } from './upload-middleware';
+
+const DOCX: AcceptedMimeType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+/** Accepted types text cannot be extracted from (legacy Office, spreadsheets). */
+const NO_TEXT: readonly AcceptedMimeType[] = ['application/msword', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'];
+
+/** Quota usage reported with an upload; a warning from this share of the quota (interface spec 8). */
+export const QUOTA_WARNING_RATIO = 0.8;
+
+export interface QuotaWarning {
+  code: 'quota_warning';
+  message: string;
+  used_bytes: number;
+  quota_bytes: number;
+  ratio: number;
+}
+
+export interface UploadResult {
+  documents: DocumentRecord[];
+  warning?: QuotaWarning;
+}
+
+export interface UploadServiceDeps {
+  documents: DocumentsRepository;
+  quota: StorageQuotaRepository;
+  storage: StorageDriver;
+  converter: DocConverter;
+  logger: Logger;
+  quotaBytes: number;
+  conversionTimeoutMs: number;
+  /** Where converted PDFs are written before they are stored. */
+  tempDir: string;
+}
+
+interface CheckedFile {
+  file: SpooledFile;
+  mime: AcceptedMimeType;
+  ext: string;
+  filename: string;
+}
+
+export interface Uploader {
+  id: number;
+  role: UserRole;
+}
+
+/**
+ * POST /documents/upload as a use case: checks every file's content type,
+ * reserves quota atomically, converts DOCX to PDF (keeping the original),
+ * stores the files under generated keys and records the documents. All or
+ * nothing: on any failure what was stored is removed and the quota released.
+ */
+export class UploadService {
+  constructor(private readonly deps: UploadServiceDeps) {}
+
+  async upload(user: Uploader, fields: UploadFields, files: SpooledFile[]): Promise<UploadResult> {
+    if (files.length === 0) throw BadRequestError.withErrors('A file is required', ['file: send the document as the multipart field "file" (or "files")']);
+    if (fields.global && user.role !== 'super_admin') throw new ForbiddenError('Only a super administrator may upload global documents');
+    if (fields.globalKey !== undefined && files.length > 1) throw BadRequestError.withErrors('Invalid upload fields', ['globalKey: names one document; upload one file']);
+
+    const checked: CheckedFile[] = [];
+    const errors: string[] = [];
+    for (const file of files) {
+      const filename = sanitiseFilename(file.originalName);
+      const sniffed = file.size === 0 ? undefined : await sniffFile(file.path, file.originalName);
+      if (!sniffed) {
+        errors.push(`${filename}: ${file.size === 0 ? 'the file is empty' : 'the content is not one of the accepted types (PDF, images, text, CSV, JSON, Word, Excel)'}`);
+        continue;
+      }
+      const problem = contentTypeProblem(sniffed.mime, file.declaredMime, file.originalName);
+      if (problem) errors.push(`${filename}: ${problem}`);
+      else checked.push({ file, mime: sniffed.mime, ext: sniffed.ext, filename });
+    }
+    if (errors.length > 0) throw BadRequestError.withErrors('Unsupported or mismatched file type', errors);
+
+    const created: DocumentRecord[] = [];
+    let usedBytes = 0;
+    try {
+      for (const item of checked) {
+        const stored = await this.store(user.id, fields, item);
+        created.push(stored.document);
+        usedBytes = stored.usedBytes;
+      }
+    } catch (err) {
+      const deleted = await this.deps.documents.deleteOwned(
+        created.map((d) => d.id),
+        user.id,
+      );
+      await removeStoredObjects(this.deps.storage, deleted.flatMap((d) => d.storageKeys), this.deps.logger);
+      throw err;
+    }
+    const ratio = usedBytes / this.deps.quotaBytes;
+    if (ratio < QUOTA_WARNING_RATIO) return { documents: created };
+    return {
+      documents: created,
+      warning: {
+        code: 'quota_warning',
+        message: `You are using ${Math.round(ratio * 100)}% of your storage quota`,
+        used_bytes: usedBytes,
+        quota_bytes: this.deps.quotaBytes,
+        ratio: Math.round(ratio * 10_000) / 10_000,
+      },
+    };
+  }
+
+  private async reserve(ownerId: number, bytes: number): Promise<number> {
+    const quota = this.deps.quotaBytes;
+    const result = await this.deps.quota.reserve(ownerId, bytes, quota);
+    if (result.ok) return result.usedBytes;
+    throw BadRequestError.withErrors(
+      'Storage quota exceeded',
+      [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${result.usedBytes} bytes used)`],
+      { code: 'quota_exceeded', used_bytes: result.usedBytes, quota_bytes: quota },
+    );
+  }
+
+  private async convert(path: string): Promise<{ pdfPath: string; pages: number | null }> {
+    try {
+      const result = await this.deps.converter.convertDocxToPdf(path, { outDir: this.deps.tempDir, timeoutMs: this.deps.conversionTimeoutMs });
+      return { pdfPath: result.pdfPath, pages: result.pages ?? null };
+    } catch (err) {
+      if (err instanceof ConversionRefusedError) throw BadRequestError.withErrors('The Word document was refused', [err.message], { reason: err.reason });
+      throw err;
+    }
+  }
+
+  private async store(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
+    const { storage, logger } = this.deps;
+    const keys: string[] = [];
+    let reserved = 0;
+    let pdfPath: string | undefined;
+    try {
+      let usedBytes = await this.reserve(ownerId, item.file.size);
+      reserved += item.file.size;
+
+      let served = { path: item.file.path, mime: item.mime as string, ext: item.ext };
+      let original: { key: string; mime: string } | null = null;
+      let documentType: DocumentType | null = null;
+      if (item.mime === DOCX) {
+        const converted = await this.convert(item.file.path);
+        pdfPath = converted.pdfPath;
+        const pdfBytes = (await stat(pdfPath)).size;
+        usedBytes = await this.reserve(ownerId, pdfBytes);
+        reserved += pdfBytes;
+        const originalKey = generateKey(item.ext);
+        await storage.put(originalKey, createReadStream(item.file.path), { maxBytes: item.file.size, contentType: item.mime });
+        keys.push(originalKey);
+        original = { key: originalKey, mime: item.mime };
+        served = { path: pdfPath, mime: 'application/pdf', ext: 'pdf' };
+        documentType = { original_mime_type: item.mime, converted_to: 'application/pdf', pages: converted.pages };
+      }
+
+      const key = generateKey(served.ext);
+      const put = await storage.put(key, createReadStream(served.path), { contentType: served.mime });
+      keys.push(key);
+      const textStatus: TextStatus = NO_TEXT.includes(served.mime as AcceptedMimeType) ? 'not_applicable' : 'pending';
+      const document = await this.deps.documents.insert({
+        title: fields.title ?? item.filename,
+        description: fields.description,
+        tags: fields.tags,
+        visibility: fields.global ? 'global' : 'user',
+        globalKey: fields.global ? (fields.globalKey ?? randomUUID()) : null,
+        ownerId,
+        storageKey: key,
+        originalStorageKey: original?.key ?? null,
+        originalFilename: item.filename,
+        mimeType: served.mime,
+        originalMimeType: original?.mime ?? null,
+        fileSize: put.size,
+        storageBytes: reserved,
+        sha256: put.sha256,
+        documentType,
+        metadata: fields.metadata,
+        textStatus,
+      });
+      logger.info('document uploaded', { documentId: document.id, ownerId, mimeType: served.mime, bytes: put.size, converted: original !== null });
+      return { document, usedBytes };
+    } catch (err) {
+      await removeStoredObjects(storage, keys, logger);
+      await this.deps.quota.release(ownerId, reserved);
+      if (err instanceof GlobalKeyTakenError) throw new ConflictError('A global document with this key exists', { errors: [`globalKey: ${err.key} is taken`] });
+      throw err;
+    } finally {
+      if (pdfPath) await rm(pdfPath, { force: true });
+    }
+  }
+}
