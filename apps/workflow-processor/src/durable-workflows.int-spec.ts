@@ -252,4 +252,17 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
     expect(h.results.all(`wf_${id}`).filter((m) => m.status !== 'processing').map((m) => m.status)).toEqual(['completed']);
     await survivor.stop(500);
   });
+
+  it('lets a run in progress finish when stopped gracefully within the drain time', async () => {
+    statusEndpoint('/status/drain', ['running', 'running', 'running', 'completed']);
+    const drainer = await h.startProcessor(env);
+    const id = nextId();
+    await h.submit(`wf_${id}`, { workflow_definition: definition([startNode(), waitNode('w', '/status/drain')], chain('start', 'w')), inputs: {} });
+    await target.waitForHits('/status/drain', 1);
+    await drainer.stop(10000);
+    // The result was published before the stop returned, and the job was acked (not redelivered).
+    expect(h.results.all(`wf_${id}`).at(-1)?.status).toBe('completed');
+    expect(target.hitsOf('/status/drain')).toHaveLength(4);
+    expect((await h.probe.checkQueue('workflow_queue')).messageCount).toBe(0);
+  });
 });

@@ -185,7 +185,7 @@ export class WorkflowRun {
       scope,
       inputs: this.req.inputs,
       signal: this.controller.signal,
-      logger: this.req.logger.child({ nodeId: node.id, taskType }),
+      logger: this.req.logger,
       ...(resume && resume.nodeId === node.id ? { resumePayload: resume.payload } : {}),
     };
   }

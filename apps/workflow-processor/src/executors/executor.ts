@@ -22,6 +22,7 @@ export interface NodeContext {
   inputs: Record<string, unknown>;
   /** Aborted on the deadline, on shutdown, or when another node failed. */
   signal: AbortSignal;
+  /** The run's logger (job and execution ids); add the node id to the metadata of each line. */
   logger: Logger;
   /** For a user_input_task being resumed by this job: the resume payload. */
   resumePayload?: Record<string, unknown>;

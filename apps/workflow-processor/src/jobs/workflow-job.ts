@@ -49,9 +49,17 @@ export function parseWorkflowJob(msg: JobMessageV1): ParsedJob {
   const reject = (error: string): ParsedJob => ({ ok: false, error, ...(rawExecutionId !== undefined ? { executionId: rawExecutionId } : {}) });
   if (msg.job_type !== 'task_based_workflow') return reject(`workflow_queue only takes task_based_workflow jobs, not ${msg.job_type}`);
 
-  const checked = validatePlain(WorkflowJobPayload, msg.payload);
+  // The contract only checks that these fields are objects; validating stand-ins spares
+  // class-transformer a deep copy of the whole definition (most of the cost of a small job).
+  const raw = msg.payload;
+  const opaque = ['workflow_definition', 'inputs', 'data_shield_policy'] as const;
+  const shallow: Record<string, unknown> = { ...raw };
+  for (const key of opaque) if (isPlainObject(raw[key])) shallow[key] = {};
+  const checked = validatePlain(WorkflowJobPayload, shallow);
   if (!checked.ok) return reject(`Invalid workflow job payload: ${checked.errors.join('; ')}`);
   const payload = checked.value;
+  payload.workflow_definition = raw['workflow_definition'] as Record<string, unknown>;
+  if (isPlainObject(raw['inputs'])) payload.inputs = raw['inputs'];
 
   const problems = validateDefinition(payload.workflow_definition);
   if (problems.length) return reject(`Invalid workflow definition: ${problems.join('; ')}`);
