@@ -119,6 +119,15 @@ describe('workflow processor: REST workflows (RabbitMQ + PostgreSQL)', () => {
       expect(canary.hits).toHaveLength(0);
     });
 
+    it('applies the same guard to wait_task endpoints, failing at once', async () => {
+      const id = nextId();
+      const def = definition([startNode(), taskNode('w', 'wait_task', { endpoint: '{{target}}', watch_field: 'state', poll_interval: 0.05, timeout: 10 })], chain('start', 'w'));
+      await h.submit(`wf_${id}`, { workflow_definition: def, inputs: { target: `http://[::1]:${canary.port}/status` } });
+      const res = await h.results.next(`wf_${id}`);
+      expect(res).toMatchObject({ status: 'failed', error_type: 'configuration_error', failed_node: 'w' });
+      expect(canary.hits).toHaveLength(0);
+    });
+
     it('rejects a literal file:// URL when validating the definition', async () => {
       const id = nextId();
       const def = definition([startNode(), taskNode('call', 'rest_api_task', { url: 'file:///etc/passwd' })], chain('start', 'call'));
