@@ -1,7 +1,7 @@
 import amqp from 'amqplib';
 import { randomUUID } from 'node:crypto';
 import { eventually, login, SERVICES, Stack } from './support/stack';
-import { queueDepths, startBroker, stopBroker } from './support/rabbit';
+import { queueDepth, startBroker, stopBroker } from './support/rabbit';
 
 jest.setTimeout(180000);
 
@@ -103,8 +103,7 @@ describe('foundation, end to end', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ job_id: jobId, success: true });
     expect((await jobStatus(jobId)).status).toBe('queued');
-    const depths = await queueDepths(stack.vhost.name);
-    expect(depths.workflow_queue).toBe(1);
+    expect(await queueDepth(stack.vhost.url, 'workflow_queue')).toBe(1);
 
     const duplicate = await postJob(jobId);
     expect(duplicate.status).toBe(409);
@@ -138,7 +137,7 @@ describe('foundation, end to end', () => {
   it('dead-letters a message that fails contract validation and keeps consuming', async () => {
     await publishRaw('workflow_queue', JSON.stringify({ version: 1, job_id: 42, job_type: 'nonsense' }));
     await publishRaw('workflow_queue', '{not json');
-    await eventually(async () => ((await queueDepths(stack.vhost.name))['workflow_queue.dlq'] === 2 ? true : undefined), 15000, 'two messages in workflow_queue.dlq');
+    await eventually(async () => ((await queueDepth(stack.vhost.url, 'workflow_queue.dlq')) === 2 ? true : undefined), 15000, 'two messages in workflow_queue.dlq');
     const jobId = `e2e_${randomUUID()}`;
     expect((await postJob(jobId)).status).toBe(200);
     await eventually(async () => ((await jobStatus(jobId)).status === 'completed' ? true : undefined), 15000, 'the next job to complete');

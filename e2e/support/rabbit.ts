@@ -1,17 +1,23 @@
+import amqp from 'amqplib';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Message counts per queue of a vhost, read with rabbitmqctl. */
-export async function queueDepths(vhost: string): Promise<Record<string, number>> {
-  const { stdout } = await run('rabbitmqctl', ['-q', 'list_queues', '-p', vhost, 'name', 'messages', '--no-table-headers']);
-  const out: Record<string, number> = {};
-  for (const line of stdout.split('\n')) {
-    const [name, count] = line.trim().split(/\s+/);
-    if (name && count !== undefined) out[name] = Number(count);
+/**
+ * Ready-message count of a queue, from a passive declare (rabbitmqctl's
+ * statistics lag by seconds; the declare answers from the queue itself).
+ */
+export async function queueDepth(amqpUrl: string, queue: string): Promise<number> {
+  const conn = await amqp.connect(amqpUrl);
+  try {
+    const ch = await conn.createChannel();
+    const { messageCount } = await ch.checkQueue(queue);
+    await ch.close();
+    return messageCount;
+  } finally {
+    await conn.close();
   }
-  return out;
 }
 
 export async function stopBroker(): Promise<void> {
