@@ -42,12 +42,15 @@ export function toActivityView(a: ActivityEntity, withOwner: boolean): ActivityV
 
 export const ACTIVITY_NOT_FOUND = 'Activity not found';
 
-function isAdmin(user: AuthUser): boolean {
+/** Who acts: an authenticated user, or a feature acting for one (a webhook for its owner). */
+export type Caller = Pick<AuthUser, 'id' | 'role'>;
+
+function isAdmin(user: Caller): boolean {
   return user.role === 'super_admin';
 }
 
 /** System items are visible to everyone, the rest to their owner; a super administrator sees every item by id. */
-export function canRead(user: AuthUser, a: Pick<ActivityEntity, 'level' | 'ownerId'>): boolean {
+export function canRead(user: Caller, a: Pick<ActivityEntity, 'level' | 'ownerId'>): boolean {
   return a.level === 'system' || a.ownerId === user.id || isAdmin(user);
 }
 
@@ -61,24 +64,24 @@ function parse<T extends object>(cls: new () => T, fields: Record<string, unknow
 export class ActivitiesService {
   constructor(private readonly repo: ActivitiesRepository) {}
 
-  async list(user: AuthUser, q: ActivityListQuery): Promise<{ data: ActivityView[]; meta: { pagination: PaginationMeta } }> {
+  async list(user: Caller, q: ActivityListQuery): Promise<{ data: ActivityView[]; meta: { pagination: PaginationMeta } }> {
     const { rows, total } = await this.repo.list(user.id, q);
     const withOwner = q.populate.includes('owner');
     return { data: rows.map((a) => toActivityView(a, withOwner)), meta: { pagination: paginationMeta(q.pagination, total) } };
   }
 
   /** The activity when the caller may read it; 404 `Activity not found` otherwise (others' items are not revealed). */
-  async findReadable(user: AuthUser, id: number): Promise<ActivityEntity> {
+  async findReadable(user: Caller, id: number): Promise<ActivityEntity> {
     const a = await this.repo.findById(id);
     if (!a || !canRead(user, a)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
     return a;
   }
 
-  async get(user: AuthUser, id: number): Promise<ActivityView> {
+  async get(user: Caller, id: number): Promise<ActivityView> {
     return toActivityView(await this.findReadable(user, id), true);
   }
 
-  async create(user: AuthUser, fields: Record<string, unknown>): Promise<ActivityView> {
+  async create(user: Caller, fields: Record<string, unknown>): Promise<ActivityView> {
     const body = parse(CreateActivityBody, fields, 'Invalid activity');
     const created = await this.repo.insert({
       name: body.name.trim(),
@@ -95,7 +98,7 @@ export class ActivitiesService {
     return toActivityView(created, true);
   }
 
-  async update(user: AuthUser, id: number, fields: Record<string, unknown>): Promise<ActivityView> {
+  async update(user: Caller, id: number, fields: Record<string, unknown>): Promise<ActivityView> {
     await this.findWritable(user, id);
     const body = parse(UpdateActivityBody, fields, 'Invalid activity');
     const changes: ActivityChanges = {};
@@ -113,14 +116,14 @@ export class ActivitiesService {
     return toActivityView(updated, true);
   }
 
-  async delete(user: AuthUser, id: number): Promise<{ id: number }> {
+  async delete(user: Caller, id: number): Promise<{ id: number }> {
     await this.findWritable(user, id);
     if (!(await this.repo.delete(id))) throw new NotFoundError(ACTIVITY_NOT_FOUND);
     return { id };
   }
 
   /** A user-level copy owned by the caller (spec 4.6), as a draft. */
-  async instantiate(user: AuthUser, id: number, fields: Record<string, unknown>): Promise<{ workflow_id: number; workflow: ActivityView }> {
+  async instantiate(user: Caller, id: number, fields: Record<string, unknown>): Promise<{ workflow_id: number; workflow: ActivityView }> {
     const source = await this.findReadable(user, id);
     const body = parse(InstantiateActivityBody, fields, 'Invalid instantiate request');
     const copy = await this.repo.insert({
@@ -142,7 +145,7 @@ export class ActivitiesService {
    * administrator. System items are read-only for everyone else (403: they
    * are visible, so 404 would be a lie); others' items are 404.
    */
-  private async findWritable(user: AuthUser, id: number): Promise<ActivityEntity> {
+  private async findWritable(user: Caller, id: number): Promise<ActivityEntity> {
     const a = await this.findReadable(user, id);
     if (isAdmin(user)) return a;
     if (a.level === 'system') throw new ForbiddenError('System activities can only be changed by a super administrator');

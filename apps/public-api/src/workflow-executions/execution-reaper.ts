@@ -8,6 +8,8 @@ export interface ExecutionReaperOptions {
   leaseSeconds: number;
   /** REAPER_INTERVAL_SECONDS. */
   intervalSeconds: number;
+  /** Called after every pass with the ids it failed (metrics, tests). */
+  onPass?: (failedIds: number[]) => void;
 }
 
 export interface ExecutionReaper {
@@ -33,7 +35,9 @@ export function startExecutionReaper(options: ExecutionReaperOptions): Execution
       .reapExpired(leaseSeconds)
       .then((reaped) => {
         for (const r of reaped) logger.warn('execution lease expired; marked failed', { executionId: r.id, idleSeconds: r.idleSeconds, leaseSeconds });
-        return reaped.map((r) => r.id);
+        const ids = reaped.map((r) => r.id);
+        options.onPass?.(ids);
+        return ids;
       })
       .finally(() => {
         current = undefined;

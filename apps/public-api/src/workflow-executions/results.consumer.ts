@@ -4,7 +4,7 @@ import type { ExecutionResultsService } from './execution-results.service';
 
 export interface ResultsConsumerDeps {
   broker: Pick<Broker, 'assertWorkQueue' | 'consume'>;
-  results: ExecutionResultsService;
+  results: Pick<ExecutionResultsService, 'apply'>;
   prefetch?: number;
 }
 

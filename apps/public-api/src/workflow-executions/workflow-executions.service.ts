@@ -1,9 +1,8 @@
 import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
 import { isPlainObject, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
-import type { AuthUser } from '../auth';
 import type { ActivitiesRepository } from '../activities/activities.repository';
-import { ACTIVITY_NOT_FOUND, canRead } from '../activities/activities.service';
+import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
 import type { ActivityEntity } from '../activities/activity.entity';
 import type { RouterClient } from '../jobs-client/router-client';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
@@ -24,7 +23,7 @@ export interface WorkflowExecutionsDeps {
 }
 
 /** Who reads an execution: a user (owner, or a super administrator) or a webhook polling grant. */
-export type ExecutionReader = { user: AuthUser } | { polling: { executionId: number; userId: number } };
+export type ExecutionReader = { user: Caller } | { polling: { executionId: number; userId: number } };
 
 export interface StartResponse {
   success: true;
@@ -73,7 +72,7 @@ export class WorkflowExecutionsService {
    * snapshot of the given (or the activity's) definition. Inputs given here
    * are checked against its input_schema; inputs may also come with execute.
    */
-  async create(user: AuthUser, fields: Record<string, unknown>): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
+  async create(user: Caller, fields: Record<string, unknown>): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
     const activityId = activityIdOf(fields['activity']);
     if (activityId === undefined) throw BadRequestError.withErrors('activity is required', ['activity is required and must be an integer id']);
     const given = optionalObject(fields, 'workflow_definition');
@@ -99,7 +98,7 @@ export class WorkflowExecutionsService {
    * job `wf_<id>`. When the router does not take it, the execution goes back
    * to queued and the caller gets 503.
    */
-  async execute(user: AuthUser, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<StartResponse> {
+  async execute(user: Caller, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<StartResponse> {
     const current = await this.findOwned(user, id);
     const inputs = { ...current.inputs, ...executeInputsOf(fields) };
     if (current.status !== 'queued') throw this.notQueued(current);
@@ -145,7 +144,7 @@ export class WorkflowExecutionsService {
    * time) and works once; the payload must satisfy awaiting_input_schema. The
    * next job `wf_<id>_resume_<n>` carries the payload for the waiting node.
    */
-  async resume(user: AuthUser, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<{ id: number; status: 'running'; job_id: string }> {
+  async resume(user: Caller, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<{ id: number; status: 'running'; job_id: string }> {
     const token = fields['correlation_token'];
     const payload = fields['payload'];
     const problems: string[] = [];
@@ -191,10 +190,14 @@ export class WorkflowExecutionsService {
     return toExecutionView(await this.findReadable(reader, id));
   }
 
-  /** The status read; the correlation token is unsealed for the owner only. */
+  /**
+   * The status read. The correlation token is unsealed for the owner's own
+   * access token only: not for a super administrator, not for a webhook's
+   * polling token.
+   */
   async status(reader: ExecutionReader, id: number): Promise<ExecutionStatusView> {
     const e = await this.findReadable(reader, id);
-    const isOwner = 'user' in reader ? reader.user.id === e.userId : reader.polling.userId === e.userId;
+    const isOwner = 'user' in reader && reader.user.id === e.userId;
     let token: string | null = null;
     if (isOwner && e.status === 'awaiting_user_input' && e.correlationTokenSealed) {
       token = this.deps.sealer.open(e.correlationTokenSealed, e.id) ?? null;
@@ -203,7 +206,7 @@ export class WorkflowExecutionsService {
     return toStatusView(e, token);
   }
 
-  async timeline(user: AuthUser, id: number): Promise<TimelineView> {
+  async timeline(user: Caller, id: number): Promise<TimelineView> {
     const e = await this.findReadable({ user }, id);
     return toTimelineView(e, await this.deps.repo.findSteps(e.id));
   }
@@ -221,7 +224,7 @@ export class WorkflowExecutionsService {
   }
 
   /** Starting and resuming are for the owner only. */
-  private async findOwned(user: AuthUser, id: number): Promise<WorkflowExecutionEntity> {
+  private async findOwned(user: Caller, id: number): Promise<WorkflowExecutionEntity> {
     const e = await this.deps.repo.findById(id);
     if (!e || e.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
     return e;

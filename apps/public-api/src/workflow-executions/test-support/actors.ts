@@ -24,14 +24,15 @@ export interface Actors {
  * (no password hashing: tests sign their access tokens).
  */
 export async function createActors(database: PublicApiDatabase): Promise<Actors> {
-  const users = new UsersRepository(database);
-  const make = async (username: string, role: UserRole): Promise<Actor> => {
-    const inserted = await users.insert({ username, email: `${username}@docflow.test`, passwordHash: 'not-a-hash', role });
-    if (!inserted.ok) throw new Error(`could not create ${username}`);
-    const { token } = signAccessToken({ id: inserted.user.id, role }, { secret: TEST_JWT_SECRET, expiresInSeconds: 3600 });
-    return { id: inserted.user.id, username, role, auth: `Bearer ${token}`, token };
-  };
-  return { alice: await make('alice', 'user'), bob: await make('bob', 'user'), admin: await make('admin', 'super_admin') };
+  return { alice: await createActor(database, 'alice'), bob: await createActor(database, 'bob'), admin: await createActor(database, 'admin', 'super_admin') };
+}
+
+/** One more account with a signed access token. */
+export async function createActor(database: PublicApiDatabase, username: string, role: UserRole = 'user'): Promise<Actor> {
+  const inserted = await new UsersRepository(database).insert({ username, email: `${username}@docflow.test`, passwordHash: 'not-a-hash', role });
+  if (!inserted.ok) throw new Error(`could not create ${username}`);
+  const { token } = signAccessToken({ id: inserted.user.id, role }, { secret: TEST_JWT_SECRET, expiresInSeconds: 3600 });
+  return { id: inserted.user.id, username, role, auth: `Bearer ${token}`, token };
 }
 
 /** A definition with an input schema that requires `document_url`, one REST node between start and end. */
