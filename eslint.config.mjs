@@ -10,6 +10,8 @@ const depConstraints = [
   { sourceTag: 'lib:list-query', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:mail', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:storage', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:llm-client', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:contracts', 'lib:internal-auth'] },
+  { sourceTag: 'lib:rtio', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: [] },
