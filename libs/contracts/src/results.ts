@@ -65,7 +65,7 @@ export class ResultMessage {
   awaiting_since?: string;
 
   /** Monotonic per job: a message with a lower sequence than one already applied is stale. */
-  @IsOptional()
+  @IsOptional() @IsInt() @Min(0)
   sequence?: number;
 
   @IsOptional() @IsISO8601()

@@ -16,6 +16,13 @@ export class ResumeInstruction {
 
   @IsObject()
   payload!: Record<string, unknown>;
+
+  /** Task states and outputs recorded before the pause, as the public API last saw them. */
+  @IsOptional() @IsObject()
+  task_states?: Record<string, unknown>;
+
+  @IsOptional() @IsObject()
+  outputs?: Record<string, unknown>;
 }
 
 export class WorkflowJobPayload {

@@ -12,9 +12,12 @@ export interface ResultsConsumerDeps {
   prefetch?: number;
 }
 
-/** What the router keeps of a result besides status and error. */
+/**
+ * What the router keeps of a result besides status and error. The resume
+ * token is a secret for the execution's owner: the router never stores it.
+ */
 function resultOf(msg: ResultMessage): Record<string, unknown> {
-  const { job_id: _jobId, status: _status, error: _error, ...rest } = msg;
+  const { job_id: _jobId, status: _status, error: _error, correlation_token: _token, ...rest } = msg;
   return { ...rest };
 }
 
