@@ -14,6 +14,7 @@ import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/
 import { usersFeature } from './users/users.feature';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
+import { workflowAnalyticsFeature } from './workflow-analytics/workflow-analytics.feature';
 import { workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
 import { workflowToolsFeature } from './workflows/workflow-tools.feature';
 
@@ -38,7 +39,7 @@ export interface PublicApiDeps {
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowExecutionsFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature];
 
 export interface PublicApi {
   app: express.Express;
