@@ -15,6 +15,7 @@ import { CreateActivities1764000000010 } from './migrations/1764000000010-Create
 import { CreateWorkflowExecutions1764000000011 } from './migrations/1764000000011-CreateWorkflowExecutions';
 import { CreateDocuments1764000000020 } from './migrations/1764000000020-CreateDocuments';
 import { CreateCollections1764000000021 } from './migrations/1764000000021-CreateCollections';
+import { DocumentTitleIndexWithoutPendingList1764000000022 } from './migrations/1764000000022-DocumentTitleIndexWithoutPendingList';
 import { AddExecutionAnalyticsIndex1764000000040 } from './migrations/1764000000040-AddExecutionAnalyticsIndex';
 import { UserEntity } from './users/user.entity';
 import { WorkflowExecutionStepEntity } from './workflow-executions/workflow-execution-step.entity';
@@ -29,7 +30,7 @@ export const MIGRATIONS_TABLE = 'public_api_migrations';
 export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity];
 
 /** Every migration of the public API, in order. A feature with tables appends its migrations here. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, AddExecutionAnalyticsIndex1764000000040];
+export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, AddExecutionAnalyticsIndex1764000000040];
 
 /** Creates the database when missing, connects, and runs pending migrations (under an advisory lock). */
 export function openPublicApiDatabase(url: string, logger?: Logger): Promise<PublicApiDatabase> {

@@ -114,6 +114,22 @@ describe('text extraction', () => {
     expect(sheet.body as UploadBody).toMatchObject({ mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', textStatus: 'not_applicable' });
   });
 
+  it('spools a file larger than the in-memory size to disk, stores it byte for byte and extracts its text in the background', async () => {
+    const big = Buffer.from('Zeile mit Umlauten äöü und Text.\n'.repeat(45_000));
+    expect(big.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const res = await upload(kit.app, kit.alice, { content: big, filename: 'big.txt', contentType: 'text/plain' });
+    expect(res.status).toBe(201);
+    const body = res.body as UploadBody;
+    expect(body).toMatchObject({ fileSize: big.length, textStatus: 'pending' });
+    expect(await filesUnder(kit.tempDir)).toEqual([]);
+    const file = await download(kit.app, `/api/documents/${body.id}/download`, kit.alice);
+    expect(file.body.equals(big)).toBe(true);
+    await kit.api.documents.textExtraction.idle();
+    const text = await getDocumentText(kit.bed.database, body.id, kit.alice.id);
+    expect(text?.status).toBe('completed');
+    expect(text?.text).toBe(big.toString('utf8'));
+  });
+
   it('finishes extractions a crashed process left behind when the sweeper runs', async () => {
     const res = await upload(kit.app, kit.alice, { content: buildPdf([['Left behind']]), filename: 'left.pdf', contentType: 'application/pdf' });
     const id = (res.body as UploadBody).id;

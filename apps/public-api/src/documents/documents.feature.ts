@@ -13,7 +13,7 @@ import { signedDownloadUrl, verifySignedRequest } from './signed-urls';
 import type { TextExtractionRunner } from './text-extraction.runner';
 import { parseUploadFields } from './upload/upload-form';
 import { removeSpooled, spooledFiles } from './upload/upload-middleware';
-import type { UploadService } from './upload/upload.service';
+import type { UploadResult, UploadService } from './upload/upload.service';
 
 export interface DocumentsFeatureDeps {
   documents: DocumentsService;
@@ -50,16 +50,17 @@ export function createDocumentsFeature(deps: DocumentsFeatureDeps): ApiFeature {
 
       api.post('/documents/upload', requireAuth, deps.uploadMiddleware, async (req, res) => {
         const files = spooledFiles(req);
+        let result: UploadResult;
         try {
-          const fields = parseUploadFields(req.body);
-          const result = await uploads.upload(currentUser(req), fields, files);
-          const views = result.documents.map((d) => documents.view(d));
-          // Both documented shapes at once: the first document's fields, and all of them under `data`.
-          res.status(201).json({ ...views[0], data: views, ...(result.warning ? { warning: result.warning } : {}) });
-          textExtraction.enqueue(result.documents.filter((d) => d.textStatus === 'pending').map((d) => d.id));
+          result = await uploads.upload(currentUser(req), parseUploadFields(req.body), files);
         } finally {
+          // Before the response, so that no temp file outlives the request.
           await removeSpooled(files);
         }
+        const views = result.documents.map((d) => documents.view(d));
+        // Both documented shapes at once: the first document's fields, and all of them under `data`.
+        res.status(201).json({ ...views[0], data: views, ...(result.warning ? { warning: result.warning } : {}) });
+        textExtraction.enqueue(result.documents.filter((d) => d.textStatus === 'pending').map((d) => d.id));
       });
 
       api.get('/documents', requireAuth, async (req, res) => {

@@ -52,6 +52,8 @@ export interface NewDocument {
   documentType: DocumentType | null;
   metadata: Record<string, unknown>;
   textStatus: TextStatus;
+  /** Set at insert for text files (their content is their text). */
+  extractedText?: string | null;
 }
 
 export interface DocumentPatch {
@@ -219,8 +221,8 @@ export class DocumentsRepository {
     try {
       const rows = (await this.ds.query(
         `INSERT INTO documents (title, description, tags, visibility, global_key, owner_id, storage_key, original_storage_key,
-           original_filename, mime_type, original_mime_type, file_size, storage_bytes, sha256, document_type, metadata, text_status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           original_filename, mime_type, original_mime_type, file_size, storage_bytes, sha256, document_type, metadata, text_status, extracted_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          RETURNING ${RETURNING}`,
         [
           doc.title,
@@ -240,6 +242,7 @@ export class DocumentsRepository {
           doc.documentType === null ? null : JSON.stringify(doc.documentType),
           JSON.stringify(doc.metadata),
           doc.textStatus,
+          doc.extractedText === undefined || doc.extractedText === null ? null : withoutNul(doc.extractedText),
         ],
       )) as DocumentRow[];
       const row = rows[0];

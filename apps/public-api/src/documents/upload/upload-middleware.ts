@@ -1,13 +1,17 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
 import { BadRequestError, PayloadTooLargeError } from '@docflow/service-kit';
+import { MemoryBudget, SpoolStorage } from './spool-storage';
 
-/** One spooled upload: multer wrote it to a temp file, which the request handler removes. */
+/** One received upload: held in memory when small, else in a temp file that the request handler removes. */
 export interface SpooledFile {
   field: 'file' | 'files';
-  path: string;
   size: number;
+  /** The whole content, for files up to the in-memory size. */
+  buffer?: Buffer;
+  /** The temp file, for larger files. */
+  path?: string;
   /** As the client sent it; sanitise before use. */
   originalName: string;
   /** The client's claim, checked against the content. */
@@ -19,6 +23,10 @@ export const MAX_FILES_PER_UPLOAD = 10;
 export interface UploadMiddlewareOptions {
   tempDir: string;
   maxFileBytes: number;
+  /** Files up to this size are kept in memory (default 1 MiB)... */
+  memoryFileBytes?: number;
+  /** ...while all requests together hold less than this (default 64 MiB). */
+  memoryBudgetBytes?: number;
 }
 
 function describeMulterError(err: multer.MulterError): string {
@@ -38,18 +46,16 @@ function describeMulterError(err: multer.MulterError): string {
 }
 
 /**
- * Spools the multipart body of an upload to temp files (never whole files in
- * memory). A file over maxFileBytes stops the upload with 413 and multer
- * removes what was written of it.
+ * Receives the multipart body of an upload: small files in memory (within a
+ * budget), larger ones in temp files, never a large file as a whole in memory.
+ * A file over maxFileBytes stops the upload with 413 and what was written of
+ * it is removed.
  */
 export function createUploadMiddleware(options: UploadMiddlewareOptions): RequestHandler {
-  const storage = multer.diskStorage({
-    destination: (_req, _file, cb) => {
-      mkdir(options.tempDir, { recursive: true, mode: 0o700 }).then(
-        () => cb(null, options.tempDir),
-        (err: Error) => cb(err, options.tempDir),
-      );
-    },
+  const storage = new SpoolStorage({
+    tempDir: options.tempDir,
+    memoryFileBytes: options.memoryFileBytes ?? 1024 * 1024,
+    budget: new MemoryBudget(options.memoryBudgetBytes ?? 64 * 1024 * 1024),
   });
   const parse = multer({
     storage,
@@ -84,11 +90,17 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
 export function spooledFiles(req: Request): SpooledFile[] {
   const files = (req.files ?? {}) as Partial<Record<'file' | 'files', Express.Multer.File[]>>;
   return (['file', 'files'] as const).flatMap((field) =>
-    (files[field] ?? []).map((f) => ({ field, path: f.path, size: f.size, originalName: f.originalname, declaredMime: f.mimetype })),
+    (files[field] ?? []).map((f) => ({
+      field,
+      size: f.size,
+      ...(Buffer.isBuffer(f.buffer) ? { buffer: f.buffer } : { path: f.path }),
+      originalName: f.originalname,
+      declaredMime: f.mimetype,
+    })),
   );
 }
 
 /** Removes the temp files of a request (always, after the handler). */
 export async function removeSpooled(files: SpooledFile[]): Promise<void> {
-  await Promise.all(files.map((f) => rm(f.path, { force: true })));
+  await Promise.all(files.map((f) => (f.path ? rm(f.path, { force: true }) : undefined)));
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { ConversionRefusedError, type DocConverter } from '@docflow/doc-conversion';
 import { generateKey, type StorageDriver } from '@docflow/storage';
 import { BadRequestError, ConflictError, ForbiddenError, type Logger } from '@docflow/service-kit';
-import type { AcceptedMimeType } from '@docflow/text-extraction';
+import { type AcceptedMimeType, sniffMime } from '@docflow/text-extraction';
 import type { UserRole } from '../../users/user-role';
 import type { DocumentType, TextStatus } from '../document-types';
 import { type DocumentRecord, type DocumentsRepository, GlobalKeyTakenError } from '../documents.repository';
@@ -18,6 +20,14 @@ import type { SpooledFile } from './upload-middleware';
 const DOCX: AcceptedMimeType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 /** Accepted types text cannot be extracted from (legacy Office, spreadsheets). */
 const NO_TEXT: readonly AcceptedMimeType[] = ['application/msword', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'];
+
+/** Types whose content is their text. */
+const TEXT: readonly AcceptedMimeType[] = ['text/plain', 'text/csv', 'application/json'];
+const utf8 = new TextDecoder('utf-8');
+
+function sourceOf(file: SpooledFile): Buffer | Readable {
+  return file.buffer ?? createReadStream(file.path ?? '');
+}
 
 /** Quota usage reported with an upload; a warning from this share of the quota (interface spec 8). */
 export const QUOTA_WARNING_RATIO = 0.8;
@@ -77,7 +87,7 @@ export class UploadService {
     const errors: string[] = [];
     for (const file of files) {
       const filename = sanitiseFilename(file.originalName);
-      const sniffed = file.size === 0 ? undefined : await sniffFile(file.path, file.originalName);
+      const sniffed = file.size === 0 ? undefined : file.buffer ? sniffMime(file.buffer, file.originalName) : await sniffFile(file.path ?? '', file.originalName);
       if (!sniffed) {
         errors.push(`${filename}: ${file.size === 0 ? 'the file is empty' : 'the content is not one of the accepted types (PDF, images, text, CSV, JSON, Word, Excel)'}`);
         continue;
@@ -129,13 +139,24 @@ export class UploadService {
     );
   }
 
-  private async convert(path: string): Promise<{ pdfPath: string; pages: number | null }> {
+  /** Converts a DOCX (from its temp file, or written to one) into a PDF in tempDir. */
+  private async convert(file: SpooledFile): Promise<{ pdfPath: string; pages: number | null }> {
+    let input = file.path;
+    let written: string | undefined;
     try {
-      const result = await this.deps.converter.convertDocxToPdf(path, { outDir: this.deps.tempDir, timeoutMs: this.deps.conversionTimeoutMs });
+      if (input === undefined) {
+        await mkdir(this.deps.tempDir, { recursive: true, mode: 0o700 });
+        written = path.join(this.deps.tempDir, `${randomUUID()}.docx`);
+        await writeFile(written, file.buffer ?? Buffer.alloc(0), { mode: 0o600 });
+        input = written;
+      }
+      const result = await this.deps.converter.convertDocxToPdf(input, { outDir: this.deps.tempDir, timeoutMs: this.deps.conversionTimeoutMs });
       return { pdfPath: result.pdfPath, pages: result.pages ?? null };
     } catch (err) {
       if (err instanceof ConversionRefusedError) throw BadRequestError.withErrors('The Word document was refused', [err.message], { reason: err.reason });
       throw err;
+    } finally {
+      if (written) await rm(written, { force: true });
     }
   }
 
@@ -148,27 +169,30 @@ export class UploadService {
       let usedBytes = await this.reserve(ownerId, item.file.size);
       reserved += item.file.size;
 
-      let served = { path: item.file.path, mime: item.mime as string, ext: item.ext };
+      let served: { source: () => Buffer | Readable; mime: string; ext: string } = { source: () => sourceOf(item.file), mime: item.mime, ext: item.ext };
       let original: { key: string; mime: string } | null = null;
       let documentType: DocumentType | null = null;
       if (item.mime === DOCX) {
-        const converted = await this.convert(item.file.path);
-        pdfPath = converted.pdfPath;
+        const converted = await this.convert(item.file);
+        const convertedPath = converted.pdfPath;
+        pdfPath = convertedPath;
         const pdfBytes = (await stat(pdfPath)).size;
         usedBytes = await this.reserve(ownerId, pdfBytes);
         reserved += pdfBytes;
         const originalKey = generateKey(item.ext);
-        await storage.put(originalKey, createReadStream(item.file.path), { maxBytes: item.file.size, contentType: item.mime });
+        await storage.put(originalKey, sourceOf(item.file), { maxBytes: item.file.size, contentType: item.mime });
         keys.push(originalKey);
         original = { key: originalKey, mime: item.mime };
-        served = { path: pdfPath, mime: 'application/pdf', ext: 'pdf' };
+        served = { source: () => createReadStream(convertedPath), mime: 'application/pdf', ext: 'pdf' };
         documentType = { original_mime_type: item.mime, converted_to: 'application/pdf', pages: converted.pages };
       }
 
       const key = generateKey(served.ext);
-      const put = await storage.put(key, createReadStream(served.path), { contentType: served.mime });
+      const put = await storage.put(key, served.source(), { contentType: served.mime });
       keys.push(key);
-      const textStatus: TextStatus = NO_TEXT.includes(served.mime as AcceptedMimeType) ? 'not_applicable' : 'pending';
+      // Text files are their own text: it is stored at once (the sniffer checked the UTF-8); other types are extracted in the background.
+      const inlineText = item.file.buffer && TEXT.includes(item.mime) ? utf8.decode(item.file.buffer) : undefined;
+      const textStatus: TextStatus = inlineText !== undefined ? 'completed' : NO_TEXT.includes(served.mime as AcceptedMimeType) ? 'not_applicable' : 'pending';
       const document = await this.deps.documents.insert({
         title: fields.title ?? item.filename,
         description: fields.description,
@@ -187,6 +211,7 @@ export class UploadService {
         documentType,
         metadata: fields.metadata,
         textStatus,
+        extractedText: inlineText ?? null,
       });
       logger.info('document uploaded', { documentId: document.id, ownerId, mimeType: served.mime, bytes: put.size, converted: original !== null });
       return { document, usedBytes };
