@@ -4,12 +4,14 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { activitiesFeature } from './activities/activities.feature';
 import { createAuthModule } from './auth/auth.module';
+import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
 import type { AuthGuards } from './auth/guards';
 import type { PublicApiConfig } from './config';
 import type { PublicApiDatabase } from './data-source';
 import type { ApiContext, ApiFeature } from './feature';
 import { openApiFeature } from './openapi/openapi.feature';
 import { OpenApiRegistry } from './openapi/registry';
+import { promptsFeature } from './prompts/prompts.feature';
 import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/document-features';
 import { usersFeature } from './users/users.feature';
 import { UsersRepository } from './users/users.repository';
@@ -39,7 +41,7 @@ export interface PublicApiDeps {
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature];
 
 export interface PublicApi {
   app: express.Express;

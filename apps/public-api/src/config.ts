@@ -128,4 +128,13 @@ export class PublicApiConfig extends BaseConfig {
   /** Executions one user may have `running` at once (spec 8). */
   @EnvInt() @IsInt() @Min(1) @Max(1000)
   MAX_RUNNING_EXECUTIONS_PER_USER = 10;
+
+  // Prompts and classification jobs (issue 5).
+  /** `{llm_url}`: the LLM service (generate-rtio), called with X-Service-Key = SERVICE_KEY. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  LLM_SERVICE_URL = 'http://127.0.0.1:8020';
+
+  /** How long POST /prompts/generate-rtio may take before it answers 408. */
+  @EnvInt() @IsInt() @Min(1) @Max(600)
+  RTIO_TIMEOUT_SECONDS = 30;
 }

@@ -5,6 +5,7 @@ import { RevokedTokenEntity } from './auth/revoked-token.entity';
 import { StepUpCodeEntity } from './auth/step-up-code.entity';
 import { StepUpGrantEntity } from './auth/step-up-grant.entity';
 import { ActivityEntity } from './activities/activity.entity';
+import { ClassificationJobEntity } from './classification-jobs/classification-job.entity';
 import { CollectionDocumentEntity } from './collections/collection-document.entity';
 import { CollectionEntity } from './collections/collection.entity';
 import { DocumentEntity } from './documents/document.entity';
@@ -17,6 +18,10 @@ import { CreateDocuments1764000000020 } from './migrations/1764000000020-CreateD
 import { CreateCollections1764000000021 } from './migrations/1764000000021-CreateCollections';
 import { DocumentTitleIndexWithoutPendingList1764000000022 } from './migrations/1764000000022-DocumentTitleIndexWithoutPendingList';
 import { AddExecutionAnalyticsIndex1764000000040 } from './migrations/1764000000040-AddExecutionAnalyticsIndex';
+import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePrompts';
+import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
+import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
+import { PromptEntity } from './prompts/prompt.entity';
 import { UserEntity } from './users/user.entity';
 import { WorkflowExecutionStepEntity } from './workflow-executions/workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-executions/workflow-execution.entity';
@@ -27,10 +32,10 @@ export type PublicApiDatabase = DataSource;
 export const MIGRATIONS_TABLE = 'public_api_migrations';
 
 /** Every entity of the public API. A feature with tables adds its entities here. */
-export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity];
+export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, PromptEntity, ClassificationJobEntity];
 
 /** Every migration of the public API, in order. A feature with tables appends its migrations here. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, AddExecutionAnalyticsIndex1764000000040];
+export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040];
 
 /** Creates the database when missing, connects, and runs pending migrations (under an advisory lock). */
 export function openPublicApiDatabase(url: string, logger?: Logger): Promise<PublicApiDatabase> {

@@ -1,4 +1,4 @@
-import { JobRequest, WorkflowJobPayload } from '@docflow/contracts';
+import { JOB_STATUSES, JobRequest, type JobStatusResponse, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
 export interface RouterClientOptions {
@@ -14,6 +14,15 @@ export interface RouterClientOptions {
 export interface WorkflowJobSubmission {
   jobId: string;
   payload: WorkflowJobPayload;
+  /** The caller's JWT, stored with the job and used by processors for callbacks (spec 5). */
+  token?: string;
+}
+
+/** A job of any type for the router (spec 4.16); the payload is forwarded to the processor unmodified. */
+export interface JobSubmission {
+  jobId: string;
+  jobType: JobType;
+  payload: Record<string, unknown>;
   /** The caller's JWT, stored with the job and used by processors for callbacks (spec 5). */
   token?: string;
 }
@@ -43,11 +52,16 @@ export class RouterClient {
   }
 
   /** Submits a `task_based_workflow` job. Throws RouterUnavailableError unless the router has the job afterwards. */
-  async submitWorkflowJob(submission: WorkflowJobSubmission): Promise<SubmitOutcome> {
+  submitWorkflowJob(submission: WorkflowJobSubmission): Promise<SubmitOutcome> {
+    return this.submitJob({ jobId: submission.jobId, jobType: 'task_based_workflow', payload: submission.payload as unknown as Record<string, unknown>, token: submission.token });
+  }
+
+  /** Submits a job of any type (classification, document_extraction, OCR, ...). Throws RouterUnavailableError unless the router has the job afterwards. */
+  async submitJob(submission: JobSubmission): Promise<SubmitOutcome> {
     const body = {
       job_id: submission.jobId,
-      job_type: 'task_based_workflow',
-      payload: submission.payload as unknown as Record<string, unknown>,
+      job_type: submission.jobType,
+      payload: submission.payload,
       ...(submission.token !== undefined ? { token: submission.token } : {}),
     };
     // The same contract class the router validates with: a bad request is our bug, caught before sending.
@@ -79,6 +93,43 @@ export class RouterClient {
       response.status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${response.status})`,
       response.status,
     );
+  }
+
+  /**
+   * The router's record of a job (GET {router_url}/api/v1/jobs/{job_id}), or
+   * null when the router does not know it. Throws RouterUnavailableError when
+   * the router cannot be reached or answers anything else.
+   */
+  async getJob(jobId: string): Promise<JobStatusResponse | null> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.url}/${encodeURIComponent(jobId)}`, {
+        headers: { 'x-api-key': this.options.apiKey },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const reason = err instanceof Error ? (err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : describeFetchError(err)) : String(err);
+      this.options.logger.warn('router unreachable', { jobId, error: reason });
+      throw new RouterUnavailableError('The job router is unavailable; retry later');
+    }
+    const text = await response.text().catch(() => '');
+    if (response.status === 404) return null;
+    if (response.status !== 200) {
+      this.options.logger.warn('router refused a status read', { jobId, status: response.status, body: text.slice(0, 300) });
+      throw new RouterUnavailableError(`The job router could not read the job (status ${response.status})`, response.status);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text) as unknown;
+    } catch {
+      parsed = undefined;
+    }
+    const status = parsed && typeof parsed === 'object' ? (parsed as { status?: unknown }).status : undefined;
+    if (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status)) {
+      this.options.logger.warn('router answered a status read without a known status', { jobId });
+      throw new RouterUnavailableError('The job router answered an unreadable job status');
+    }
+    return parsed as JobStatusResponse;
   }
 }
 

@@ -1,0 +1,35 @@
+import { NotFoundError } from '@docflow/service-kit';
+import type { ClassificationJobsRepository } from './classification-jobs.repository';
+
+/** GET /internal/documents/{id}/text: what processors read of a document. */
+export interface InternalDocumentText {
+  document_id: number;
+  title: string;
+  mime_type: string;
+  /** `completed` when `text` is there; `pending`/`processing` while extraction runs; `failed` or `not_applicable` otherwise. */
+  text_status: string;
+  text: string | null;
+  pages: { page: number; text: string }[] | null;
+  /** Why extraction failed, when it did. */
+  error: string | null;
+}
+
+/**
+ * A document's extracted text for an internal service. With `userId`, only
+ * that user's documents (and global ones) are answered, so that a processor
+ * working for a user cannot read someone else's document by a wrong id.
+ */
+export async function readDocumentText(repo: ClassificationJobsRepository, id: number, userId?: number): Promise<InternalDocumentText> {
+  const doc = await repo.documentText(id);
+  if (!doc || (userId !== undefined && doc.ownerId !== userId && doc.visibility !== 'global')) throw new NotFoundError('Document not found');
+  const completed = doc.textStatus === 'completed';
+  return {
+    document_id: doc.id,
+    title: doc.title,
+    mime_type: doc.mimeType,
+    text_status: doc.textStatus,
+    text: completed ? (doc.text ?? '') : null,
+    pages: completed ? doc.pages : null,
+    error: doc.textError,
+  };
+}

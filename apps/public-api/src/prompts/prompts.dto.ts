@@ -1,0 +1,87 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { PROMPT_LEVELS, PROMPT_TYPES, RTIO_OUTPUT_FORMATS, RTIO_ROLES, type PromptLevel, type PromptType, type RtioOutputFormat, type RtioRoleName } from '@docflow/rtio';
+
+const MAX_ROLES = 20;
+const MAX_ITEMS = 50;
+const MAX_PROMPT_CHARS = 20000;
+const MAX_ITEM_CHARS = 5000;
+
+const oneOf = (name: string, values: readonly string[]) => ({ message: `${name} must be one of ${values.join(', ')}` });
+
+export class RtioRoleBody {
+  @IsIn(RTIO_ROLES as unknown as string[], oneOf('role', RTIO_ROLES))
+  role!: RtioRoleName;
+
+  @IsString() @IsNotEmpty() @MaxLength(MAX_PROMPT_CHARS)
+  prompt!: string;
+}
+
+/** The fields every prompt write may carry (spec 2.4), all optional. */
+class PromptFieldsBody {
+  @IsOptional() @IsString() @MaxLength(255)
+  section?: string | null;
+
+  @IsOptional() @IsString() @MaxLength(10000)
+  description?: string | null;
+
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ROLES) @ValidateNested({ each: true }) @Type(() => RtioRoleBody)
+  roles?: RtioRoleBody[];
+
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
+  tasks?: string[];
+
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
+  instructions?: string[];
+
+  @IsOptional() @IsIn(RTIO_OUTPUT_FORMATS as unknown as string[], oneOf('outputFormat', RTIO_OUTPUT_FORMATS))
+  outputFormat?: RtioOutputFormat;
+
+  @IsOptional() @IsObject({ message: 'exampleOutput must be an object' })
+  exampleOutput?: Record<string, unknown> | null;
+
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(50)
+  version?: string;
+}
+
+/** `data` of POST /prompts. */
+export class CreatePromptBody extends PromptFieldsBody {
+  @IsString() @IsNotEmpty() @MaxLength(255)
+  title!: string;
+
+  @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
+  type!: PromptType;
+
+  /** Required (spec 2.4); a non-admin's `system` becomes `user`. */
+  @IsIn(PROMPT_LEVELS as unknown as string[], oneOf('level', PROMPT_LEVELS))
+  level!: PromptLevel;
+}
+
+/** `data` of PUT /prompts/{id}: every field optional. */
+export class UpdatePromptBody extends PromptFieldsBody {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  title?: string;
+
+  @IsOptional() @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
+  type?: PromptType;
+
+  @IsOptional() @IsIn(PROMPT_LEVELS as unknown as string[], oneOf('level', PROMPT_LEVELS))
+  level?: PromptLevel;
+}
+
+/** Largest exampleOutput accepted, serialised. */
+export const MAX_EXAMPLE_OUTPUT_BYTES = 64 * 1024;
+
+/**
+ * The write fields with the column spellings `output_format` and
+ * `example_output` read as `outputFormat` and `exampleOutput` (the API's
+ * names win when both are sent).
+ */
+export function withApiSpellings(fields: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...fields };
+  if (out['outputFormat'] === undefined && out['output_format'] !== undefined) out['outputFormat'] = out['output_format'];
+  if (!('exampleOutput' in out) && 'example_output' in out) out['exampleOutput'] = out['example_output'];
+  delete out['output_format'];
+  delete out['example_output'];
+  return out;
+}
