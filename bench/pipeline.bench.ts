@@ -1,0 +1,242 @@
+// Pipeline: a 4-node workflow run end to end through the public API, the
+// router, RabbitMQ, the workflow processor and the results path back into the
+// execution record, with all six services local.
+//
+// Workflow (an activity, created through POST /activities):
+//   start ─▶ route (decision: amount >= 100) ─true─▶  approve (end)
+//                                            └false─▶ review  (end)
+// Four nodes: start, one decision, and two `end` nodes as its branches (the
+// active one completes, the other is skipped). No node does I/O, so what is
+// measured is the platform's own path. Inputs alternate 250 / 20, so both
+// branches run.
+//
+// Per execution: POST /workflow-executions (create), POST /{id}/execute (the
+// start), then GET /{id}/status until `completed`.
+//   - concurrency 1: start-to-completed latency, polling every 1 ms;
+//   - concurrency 32: executions completed per second (create included),
+//     polling every 25 ms so the client does not starve the pipeline.
+// The per-user limit of 10 running executions stays at its default: the 32
+// loops belong to 4 users created with the public API's user:create CLI
+// against the benchmark's own database, 8 loops each.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
+import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
+import { report, summarize } from './support';
+
+const TOTAL = Number(process.env.BENCH_EXECUTIONS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const SERIAL = Number(process.env.BENCH_SERIAL ?? 200);
+const USERS = Number(process.env.BENCH_USERS ?? 4);
+const POLL_LOADED_MS = 25;
+const POLL_SERIAL_MS = 1;
+const ROOT = path.resolve(__dirname, '..', '..');
+
+const WORKFLOW = definition(
+  [
+    startNode(),
+    taskNode('route', 'decision', { operator: '>=', left_operand: '$.amount', right_operand: 100 }, 'Route by amount'),
+    endNode('approve', 'Approve'),
+    endNode('review', 'Review'),
+  ],
+  [edge('start', 'route'), edge('route', 'approve', 'true'), edge('route', 'review', 'false')],
+  objectSchema({ amount: { type: 'number' } }),
+);
+
+interface Runner {
+  api: WorkflowApi;
+  activityId: number;
+}
+
+interface Sample {
+  id: number;
+  /** execute call → status seen `completed`. */
+  latencyMs: number;
+  /** The execute call alone. */
+  executeMs: number;
+  /** Wall clock when the client saw `completed`. */
+  seenAt: number;
+  runner: Runner;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Accounts of their own, through the same CLI as `npm run user:create`, against the stack's database. */
+function createUser(stack: Stack, n: number): { email: string; password: string } {
+  const email = `bench${n}@docflow.test`;
+  const password = `Bench#Pass${n}23456`;
+  const cli = path.join(ROOT, 'dist', 'apps', 'public-api', 'cli', 'user-create.js');
+  const r = spawnSync(process.execPath, [cli, '--email', email, '--username', `bench${n}`, '--password', password], { env: stack.env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`user:create bench${n} failed: ${r.stderr}`);
+  return { email, password };
+}
+
+async function runner(stack: Stack, n: number): Promise<Runner> {
+  const { email, password } = createUser(stack, n);
+  const api = await WorkflowApi.login(stack.api, email, password);
+  check((await api.validate(WORKFLOW)).valid, 'the benchmark workflow validates');
+  const activityId = await api.createActivity({ name: 'pipeline bench', workflow_definition: WORKFLOW, status: 'active' });
+  return { api, activityId };
+}
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`unexpected: ${what}`);
+}
+
+async function runOne(r: Runner, i: number, pollMs: number): Promise<Sample> {
+  const id = await r.api.createExecution(r.activityId, { amount: i % 2 === 0 ? 250 : 20 });
+  const t0 = performance.now();
+  await r.api.execute(id);
+  const executeMs = performance.now() - t0;
+  for (;;) {
+    const s = await r.api.status(id);
+    if (s.status === 'completed') return { id, latencyMs: performance.now() - t0, executeMs, seenAt: Date.now(), runner: r };
+    if (s.status === 'failed' || s.status === 'cancelled') throw new Error(`execution ${id} ${s.status}: ${s.error}`);
+    await sleep(pollMs);
+  }
+}
+
+/** `total` executions from `loops` loops; loop k always acts as runners[k % runners.length]. */
+async function runLoops(total: number, loops: number, runners: Runner[], pollMs: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: loops }, async (_, k) => {
+      const r = runners[k % runners.length]!;
+      while (next < total) {
+        const i = next++;
+        samples.push(await runOne(r, i, pollMs));
+      }
+    }),
+  );
+  return samples;
+}
+
+interface ServiceSnapshot {
+  /** CPU seconds (user + system) the process has used. */
+  cpu: number;
+  /** Per `METHOD route`: [sum of seconds, count] of http_request_duration_seconds. */
+  routes: Map<string, [number, number]>;
+}
+
+/** CPU and server-side request times of every service, from its /metrics. */
+async function snapshot(stack: Stack): Promise<Record<ServiceName, ServiceSnapshot>> {
+  const out = {} as Record<ServiceName, ServiceSnapshot>;
+  for (const s of SERVICES) {
+    const text = await (await fetch(`${stack.url(s)}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    const routes = new Map<string, [number, number]>();
+    for (const m of text.matchAll(/^http_request_duration_seconds_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
+      const labels = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1]!, l[2]!]));
+      const key = `${labels['method']} ${labels['route']}`;
+      const entry = routes.get(key) ?? [0, 0];
+      entry[m[1] === 'sum' ? 0 : 1] += Number(m[3]);
+      routes.set(key, entry);
+    }
+    out[s] = { cpu: value('process_cpu_user_seconds_total') + value('process_cpu_system_seconds_total'), routes };
+  }
+  return out;
+}
+
+/** CPU seconds per service between two snapshots. */
+function cpuBetween(a: Record<ServiceName, ServiceSnapshot>, b: Record<ServiceName, ServiceSnapshot>): Record<string, number> {
+  return Object.fromEntries(SERVICES.map((s) => [s, +(b[s].cpu - a[s].cpu).toFixed(2)]));
+}
+
+/** Mean server-side time (ms) of the busy routes between two snapshots. */
+function routeMeans(a: Record<ServiceName, ServiceSnapshot>, b: Record<ServiceName, ServiceSnapshot>): Record<string, string | number>[] {
+  const rows: Record<string, string | number>[] = [];
+  for (const s of SERVICES) {
+    for (const [route, [sum, count]] of b[s].routes) {
+      const [sum0, count0] = a[s].routes.get(route) ?? [0, 0];
+      if (count - count0 < 50) continue;
+      rows.push({ service: s, route, requests: count - count0, 'mean ms': +(((sum - sum0) / (count - count0)) * 1000).toFixed(2) });
+    }
+  }
+  return rows;
+}
+
+const ms = (iso: string | null) => (iso ? Date.parse(iso) : NaN);
+const median = (xs: number[]) => summarize(xs.filter((x) => Number.isFinite(x))).p50;
+
+/**
+ * Where the time of a serial execution goes, from the records' own clocks
+ * (all services share this machine's clock; ISO timestamps have 1 ms resolution).
+ */
+async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> {
+  const hops: Record<string, number[]> = { execute_call: [], api_to_processor: [], processor_run: [], results_to_api: [], poll_lag: [] };
+  for (const s of samples) {
+    const status = await s.runner.api.status(s.id);
+    const tl: TimelineView = await s.runner.api.timeline(s.id);
+    const started = tl.timeline.map((t) => ms(t.started_at)).filter(Number.isFinite);
+    const completed = tl.timeline.map((t) => ms(t.completed_at)).filter(Number.isFinite);
+    hops['execute_call']!.push(s.executeMs);
+    hops['api_to_processor']!.push(Math.min(...started) - ms(status.started_at));
+    hops['processor_run']!.push(Math.max(...completed) - Math.min(...started));
+    hops['results_to_api']!.push(ms(status.completed_at) - Math.max(...completed));
+    hops['poll_lag']!.push(s.seenAt - ms(status.completed_at));
+  }
+  return Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, +median(v).toFixed(1)]));
+}
+
+async function main(): Promise<void> {
+  const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn' } });
+  try {
+    const runners = await Promise.all(Array.from({ length: USERS }, (_, n) => runner(stack, n + 1)));
+    await runLoops(200, 8, runners, 5); // warm-up: JIT, connection pools, prepared plans
+
+    const serialBefore = await snapshot(stack);
+    const s0 = performance.now();
+    const serial = await runLoops(SERIAL, 1, runners, POLL_SERIAL_MS);
+    const serialSeconds = (performance.now() - s0) / 1000;
+    const serialAfter = await snapshot(stack);
+
+    const t0 = performance.now();
+    const loaded = await runLoops(TOTAL, CONCURRENCY, runners, POLL_LOADED_MS);
+    const seconds = (performance.now() - t0) / 1000;
+    const loadedAfter = await snapshot(stack);
+
+    const s1 = summarize(serial.map((s) => s.latencyMs));
+    const sc = summarize(loaded.map((s) => s.latencyMs));
+    const rate = TOTAL / seconds;
+    const hops = [
+      { run: 'concurrency 1', ...(await hopBreakdown(serial)) },
+      { run: `concurrency ${CONCURRENCY}`, ...(await hopBreakdown(loaded.filter((_, i) => i % Math.max(1, Math.floor(loaded.length / 200)) === 0))) },
+    ];
+    const cpu = [
+      { run: `concurrency 1 (${serialSeconds.toFixed(1)} s)`, ...cpuBetween(serialBefore, serialAfter) },
+      { run: `concurrency ${CONCURRENCY} (${seconds.toFixed(1)} s)`, ...cpuBetween(serialAfter, loadedAfter) },
+    ];
+    const routes = routeMeans(serialAfter, loadedAfter);
+
+    console.log('\nmedian time per hop (ms), from the execution and step records:');
+    console.table(hops);
+    console.log('CPU seconds used per service (the machine has 2 cores):');
+    console.table(cpu);
+    console.log(`server-side mean time per route during the concurrency-${CONCURRENCY} run:`);
+    console.table(routes);
+    report(
+      'pipeline',
+      [
+        { scenario: 'concurrency 1', executions: s1.n, 'executions/s': +(SERIAL / serialSeconds).toFixed(1), 'p50 ms': +s1.p50.toFixed(2), 'p95 ms': +s1.p95.toFixed(2), target: 'p50 ≤ 20 ms' },
+        { scenario: `concurrency ${CONCURRENCY}`, executions: sc.n, 'executions/s': +rate.toFixed(1), 'p50 ms': +sc.p50.toFixed(2), 'p95 ms': +sc.p95.toFixed(2), target: '≥ 300 executions/s' },
+      ],
+      {
+        workflow: 'start → decision (amount >= 100) → approve | review (two end nodes); 4 nodes',
+        users: USERS,
+        poll_ms: { serial: POLL_SERIAL_MS, loaded: POLL_LOADED_MS },
+        targets_met: { throughput: rate >= 300, p50: s1.p50 <= 20 },
+        hop_medians_ms: hops,
+        cpu_seconds: cpu,
+        route_means_ms: routes,
+      },
+    );
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
