@@ -1,39 +1,48 @@
 import 'reflect-metadata';
-import { JobMessageV1, QUEUES, ResultMessage } from '@docflow/contracts';
+import { createContentClient, createLlmClient } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
 import { ExtractionProcessorConfig } from './config';
-import { buildJobHandlers } from './jobs/job-handlers';
+import { createExtractionMetrics } from './metrics';
+import { createExtractionProcessor, declareExtractionQueues } from './processor';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(ExtractionProcessorConfig, 'extraction-processor');
   const logger = createLogger({ service: 'extraction-processor', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
+  const budget = config.SHUTDOWN_TIMEOUT_MS;
 
-  const metrics = new Metrics('extraction-processor');
-  const jobsTotal = metrics.counter('extraction_jobs_total', 'Extraction jobs handled, by type', ['job_type']);
+  // Shutdown hooks run in reverse: HTTP first, then the consumer (jobs finish or are requeued), then the broker and the clients.
+  const llm = createLlmClient({ baseUrl: config.LLM_SERVICE_URL, serviceKey: config.SERVICE_KEY, timeoutMs: config.LLM_SERVICE_TIMEOUT_MS, logger });
+  const content = createContentClient({
+    baseUrl: config.PUBLIC_API_INTERNAL_URL,
+    serviceKey: config.SERVICE_KEY,
+    logger,
+    maxChars: config.DOCUMENT_TEXT_MAX_CHARS,
+    maxPages: config.DOCUMENT_MAX_PAGES,
+    textWaitMs: config.DOCUMENT_TEXT_WAIT_MS,
+    pollMs: config.DOCUMENT_TEXT_POLL_MS,
+  });
+  lifecycle.onShutdown('http clients', () => {
+    llm.close();
+    content.close();
+  });
 
   const broker = Broker.connect({ url: config.AMQP_URL, logger, name: 'extraction-processor' });
-  lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
-  await broker.assertWorkQueue(QUEUES.extraction);
-  await broker.assertWorkQueue(QUEUES.results);
+  lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(budget * 0.2))));
 
-  const handlers = buildJobHandlers((result) => broker.publish(QUEUES.results, ResultMessage, result));
-  broker.consume(
-    QUEUES.extraction,
-    JobMessageV1,
-    async (job, meta) => {
-      await handlers.dispatch(job.job_type, job, meta);
-      jobsTotal.inc({ job_type: job.job_type });
-    },
-    { prefetch: config.EXTRACTION_PREFETCH },
-  );
+  const metrics = new Metrics('extraction-processor');
+  const processor = createExtractionProcessor({ config, broker, llm, content, metrics: createExtractionMetrics(metrics), logger });
+  await declareExtractionQueues(broker);
+  processor.start();
+  // Most of the budget lets jobs finish; what still runs then is requeued.
+  lifecycle.onShutdown('extraction consumer', () => processor.stop(Math.floor(budget * 0.6), Math.min(2000, Math.floor(budget * 0.1))));
 
   const app = createApp({ logger, metrics, health: [broker.healthCheck()] });
   await lifecycle.listen(app, config.EXTRACTION_PROCESSOR_PORT, config.HOST);
-  logger.info('listening', { port: config.EXTRACTION_PROCESSOR_PORT });
+  logger.info('listening', { port: config.EXTRACTION_PROCESSOR_PORT, prefetch: config.EXTRACTION_PREFETCH });
 }
 
 main().catch((err: unknown) => {

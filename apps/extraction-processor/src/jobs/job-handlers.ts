@@ -1,37 +1,180 @@
-import { JOB_TYPES, JobMessageV1, JobType, ResultMessage } from '@docflow/contracts';
-import { HandlerRegistry } from '@docflow/messaging';
+import { JOB_TYPES, type JobMessageV1, type JobType, type ResultMessage } from '@docflow/contracts';
+import { HandlerRegistry, type MessageMeta } from '@docflow/messaging';
+import { UsageTally } from '@docflow/llm-client';
+import type { Logger } from '@docflow/service-kit';
+import type { ExtractionMetrics } from '../metrics';
+import { runClassification } from './classification.job';
+import { runDocumentExtraction } from './document-extraction.job';
+import { parseExtractionPayload } from './extraction-payload';
+import { judgeFailure } from './failures';
+import type { JobContext, JobServices } from './job-context';
+import { runOcr } from './ocr.job';
 
 /** The job types this processor consumes from `extraction_queue`. */
 export type ExtractionJobType = Exclude<JobType, 'task_based_workflow'>;
-export const EXTRACTION_JOB_TYPES: readonly ExtractionJobType[] = JOB_TYPES.filter(
-  (t): t is ExtractionJobType => t !== 'task_based_workflow',
-);
+export const EXTRACTION_JOB_TYPES: readonly ExtractionJobType[] = JOB_TYPES.filter((t): t is ExtractionJobType => t !== 'task_based_workflow');
 
 /** Publishes the results message of a job to `results_queue`. */
 export type PublishResult = (result: ResultMessage) => Promise<void>;
 
-/**
- * Until the extraction engine lands, each type ends its job as `failed` with
- * a clear reason: accepted work is answered, never dropped or faked.
- */
-function notAvailable(jobType: ExtractionJobType, publish: PublishResult) {
-  return async (job: JobMessageV1): Promise<void> => {
-    await publish({
-      job_id: job.job_id,
-      status: 'failed',
-      error: `${jobType} jobs are not available in this build yet`,
-      error_type: 'not_available',
-      outputs: {},
-      task_states: {},
-      emitted_at: new Date().toISOString(),
-    });
-  };
+type JobWork = (ctx: JobContext, abortJob: (reason: unknown) => void) => Promise<Record<string, unknown>>;
+
+const WORK: Record<ExtractionJobType, JobWork> = {
+  classification: runClassification,
+  document_extraction: runDocumentExtraction,
+  OCR: runOcr,
+};
+
+export interface JobRunnerDeps {
+  services: JobServices;
+  publish: PublishResult;
+  metrics: ExtractionMetrics;
+  logger: Logger;
+  maxDocuments: number;
+  /** Deliveries a job gets while a dependency is unreachable before it is failed. Default 3. */
+  maxDeliveries?: number;
 }
 
-/** One handler per job type; refuses to build with a type missing. */
-export function buildJobHandlers(publish: PublishResult): HandlerRegistry<ExtractionJobType, JobMessageV1> {
-  const registry = new HandlerRegistry<ExtractionJobType, JobMessageV1>('extraction job');
-  for (const type of EXTRACTION_JOB_TYPES) registry.register(type, notAvailable(type, publish));
-  registry.assertComplete(EXTRACTION_JOB_TYPES);
-  return registry;
+class ShutdownAbort extends Error {
+  override readonly name = 'ShutdownAbort';
+}
+
+/** Per-process increasing sequence (seeded from the clock, so a redelivery elsewhere still orders after). */
+let lastSequence = Date.now() * 1000;
+function nextSequence(): number {
+  lastSequence = Math.max(lastSequence + 1, Date.now() * 1000);
+  return lastSequence;
+}
+
+/**
+ * Runs extraction jobs: validates the payload, reports `processing`, runs
+ * the type's work and publishes `completed` or `failed`. A job stopped by
+ * shutdown publishes nothing and is requeued; one whose dependency is
+ * unreachable is requeued until its last delivery.
+ */
+export class ExtractionJobRunner {
+  readonly registry = new HandlerRegistry<ExtractionJobType, JobMessageV1>('extraction job');
+  private readonly running = new Map<string, AbortController>();
+  private readonly shutdown = new AbortController();
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly deps: JobRunnerDeps) {
+    for (const type of EXTRACTION_JOB_TYPES) this.registry.register(type, (job, meta) => this.run(type, job, meta));
+    this.registry.assertComplete(EXTRACTION_JOB_TYPES);
+  }
+
+  /** The consumer's handler: one handler per job type, a job of any other type is refused. */
+  readonly handle = async (job: JobMessageV1, meta: MessageMeta): Promise<void> => {
+    await this.registry.dispatch(job.job_type as ExtractionJobType, job, meta);
+  };
+
+  /** Stops every running job without a result (their messages go back to the queue). */
+  abortAll(): void {
+    this.shutdown.abort(new ShutdownAbort('the processor is shutting down'));
+  }
+
+  /** Resolves when no job is running, or after `ms`. */
+  async idle(ms: number): Promise<void> {
+    if (this.running.size === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.idleWaiters.push(done);
+    });
+  }
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  private async run(type: ExtractionJobType, job: JobMessageV1, meta: MessageMeta): Promise<void> {
+    const { metrics, publish } = this.deps;
+    const logger = this.deps.logger.child({ jobId: job.job_id, jobType: type, deliveryCount: meta.deliveryCount });
+    const started = performance.now();
+    const finish = (status: string) => {
+      metrics.jobs.inc({ job_type: type, status });
+      metrics.duration.observe({ job_type: type, status }, (performance.now() - started) / 1000);
+    };
+    const parsed = parseExtractionPayload(job.payload, this.deps.maxDocuments);
+    if (!parsed.ok) {
+      logger.warn('invalid extraction job', { errors: parsed.errors });
+      await publish(this.failed(job, 'validation_error', `Invalid ${type} job: ${parsed.errors.join('; ')}`));
+      finish('failed');
+      return;
+    }
+    if (this.shutdown.signal.aborted) throw new ShutdownAbort('the processor is shutting down');
+    const jobAbort = new AbortController();
+    const key = `${job.job_id}:${meta.messageId}:${started}`;
+    this.running.set(key, jobAbort);
+    metrics.inFlight.inc();
+    const ctx: JobContext = {
+      job,
+      payload: parsed.value,
+      modelType: parsed.value.config?.model_type,
+      signal: AbortSignal.any([this.shutdown.signal, jobAbort.signal]),
+      logger,
+      services: this.deps.services,
+      usage: new UsageTally(),
+    };
+    try {
+      await publish({ job_id: job.job_id, status: 'processing', sequence: nextSequence(), emitted_at: new Date().toISOString() });
+      const outputs = await WORK[type](ctx, (reason) => jobAbort.abort(reason));
+      const usage = ctx.usage.value;
+      metrics.llmCost.inc({ job_type: type }, usage.cost);
+      metrics.llmTokens.inc({ job_type: type }, usage.tokens_used);
+      await publish({ job_id: job.job_id, status: 'completed', outputs, sequence: nextSequence(), emitted_at: new Date().toISOString() });
+      logger.info('extraction job completed', { documents: parsed.value.documents.length, cost: usage.cost, tokensUsed: usage.tokens_used });
+      finish('completed');
+    } catch (err) {
+      await this.onFailure(type, job, meta, err, ctx, logger, finish);
+    } finally {
+      this.running.delete(key);
+      metrics.inFlight.dec();
+      if (this.running.size === 0) {
+        for (const w of this.idleWaiters.splice(0)) w();
+      }
+    }
+  }
+
+  private async onFailure(type: ExtractionJobType, job: JobMessageV1, meta: MessageMeta, err: unknown, ctx: JobContext, logger: Logger, finish: (s: string) => void): Promise<void> {
+    if (this.shutdown.signal.aborted) {
+      this.deps.metrics.redelivered.inc({ job_type: type, reason: 'shutdown' });
+      throw err instanceof Error ? err : new Error(String(err));
+    }
+    const verdict = judgeFailure(err);
+    switch (verdict.kind) {
+      case 'aborted':
+        this.deps.metrics.redelivered.inc({ job_type: type, reason: 'aborted' });
+        throw err instanceof Error ? err : new Error(String(err));
+      case 'transient':
+        if (meta.deliveryCount < (this.deps.maxDeliveries ?? 3)) {
+          logger.warn('dependency unreachable; the job goes back to the queue', { error: verdict.message });
+          this.deps.metrics.redelivered.inc({ job_type: type, reason: 'unreachable' });
+          throw err instanceof Error ? err : new Error(String(err));
+        }
+        break;
+      case 'failed':
+        if (verdict.unexpected) logger.error('extraction job failed unexpectedly', { error: verdict.message, stack: err instanceof Error ? err.stack : undefined });
+        break;
+      default: {
+        const never: never = verdict;
+        throw new Error(`unknown verdict ${JSON.stringify(never)}`);
+      }
+    }
+    const usage = ctx.usage.value;
+    this.deps.metrics.llmCost.inc({ job_type: type }, usage.cost);
+    logger.warn('extraction job failed', { errorType: verdict.errorType, error: verdict.message });
+    await this.deps.publish({
+      ...this.failed(job, verdict.errorType, verdict.message),
+      outputs: { tokens_used: usage.tokens_used, cost: usage.cost },
+    });
+    finish('failed');
+  }
+
+  private failed(job: JobMessageV1, errorType: string, error: string): ResultMessage {
+    return { job_id: job.job_id, status: 'failed', error, error_type: errorType, outputs: {}, sequence: nextSequence(), emitted_at: new Date().toISOString() };
+  }
 }
