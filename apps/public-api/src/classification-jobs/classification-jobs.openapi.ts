@@ -108,7 +108,7 @@ export function describeClassificationJobRoutes(openapi: OpenApiRegistry): void 
             text_status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed', 'not_applicable'] },
             text: { type: ['string', 'null'] },
             pages: { type: ['array', 'null'], items: { type: 'object', properties: { page: { type: 'integer' }, text: { type: 'string' } } } },
-            error: { type: ['string', 'null'] },
+            text_error: { type: ['string', 'null'] },
           },
         },
       },

@@ -11,7 +11,7 @@ export interface InternalDocumentText {
   text: string | null;
   pages: { page: number; text: string }[] | null;
   /** Why extraction failed, when it did. */
-  error: string | null;
+  text_error: string | null;
 }
 
 /**
@@ -30,6 +30,6 @@ export async function readDocumentText(repo: ClassificationJobsRepository, id: n
     text_status: doc.textStatus,
     text: completed ? (doc.text ?? '') : null,
     pages: completed ? doc.pages : null,
-    error: doc.textError,
+    text_error: doc.textError,
   };
 }

@@ -1,12 +1,12 @@
 import type { Request } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
+import { createLlmClient } from '@docflow/llm-client';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { PROMPT_TYPES, type PromptType } from '@docflow/rtio';
 import { BadRequestError, NotFoundError } from '@docflow/service-kit';
 import { idParam, requestFields } from '../activities/request-body';
 import { currentUser } from '../auth';
 import type { ApiContext, ApiFeature } from '../feature';
-import { LlmExtractClient } from './llm-extract.client';
 import { describePromptRoutes } from './prompts.openapi';
 import { promptListSpec, PromptsRepository } from './prompts.repository';
 import { PROMPT_NOT_FOUND, PromptsService } from './prompts.service';
@@ -20,7 +20,7 @@ export interface PromptServices {
 export function createPromptServices(ctx: Pick<ApiContext, 'config' | 'database' | 'logger'>): PromptServices {
   const repo = new PromptsRepository(ctx.database);
   const logger = ctx.logger.child({ component: 'prompts' });
-  const llm = new LlmExtractClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, logger });
+  const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: ctx.config.RTIO_TIMEOUT_SECONDS * 1000, logger });
   return {
     prompts: new PromptsService(repo),
     rtio: new RtioGenerationService({ prompts: repo, database: ctx.database, llm, timeoutMs: ctx.config.RTIO_TIMEOUT_SECONDS * 1000, logger }),

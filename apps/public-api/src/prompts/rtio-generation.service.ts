@@ -1,10 +1,9 @@
-import type { ExtractResponse } from '@docflow/contracts';
+import { InternalServiceError, type ExtractResult, type LlmClient } from '@docflow/llm-client';
 import { fillExampleOutput, jsonObjectFrom, renderRtioMessages, rtioFromClassification, type RtioPromptDraft } from '@docflow/rtio';
 import { AppError, BadRequestError, ForbiddenError, Logger, NotFoundError, RequestTimeoutError, validatePlain } from '@docflow/service-kit';
 import type { PublicApiDatabase } from '../data-source';
 import { getDocumentText } from '../documents/document-text';
 import { GenerateRtioBody } from './generate-rtio.dto';
-import { LlmCallError, LlmTimeoutError, type LlmExtractClient } from './llm-extract.client';
 import type { PromptCaller } from './prompts.service';
 import type { PromptsRepository } from './prompts.repository';
 
@@ -25,7 +24,7 @@ export interface GenerateRtioResponse {
 export interface RtioGenerationDeps {
   prompts: PromptsRepository;
   database: PublicApiDatabase;
-  llm: LlmExtractClient;
+  llm: Pick<LlmClient, 'extract'>;
   /** RTIO_TIMEOUT_SECONDS in ms: the whole generation, document reads included. */
   timeoutMs: number;
   logger: Logger;
@@ -78,16 +77,19 @@ export class RtioGenerationService {
 
     const remaining = Math.max(1, this.deps.timeoutMs - (Date.now() - started));
     const messages = renderRtioMessages(draft, { documentText: text, maxDocumentChars: RTIO_DOCUMENT_CHARS });
-    let answer: ExtractResponse;
+    let answer: ExtractResult;
     try {
-      answer = await this.deps.llm.extract({ messages, output_format: 'json', task_hint: 'extract' }, remaining);
+      answer = await this.deps.llm.extract({ messages, output_format: 'json', task_hint: 'extract' }, { timeoutMs: remaining });
     } catch (err) {
-      if (err instanceof LlmTimeoutError) {
+      if (err instanceof InternalServiceError && err.code === 'timeout') {
         throw new RequestTimeoutError('RTIO generation timed out', { timeout_seconds: Math.round(this.deps.timeoutMs / 1000), error: err.message });
       }
-      const message = err instanceof LlmCallError ? err.message : 'unexpected failure while calling the LLM service';
-      if (!(err instanceof LlmCallError)) this.deps.logger.error('RTIO generation failed', { error: err instanceof Error ? err.stack : String(err) });
-      throw new AppError(500, 'InternalServerError', 'RTIO generation failed', { error: message }, 'rtio_generation_failed');
+      if (err instanceof InternalServiceError) {
+        this.deps.logger.warn('RTIO generation failed at the LLM service', { code: err.code, status: err.status });
+        throw new AppError(500, 'InternalServerError', 'RTIO generation failed', { error: err.message, code: err.code }, 'rtio_generation_failed');
+      }
+      this.deps.logger.error('RTIO generation failed', { error: err instanceof Error ? err.stack : String(err) });
+      throw new AppError(500, 'InternalServerError', 'RTIO generation failed', { error: 'unexpected failure while calling the LLM service' }, 'rtio_generation_failed');
     }
 
     const filled = fillExampleOutput(draft.exampleOutput, jsonObjectFrom(answer.content));
