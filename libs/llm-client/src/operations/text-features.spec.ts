@@ -15,5 +15,6 @@ describe('text features', () => {
   it('ranks content words by frequency, then first appearance', () => {
     expect(keyTerms('The invoice total. Invoice vendor: Acme. The total is due; invoice paid.', 3)).toEqual(['invoice', 'total', 'vendor']);
     expect(keyTerms('a an of to', 3)).toEqual([]);
+    expect(keyTerms('Grandma’s crumble and grandma’s custard', 1)).toEqual(['grandma']);
   });
 });

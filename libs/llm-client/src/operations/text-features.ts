@@ -39,7 +39,7 @@ export function keyTerms(text: string, count = 5): string[] {
   const freq = new Map<string, { n: number; first: number }>();
   let i = 0;
   for (const m of text.toLowerCase().matchAll(/\p{L}[\p{L}'’-]*\p{L}/gu)) {
-    const w = m[0];
+    const w = m[0].replace(/['’]s$/, '');
     i += 1;
     if (w.length < 3 || STOP_WORDS.has(w)) continue;
     const entry = freq.get(w);
