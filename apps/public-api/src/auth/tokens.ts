@@ -1,3 +1,4 @@
+import { hmacKey } from '@docflow/internal-auth';
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import { isUserRole, UserRole } from '../users/user-role';
@@ -33,7 +34,7 @@ export function signAccessToken(user: { id: number; role: UserRole }, options: T
   const jti = randomUUID();
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + options.expiresInSeconds;
-  const token = jwt.sign({ role: user.role, iat, exp }, options.secret, { algorithm: JWT_ALGORITHM, subject: String(user.id), jwtid: jti, issuer: JWT_ISSUER });
+  const token = jwt.sign({ role: user.role, iat, exp }, hmacKey(options.secret), { algorithm: JWT_ALGORITHM, subject: String(user.id), jwtid: jti, issuer: JWT_ISSUER });
   return { token, jti, exp };
 }
 

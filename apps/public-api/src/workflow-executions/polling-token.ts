@@ -1,3 +1,4 @@
+import { hmacKey } from '@docflow/internal-auth';
 import jwt from 'jsonwebtoken';
 
 /**
@@ -16,7 +17,7 @@ export interface PollingGrant {
 }
 
 export function signPollingToken(grant: PollingGrant, secret: string, ttlSeconds = POLLING_TOKEN_TTL_SECONDS): string {
-  return jwt.sign({ uid: grant.userId }, secret, {
+  return jwt.sign({ uid: grant.userId }, hmacKey(secret), {
     algorithm: 'HS256',
     subject: String(grant.executionId),
     issuer: POLLING_TOKEN_ISSUER,
@@ -28,7 +29,7 @@ export function signPollingToken(grant: PollingGrant, secret: string, ttlSeconds
 /** The grant of a valid polling token, or undefined (bad signature, expired, or not a polling token). */
 export function verifyPollingToken(token: string, secret: string): PollingGrant | undefined {
   try {
-    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: POLLING_TOKEN_ISSUER, audience: POLLING_TOKEN_AUDIENCE });
+    const payload = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], issuer: POLLING_TOKEN_ISSUER, audience: POLLING_TOKEN_AUDIENCE });
     if (typeof payload !== 'object' || payload === null) return undefined;
     const executionId = Number(payload.sub);
     const userId = (payload as { uid?: unknown }).uid;
