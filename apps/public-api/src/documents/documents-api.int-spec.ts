@@ -56,6 +56,17 @@ describe('GET /api/documents', () => {
     expect(populated.data[0]).toMatchObject({ id: memo.id, collections: [] });
   });
 
+  it('counts the total whether or not the page is full, and skips it on request', async () => {
+    const beyond = (await get('/api/documents?pagination[page]=5&pagination[pageSize]=1', kit.alice)).body as ListBody;
+    expect(beyond.data).toEqual([]);
+    expect(beyond.meta.pagination).toEqual({ page: 5, pageSize: 1, pageCount: 2, total: 2 });
+    const last = (await get('/api/documents?pagination[page]=2&pagination[pageSize]=1', kit.alice)).body as ListBody;
+    expect(last.meta.pagination).toEqual({ page: 2, pageSize: 1, pageCount: 2, total: 2 });
+    const uncounted = (await get('/api/documents?pagination[withCount]=false', kit.alice)).body as ListBody;
+    expect(uncounted.data).toHaveLength(2);
+    expect(uncounted.meta.pagination).toEqual({ page: 1, pageSize: 25 });
+  });
+
   it('refuses an unknown filter field with 400', async () => {
     const res = await get('/api/documents?filters[storage_key][$eq]=x', kit.alice);
     expect(res.status).toBe(400);

@@ -278,17 +278,19 @@ export class DocumentsRepository {
   }
 
   /** One page of documents matching `scope` (SQL over alias d, named parameters) and the list query. */
-  async list(scope: { sql: string; params: Record<string, unknown> }, q: ListQuery): Promise<{ rows: DocumentRecord[]; total: number }> {
+  /** Without a count when the request asks for none (`pagination[withCount]=false`). */
+  async list(scope: { sql: string; params: Record<string, unknown> }, q: ListQuery): Promise<{ rows: DocumentRecord[]; total: number | undefined }> {
     const where = q.where ? `(${scope.sql}) AND ${q.where.sql}` : scope.sql;
     const params = { ...scope.params, ...(q.where?.params ?? {}), lq_limit: q.limit, lq_offset: q.offset };
     const order = q.orderBy.map((o) => `${o.column} ${o.direction}`).join(', ');
     const page = toPositional(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY ${order} LIMIT :lq_limit OFFSET :lq_offset`, params);
+    const rows = ((await this.ds.query(page.text, page.values)) as DocumentRow[]).map(toRecord);
+    // A page that is not full ends the list: its total needs no count (most searches).
+    if (!q.pagination.withCount) return { rows, total: undefined };
+    if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { rows, total: q.offset + rows.length };
     const count = toPositional(`SELECT count(*)::int AS total FROM documents d WHERE ${where}`, { ...scope.params, ...(q.where?.params ?? {}) });
-    const [rows, totals] = (await Promise.all([this.ds.query(page.text, page.values), this.ds.query(count.text, count.values)])) as [
-      DocumentRow[],
-      { total: number }[],
-    ];
-    return { rows: rows.map(toRecord), total: totals[0]?.total ?? 0 };
+    const totals = (await this.ds.query(count.text, count.values)) as { total: number }[];
+    return { rows, total: totals[0]?.total ?? 0 };
   }
 
   /** The documents of the ids given, in that order (missing ones left out). */
