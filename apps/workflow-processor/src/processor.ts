@@ -1,17 +1,32 @@
 import { JobMessageV1, QUEUES } from '@docflow/contracts';
+import { createContentClient, createLlmClient } from '@docflow/llm-client';
 import type { Mailer } from '@docflow/mail';
 import type { Broker, ConsumerHandle } from '@docflow/messaging';
 import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
 import type { Logger } from '@docflow/service-kit';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
 import type { WorkflowProcessorConfig } from './config';
+import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
 import type { WorkflowMetrics } from './metrics';
 
 export type ProcessorSettings = Pick<
   WorkflowProcessorConfig,
-  'WORKFLOW_PREFETCH' | 'REST_API_ALLOWED_HOSTS' | 'REST_API_DEFAULT_TIMEOUT_SECONDS' | 'REST_API_MAX_RESPONSE_BYTES' | 'PROGRESS_INTERVAL_MS'
+  | 'WORKFLOW_PREFETCH'
+  | 'REST_API_ALLOWED_HOSTS'
+  | 'REST_API_DEFAULT_TIMEOUT_SECONDS'
+  | 'REST_API_MAX_RESPONSE_BYTES'
+  | 'PROGRESS_INTERVAL_MS'
+  | 'SERVICE_KEY'
+  | 'LLM_SERVICE_URL'
+  | 'LLM_SERVICE_TIMEOUT_MS'
+  | 'PUBLIC_API_INTERNAL_URL'
+  | 'PUBLIC_BASE_URL'
+  | 'DOCUMENT_TEXT_MAX_CHARS'
+  | 'DOCUMENT_MAX_PAGES'
+  | 'DOCUMENT_TEXT_WAIT_MS'
+  | 'DOCUMENT_TEXT_POLL_MS'
 >;
 
 export interface WorkflowProcessorDeps {
@@ -23,6 +38,25 @@ export interface WorkflowProcessorDeps {
   logger: Logger;
   /** Defaults to the SSRF-guarded client built from REST_API_ALLOWED_HOSTS. */
   outbound?: OutboundClient;
+  /** Defaults to LLM service and public-API content clients built from the config (closed by `stop`). */
+  ai?: AiExecutorDeps;
+}
+
+/** The AI executors' clients, from the config. */
+export function aiDepsFromConfig(config: ProcessorSettings, logger: Logger): AiExecutorDeps {
+  return {
+    llm: createLlmClient({ baseUrl: config.LLM_SERVICE_URL, serviceKey: config.SERVICE_KEY, timeoutMs: config.LLM_SERVICE_TIMEOUT_MS, logger }),
+    content: createContentClient({
+      baseUrl: config.PUBLIC_API_INTERNAL_URL,
+      serviceKey: config.SERVICE_KEY,
+      logger,
+      maxChars: config.DOCUMENT_TEXT_MAX_CHARS,
+      maxPages: config.DOCUMENT_MAX_PAGES,
+      textWaitMs: config.DOCUMENT_TEXT_WAIT_MS,
+      pollMs: config.DOCUMENT_TEXT_POLL_MS,
+    }),
+    documentOrigins: [config.PUBLIC_BASE_URL, config.PUBLIC_API_INTERNAL_URL],
+  };
 }
 
 export interface WorkflowProcessor {
@@ -47,7 +81,8 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
       maxResponseBytes: config.REST_API_MAX_RESPONSE_BYTES,
       defaultTimeoutMs: config.REST_API_DEFAULT_TIMEOUT_SECONDS * 1000,
     });
-  const executors = buildExecutors({ outbound, mailer: deps.mailer, restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS });
+  const ai = deps.ai ?? aiDepsFromConfig(config, deps.logger);
+  const executors = buildExecutors({ outbound, mailer: deps.mailer, restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS, ai });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
     engine: { executors, checkpoints: deps.checkpoints, metrics: deps.metrics },
@@ -68,6 +103,10 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
       if (active) await active.cancel(drainMs);
       handler.abortAll();
       await handler.idle(settleMs);
+      if (!deps.ai) {
+        ai.llm.close();
+        ai.content.close();
+      }
     },
   };
 }

@@ -5,14 +5,10 @@ import { controlExecutor } from './control.executor';
 import { decisionExecutor } from './decision.executor';
 import { createEmailSendExecutor } from './email-send.executor';
 import { ExecutorRegistry } from './executor-registry';
-import { classificationExecutor } from './not-available/classification.executor';
-import { classifyAndExtractExecutor } from './not-available/classify-and-extract.executor';
+import type { AiExecutorDeps } from './ai/ai-deps';
+import { buildAiExecutors } from './ai/ai-executors';
 import { cloudDriveFetchExecutor } from './not-available/cloud-drive-fetch.executor';
-import { extractionExecutor } from './not-available/extraction.executor';
-import { llmExecutor } from './not-available/llm.executor';
-import { ragEnableExecutor } from './not-available/rag-enable.executor';
-import { ragQueryExecutor } from './not-available/rag-query.executor';
-import { summarizationExecutor } from './not-available/summarization.executor';
+import { buildRagExecutors, type RagExecutorDeps } from './rag/rag-executors';
 import { createRestApiExecutor } from './rest-api/rest-api.executor';
 import { userInputExecutor } from './user-input.executor';
 import { createWaitExecutor } from './wait.executor';
@@ -21,23 +17,29 @@ export interface ExecutorDeps {
   outbound: OutboundClient;
   mailer: Pick<Mailer, 'send'>;
   restDefaultTimeoutSeconds: number;
+  /** The LLM service and content clients of the AI task types; without them those types fail as not_available. */
+  ai?: AiExecutorDeps;
+  /** The public API's internal RAG endpoints (PUBLIC_API_INTERNAL_URL, SERVICE_KEY); without them the RAG task types fail as not_available. */
+  rag?: RagExecutorDeps;
 }
 
 /** One executor per task type id (spec 2.7) plus custom_task; throws when one is missing or doubled. */
 export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
+  const ai = buildAiExecutors(deps.ai);
+  const rag = buildRagExecutors(deps.rag);
   const registry = new ExecutorRegistry()
     .register(CONTROL_TASK_TYPE, controlExecutor)
-    .register('classification_task', classificationExecutor)
-    .register('extraction_task', extractionExecutor)
-    .register('llm_task', llmExecutor)
-    .register('summarization_task', summarizationExecutor)
-    .register('classify_and_extract', classifyAndExtractExecutor)
+    .register('classification_task', ai.classification_task)
+    .register('extraction_task', ai.extraction_task)
+    .register('llm_task', ai.llm_task)
+    .register('summarization_task', ai.summarization_task)
+    .register('classify_and_extract', ai.classify_and_extract)
     .register('cloud_drive_fetch_task', cloudDriveFetchExecutor)
     .register('rest_api_task', createRestApiExecutor({ client: deps.outbound, defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds }))
     .register('email_send_task', createEmailSendExecutor({ mailer: deps.mailer }))
     .register('wait_task', createWaitExecutor({ client: deps.outbound, requestTimeoutSeconds: deps.restDefaultTimeoutSeconds }))
-    .register('rag_enable_task', ragEnableExecutor)
-    .register('rag_query_task', ragQueryExecutor)
+    .register('rag_enable_task', rag.rag_enable_task)
+    .register('rag_query_task', rag.rag_query_task)
     .register('decision', decisionExecutor)
     .register('user_input_task', userInputExecutor);
   registry.assertComplete();
