@@ -12,6 +12,7 @@ import type { ApiContext, ApiFeature } from './feature';
 import { openApiFeature } from './openapi/openapi.feature';
 import { OpenApiRegistry } from './openapi/registry';
 import { promptsFeature } from './prompts/prompts.feature';
+import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/document-features';
 import { usersFeature } from './users/users.feature';
 import { UsersRepository } from './users/users.repository';
@@ -38,6 +39,8 @@ export interface PublicApiDeps {
   features?: ApiFeature[];
   /** Where documents are stored; default: the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
+  /** RabbitMQ, for RAG indexing jobs (rag_index_queue); without it, enabling RAG answers 503. */
+  broker?: RagBroker;
 }
 
 /** Features every build serves, in mounting order. */
@@ -49,6 +52,8 @@ export interface PublicApi {
   openapi: OpenApiRegistry;
   /** Documents and collections: main starts and stops their background text extraction. */
   documents: DocumentFeatures;
+  /** RAG: main starts and stops its indexing worker. */
+  rag: RagModule;
 }
 
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
@@ -67,7 +72,8 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     openapi,
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, storage: deps.storage });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, ...(deps.features ?? []), openApiFeature];
+  const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
@@ -77,7 +83,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi, documents };
+  return { app, auth: authModule.guards, openapi, documents, rag };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

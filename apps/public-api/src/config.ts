@@ -137,4 +137,29 @@ export class PublicApiConfig extends BaseConfig {
   /** How long POST /prompts/generate-rtio may take before it answers 408. */
   @EnvInt() @IsInt() @Min(1) @Max(600)
   RTIO_TIMEOUT_SECONDS = 30;
+
+  // RAG (issue 6).
+  /** Indexing jobs one replica runs at once (prefetch of rag_index_queue). */
+  @EnvInt() @IsInt() @Min(1) @Max(64)
+  RAG_INDEX_CONCURRENCY = 2;
+
+  /** How long an indexing job waits for its document's text extraction before it fails. */
+  @EnvInt() @IsInt() @Min(1) @Max(86400)
+  RAG_TEXT_WAIT_SECONDS = 300;
+
+  /** Embed chunks and queries through the LLM service (POST /api/v1/embeddings); false: full-text ranking only. */
+  @EnvBoolean() @IsBoolean()
+  RAG_EMBEDDINGS = true;
+
+  /** Chunks per embeddings call. */
+  @EnvInt() @IsInt() @Min(1) @Max(2048)
+  RAG_EMBEDDING_BATCH = 64;
+
+  /** Which configured provider answers RAG questions and embeds (provider_a, provider_b, provider_c). */
+  @IsIn(['provider_a', 'provider_b', 'provider_c'])
+  RAG_MODEL_TYPE: 'provider_a' | 'provider_b' | 'provider_c' = 'provider_a';
+
+  /** How long the answer's LLM call may take before the answer falls back to quoting the sources. */
+  @EnvInt() @IsInt() @Min(1) @Max(600)
+  RAG_ANSWER_TIMEOUT_SECONDS = 60;
 }

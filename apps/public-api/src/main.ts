@@ -63,10 +63,13 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck()] });
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck()] });
   // Picks up text extractions a stopped or crashed process left behind; stopped before the database closes.
   api.documents.start();
   lifecycle.onShutdown('document text extraction', () => api.documents.stop());
+  // RAG indexing runs here, next to the text and chunk tables; stopped (jobs waiting for text requeued) before text extraction stops.
+  await api.rag.start();
+  lifecycle.onShutdown('rag indexing', () => api.rag.stop(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
   await lifecycle.listen(api.app, config.PUBLIC_API_PORT, config.HOST);
   logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
 }
