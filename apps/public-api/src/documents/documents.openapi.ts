@@ -96,13 +96,13 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
       type: 'object',
       properties: { title: { type: 'string' }, description: nullable({ type: 'string' }), tags: { type: 'array', items: { type: 'string' } }, metadata: { type: 'object' } },
     })
-    .addSchema('RagStatusRequest', { type: 'object', properties: { ragEnabled: { type: 'boolean' }, ragStatus: { type: 'string', enum: [...RAG_STATUSES] } } })
-    .addSchema('RagStatus', {
+    .addSchema('DocumentRagStatusRequest', { type: 'object', properties: { ragEnabled: { type: 'boolean' }, ragStatus: { type: 'string', enum: [...RAG_STATUSES] } } })
+    .addSchema('DocumentRagStatus', {
       type: 'object',
       required: ['rag_processing_status', 'rag_chunk_count'],
       properties: { rag_processing_status: nullable({ type: 'string', enum: [...RAG_PROCESSING_STATUSES] }), rag_chunk_count: { type: 'integer' }, ragEnabled: { type: 'boolean' }, ragStatus: { type: 'string', enum: [...RAG_STATUSES] } },
     })
-    .addSchema('SignedUrl', { type: 'object', required: ['url', 'expires_at'], properties: { url: { type: 'string', format: 'uri' }, expires_at: { type: 'string', format: 'date-time' } } });
+    .addSchema('DocumentSignedUrl', { type: 'object', required: ['url', 'expires_at'], properties: { url: { type: 'string', format: 'uri' }, expires_at: { type: 'string', format: 'date-time' } } });
 
   const tags = ['documents'];
   const documentResponse = { 200: { description: 'The document', schema: ref('DocumentResponse') } };
@@ -165,7 +165,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     summary: 'Set ragEnabled and ragStatus directly',
     tags,
     parameters: [id],
-    requestBody: ref('RagStatusRequest'),
+    requestBody: ref('DocumentRagStatusRequest'),
     responses: documentResponse,
     errors: [400, 404],
   });
@@ -173,7 +173,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     summary: 'RAG indexing status',
     tags,
     parameters: [id],
-    responses: { 200: { description: 'Status', schema: ref('RagStatus') } },
+    responses: { 200: { description: 'Status', schema: ref('DocumentRagStatus') } },
     errors: [404],
   });
   openapi.add('delete', '/documents/{id}', {
@@ -194,7 +194,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     summary: 'A signed download URL for the document, usable without a token until it expires',
     tags,
     parameters: [id],
-    responses: { 200: { description: 'Signed URL', schema: ref('SignedUrl') } },
+    responses: { 200: { description: 'Signed URL', schema: ref('DocumentSignedUrl') } },
     errors: [404],
   });
   openapi.add('get', '/documents/{id}/signed-download', {
@@ -228,7 +228,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     tags: ['internal'],
     auth: 'none',
     parameters: [id],
-    responses: { 200: { description: 'Signed URL', schema: ref('SignedUrl') } },
+    responses: { 200: { description: 'Signed URL', schema: ref('DocumentSignedUrl') } },
     errors: [401, 404],
   });
 }
