@@ -18,7 +18,12 @@
 // The per-user limit of 10 running executions stays at its default: the 32
 // loops belong to 4 users created with the public API's user:create CLI
 // against the benchmark's own database, 8 loops each.
+//
+// Environment: BENCH_EXECUTIONS (2000), BENCH_CONCURRENCY (32), BENCH_SERIAL
+// (200), BENCH_USERS (4), BENCH_CPU_PROFILE_DIR (every service writes a
+// .cpuprofile there when it stops, through bench/cpu-profiler.cjs).
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
@@ -180,8 +185,10 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
 }
 
 async function main(): Promise<void> {
-  const profile: Record<string, string> = process.env.BENCH_CPU_PROFILE_DIR
-    ? { NODE_OPTIONS: `--require ${process.cwd()}/bench/cpu-profiler.cjs`, CPU_PROF_DIR: process.env.BENCH_CPU_PROFILE_DIR }
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profile: Record<string, string> = profileDir
+    ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir }
     : {};
   const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn', ...profile } });
   try {
