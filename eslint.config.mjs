@@ -29,7 +29,7 @@ const testDepConstraints = depConstraints.map((c) => ({ ...c, onlyDependOnLibsWi
 const restricted = (names, message) => names.map((name) => ({ name, message }));
 
 export default [
-  { ignores: ['**/node_modules/**', 'dist/**', 'var/**', '.nx/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/node_modules/**', 'dist/**', 'var/**', '.nx/**', '.tmp/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -48,7 +48,7 @@ export function createAuthModule(deps: AuthModuleDeps): AuthModule {
 
   // An authenticator of its own per app, so apps built side by side (tests) never share strategies.
   const authenticator = new passport.Authenticator();
-  authenticator.use('jwt', createJwtStrategy({ secret: deps.config.JWT_SECRET, users: deps.users, revocations }));
+  authenticator.use('jwt', createJwtStrategy({ secret: deps.config.JWT_SECRET, revocations }));
   const guards: AuthGuards = {
     requireAuth: createRequireAuth(authenticator, events),
     requireRole,

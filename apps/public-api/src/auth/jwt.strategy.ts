@@ -1,13 +1,11 @@
 import { hmacKey } from '@docflow/internal-auth';
 import { ExtractJwt, Strategy as JwtStrategy, VerifiedCallback } from 'passport-jwt';
-import type { UsersService } from '../users/users.service';
 import type { AuthUser } from './auth-user';
 import type { RevokedTokensRepository } from './revoked-tokens.repository';
 import { claimsOf, JWT_ALGORITHM, JWT_ISSUER } from './tokens';
 
 export interface JwtStrategyDeps {
   secret: string;
-  users: UsersService;
   revocations: RevokedTokensRepository;
 }
 
@@ -17,8 +15,8 @@ export type TokenRejection = 'Malformed token claims' | 'Token has been revoked'
 async function resolveUser(payload: unknown, deps: JwtStrategyDeps): Promise<AuthUser | TokenRejection> {
   const claims = claimsOf(payload);
   if (!claims) return 'Malformed token claims';
-  if (await deps.revocations.isRevoked(claims.jti)) return 'Token has been revoked';
-  const user = await deps.users.findById(Number(claims.sub));
+  const user = await deps.revocations.principal(Number(claims.sub), claims.jti);
+  if (user?.revoked) return 'Token has been revoked';
   if (!user) return 'User not found';
   if (user.blocked) return 'User is blocked';
   return { id: user.id, username: user.username, email: user.email, role: user.role, jti: claims.jti, exp: claims.exp };

@@ -1,5 +1,15 @@
 import { DataSource, LessThanOrEqual } from 'typeorm';
+import type { UserRole } from '../users/user-role';
 import { RevokedTokenEntity } from './revoked-token.entity';
+
+export interface TokenPrincipal {
+  id: number;
+  username: string;
+  email: string;
+  role: UserRole;
+  blocked: boolean;
+  revoked: boolean;
+}
 
 export class RevokedTokensRepository {
   constructor(private readonly ds: DataSource) {}
@@ -10,6 +20,21 @@ export class RevokedTokensRepository {
 
   isRevoked(jti: string): Promise<boolean> {
     return this.repo.existsBy({ jti });
+  }
+
+  /**
+   * Everything a bearer request needs to know about its token's user, in one
+   * round trip: this runs on every authenticated request.
+   */
+  async principal(userId: number, jti: string): Promise<TokenPrincipal | null> {
+    const rows: TokenPrincipal[] = await this.ds.query(
+      `SELECT u.id, u.username, u.email, u.role, u.blocked,
+              EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.jti = $2) AS revoked
+         FROM users u
+        WHERE u.id = $1`,
+      [userId, jti],
+    );
+    return rows[0] ?? null;
   }
 
   /** Idempotent: revoking a token twice keeps the first row. */
