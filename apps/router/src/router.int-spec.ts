@@ -1,3 +1,4 @@
+import type { JobStatus, ResultStatus } from '@docflow/contracts';
 import type express from 'express';
 import request from 'supertest';
 import { JobMessageV1, JobType, QUEUES, RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
@@ -238,5 +239,36 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     const text = (await request(app).get('/metrics')).text;
     expect(text).toMatch(/router_jobs_submitted_total\{job_type="OCR",service="router"\} [1-9]/);
     expect(text).toMatch(/router_results_total\{status="completed",service="router"\} [1-9]/);
+  });
+
+  describe('status transitions applied by the repository', () => {
+    it.each<[JobStatus, JobStatus, 'applied' | 'ignored']>([
+      ['queued', 'processing', 'applied'],
+      ['queued', 'completed', 'applied'],
+      ['queued', 'awaiting_user_input', 'applied'],
+      ['processing', 'processing', 'applied'],
+      ['processing', 'failed', 'applied'],
+      ['awaiting_user_input', 'awaiting_user_input', 'applied'],
+      ['awaiting_user_input', 'completed', 'applied'],
+      ['awaiting_user_input', 'processing', 'ignored'],
+      ['processing', 'queued', 'ignored'],
+      ['completed', 'processing', 'ignored'],
+      ['completed', 'completed', 'ignored'],
+      ['completed', 'failed', 'ignored'],
+      ['failed', 'completed', 'ignored'],
+      ['failed', 'awaiting_user_input', 'ignored'],
+    ])('%s -> %s: %s', async (from, to, expected) => {
+      const jobId = `transition_${from}_${to}_${Math.random().toString(36).slice(2)}`;
+      expect(await jobs.insertQueued({ jobId, jobType: 'task_based_workflow', queue: 'workflow_queue', token: null })).toBe(true);
+      await ds.query('UPDATE router_jobs SET status = $2 WHERE job_id = $1', [jobId, from]);
+      const outcome = await jobs.applyResult(jobId, { status: to as ResultStatus, result: { marker: to }, error: null });
+      expect(outcome).toEqual({ outcome: expected, from });
+      const row = await jobs.findById(jobId);
+      expect(row?.status).toBe(expected === 'applied' ? to : from);
+    });
+
+    it('reports a job it does not know', async () => {
+      expect(await jobs.applyResult('never-submitted', { status: 'completed', result: null, error: null })).toEqual({ outcome: 'unknown' });
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { JobStatus, JobType, QueueName, ResultStatus } from '@docflow/contracts';
-import { decideTransition, isTerminal } from './job-status';
+import { isTerminal, JOB_STATUS_RANK } from './job-status';
 import { RouterJobEntity } from './router-job.entity';
 
 export interface NewRouterJob {
@@ -14,6 +14,12 @@ export interface ResultUpdate {
   status: ResultStatus;
   result: Record<string, unknown> | null;
   error: string | null;
+}
+
+/** SQL for the rank of a status expression, generated from JOB_STATUS_RANK so the two cannot drift. */
+function RANK_SQL(expr: string): string {
+  const cases = Object.entries(JOB_STATUS_RANK).map(([status, rank]) => `WHEN '${status}' THEN ${rank}`).join(' ');
+  return `(CASE ${expr}::text ${cases} END)`;
 }
 
 export type ApplyOutcome = { outcome: 'applied'; from: JobStatus } | { outcome: 'ignored'; from: JobStatus } | { outcome: 'unknown' };
@@ -42,23 +48,29 @@ export class RouterJobsRepository {
   }
 
   /**
-   * Applies a results message under a row lock, so concurrent messages for
-   * one job serialise and the monotonic rule holds whatever order they arrive in.
+   * Applies a results message in one statement: the row lock taken by the
+   * CTE serialises concurrent messages for one job, and the guard mirrors
+   * `decideTransition` (a terminal job never changes; a lower rank is stale).
    */
-  applyResult(jobId: string, update: ResultUpdate): Promise<ApplyOutcome> {
-    return this.ds.transaction(async (m) => {
-      const repo = m.getRepository(RouterJobEntity);
-      const row = await repo.findOne({ where: { jobId }, lock: { mode: 'pessimistic_write' } });
-      if (!row) return { outcome: 'unknown' };
-      if (decideTransition(row.status, update.status) === 'ignore') return { outcome: 'ignored', from: row.status };
-      await m.query(
-        `UPDATE router_jobs
+  async applyResult(jobId: string, update: ResultUpdate): Promise<ApplyOutcome> {
+    const rows: { current: JobStatus | null; applied: boolean }[] = await this.ds.query(
+      `WITH cur AS (
+         SELECT job_id, status FROM router_jobs WHERE job_id = $1 FOR UPDATE
+       ), upd AS (
+         UPDATE router_jobs j
             SET status = $2, result = $3::jsonb, error = $4, updated_at = now(),
                 completed_at = CASE WHEN $5::boolean THEN now() ELSE NULL END
-          WHERE job_id = $1`,
-        [jobId, update.status, update.result === null ? null : JSON.stringify(update.result), update.error, isTerminal(update.status)],
-      );
-      return { outcome: 'applied', from: row.status };
-    });
+           FROM cur
+          WHERE j.job_id = cur.job_id
+            AND cur.status NOT IN ('completed', 'failed')
+            AND ${RANK_SQL('$2')} >= ${RANK_SQL('cur.status')}
+         RETURNING 1
+       )
+       SELECT (SELECT status FROM cur) AS current, EXISTS (SELECT 1 FROM upd) AS applied`,
+      [jobId, update.status, update.result === null ? null : JSON.stringify(update.result), update.error, isTerminal(update.status)],
+    );
+    const row = rows[0];
+    if (!row || row.current === null) return { outcome: 'unknown' };
+    return { outcome: row.applied ? 'applied' : 'ignored', from: row.current };
   }
 }
