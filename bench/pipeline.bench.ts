@@ -24,6 +24,7 @@
 // .cpuprofile there when it stops, through bench/cpu-profiler.cjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
@@ -195,16 +196,21 @@ async function main(): Promise<void> {
     const runners = await Promise.all(Array.from({ length: USERS }, (_, n) => runner(stack, n + 1)));
     await runLoops(200, 8, runners, 5); // warm-up: JIT, connection pools, prepared plans
 
+    const loadBefore = loadavg()[0]!;
     const serialBefore = await snapshot(stack);
+    const client0 = process.cpuUsage();
     const s0 = performance.now();
     const serial = await runLoops(SERIAL, 1, runners, POLL_SERIAL_MS);
     const serialSeconds = (performance.now() - s0) / 1000;
     const serialAfter = await snapshot(stack);
+    const client1 = process.cpuUsage();
 
     const t0 = performance.now();
     const loaded = await runLoops(TOTAL, CONCURRENCY, runners, POLL_LOADED_MS);
     const seconds = (performance.now() - t0) / 1000;
     const loadedAfter = await snapshot(stack);
+    const client2 = process.cpuUsage();
+    const clientCpu = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => +((b.user - a.user + b.system - a.system) / 1e6).toFixed(2);
 
     const s1 = summarize(serial.map((s) => s.latencyMs));
     const sc = summarize(loaded.map((s) => s.latencyMs));
@@ -214,14 +220,15 @@ async function main(): Promise<void> {
       { run: `concurrency ${CONCURRENCY}`, ...(await hopBreakdown(loaded.filter((_, i) => i % Math.max(1, Math.floor(loaded.length / 200)) === 0))) },
     ];
     const cpu = [
-      { run: `concurrency 1 (${serialSeconds.toFixed(1)} s)`, ...cpuBetween(serialBefore, serialAfter) },
-      { run: `concurrency ${CONCURRENCY} (${seconds.toFixed(1)} s)`, ...cpuBetween(serialAfter, loadedAfter) },
+      { run: `concurrency 1 (${serialSeconds.toFixed(1)} s)`, ...cpuBetween(serialBefore, serialAfter), 'bench client': clientCpu(client0, client1) },
+      { run: `concurrency ${CONCURRENCY} (${seconds.toFixed(1)} s)`, ...cpuBetween(serialAfter, loadedAfter), 'bench client': clientCpu(client1, client2) },
     ];
     const routes = routeMeans(serialAfter, loadedAfter);
 
     console.log('\nmedian time per hop (ms), from the execution and step records:');
     console.table(hops);
-    console.log('CPU seconds used per service (the machine has 2 cores):');
+    const load = { before: +loadBefore.toFixed(2), after: +loadavg()[0]!.toFixed(2) };
+    console.log(`CPU seconds used per process (the machine has 2 cores; 1-minute load average ${load.before} before, ${load.after} after):`);
     console.table(cpu);
     console.log(`server-side mean time per route during the concurrency-${CONCURRENCY} run:`);
     console.table(routes);
@@ -238,6 +245,7 @@ async function main(): Promise<void> {
         targets_met: { throughput: rate >= 300, p50: s1.p50 <= 20 },
         hop_medians_ms: hops,
         cpu_seconds: cpu,
+        load_average_1m: load,
         route_means_ms: routes,
       },
     );
