@@ -42,6 +42,7 @@ export class OpenAiStub {
   /** Every request's `authorization` header, in order (recorded only with `record`). */
   readonly authorizations: (string | undefined)[] = [];
   private served = 0;
+  private opened = 0;
   private readonly waiters: { count: number; resolve: () => void }[] = [];
 
   private constructor(
@@ -57,6 +58,7 @@ export class OpenAiStub {
       req.on('end', () => holder.self?.serve(req, Buffer.concat(chunks).toString('utf8'), res));
     });
     server.keepAliveTimeout = 60000;
+    server.on('connection', () => holder.self && (holder.self.opened += 1));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', resolve);
@@ -77,6 +79,11 @@ export class OpenAiStub {
   /** Chat-completions requests answered so far. */
   get count(): number {
     return this.served;
+  }
+
+  /** TCP connections accepted so far (a keep-alive client opens few). */
+  get connections(): number {
+    return this.opened;
   }
 
   /** Resolves once `count` chat-completions requests arrived in all; rejects after `ms`. */
