@@ -96,6 +96,8 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
   const { logger, metrics, errorStyle } = options;
   const app = express();
   app.disable('x-powered-by');
+  // API responses are dynamic: hashing every JSON body for an ETag cost ~16 % of CPU per LLM call.
+  app.set('etag', false);
   app.set('query parser', 'simple');
 
   app.use((req, res, next) => {
