@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { RagProcessingStatus, RagStatus, Visibility } from '../documents';
 import { pgvectorWriteColumn } from './pgvector';
+import { packFloat32 } from './ranking';
 
 /** A document's RAG fields (spec 2.2, 3.5). */
 export interface RagState {
@@ -209,12 +210,13 @@ export class RagIndexRepository {
   }
 
   private async insertBatch(m: EntityManager, claim: IndexClaim, chunks: NewChunk[], model: string | null, withVector: boolean): Promise<void> {
-    // One statement per batch: parallel arrays unnested into rows; embeddings travel as array literals.
+    // One statement per batch: parallel arrays unnested into rows; embeddings travel as array literals and packed bytes.
     const embeddings = chunks.map((c) => (c.embedding ? `{${c.embedding.join(',')}}` : null));
+    const packed = chunks.map((c) => (c.embedding ? `\\x${packFloat32(c.embedding).toString('hex')}` : null));
     await m.query(
-      `INSERT INTO rag_chunks (document_id, owner_id, visibility, document_title, chunk_index, page, heading, content, embedding, embedding_model${withVector ? ', embedding_vec' : ''})
-       SELECT $1, $2, $3, $10, t.idx, t.page, t.heading, t.content, t.emb::real[], CASE WHEN t.emb IS NULL THEN NULL ELSE $8::varchar END${withVector ? `, ${pgvectorWriteColumn('t.emb::real[]')}` : ''}
-       FROM unnest($4::int[], $5::int[], $6::text[], $7::text[], $9::text[]) AS t(idx, page, heading, content, emb)`,
+      `INSERT INTO rag_chunks (document_id, owner_id, visibility, document_title, chunk_index, page, heading, content, embedding, embedding_f32, embedding_model${withVector ? ', embedding_vec' : ''})
+       SELECT $1, $2, $3, $10, t.idx, t.page, t.heading, t.content, t.emb::real[], t.bin::bytea, CASE WHEN t.emb IS NULL THEN NULL ELSE $8::varchar END${withVector ? `, ${pgvectorWriteColumn('t.emb::real[]')}` : ''}
+       FROM unnest($4::int[], $5::int[], $6::text[], $7::text[], $9::text[], $11::text[]) AS t(idx, page, heading, content, emb, bin)`,
       [
         claim.documentId,
         claim.ownerId,
@@ -226,6 +228,7 @@ export class RagIndexRepository {
         model,
         embeddings,
         clean(claim.title).slice(0, 255),
+        packed,
       ],
     );
   }
