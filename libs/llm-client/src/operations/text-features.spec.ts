@@ -7,6 +7,12 @@ describe('text features', () => {
     expect(countWords('  ')).toBe(0);
   });
 
+  it('counts a number with thousands separators as one word, and a comma-separated list as several', () => {
+    expect(countWords('All 4,200 pallets')).toBe(3);
+    expect(countWords('Cost: 1,250.00 EUR, paid 1,000,000 times')).toBe(6);
+    expect(countWords('items 1,2,3 and a,b')).toBe(7);
+  });
+
   it('cuts a text to a word limit and says so', () => {
     expect(limitWords('one two three four', 4)).toEqual({ text: 'one two three four', truncated: false });
     expect(limitWords('- one two\n- three four five', 3)).toEqual({ text: '- one two\n- three…', truncated: true });

@@ -7,9 +7,9 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-const WORD = /[\p{L}\p{N}]+(?:['’.\-][\p{L}\p{N}]+)*/gu;
+const WORD = /[\p{L}\p{N}]+(?:['’.\-][\p{L}\p{N}]+|(?<=\p{N}),\p{N}{3}(?!\p{N}))*/gu;
 
-/** Words as a reader counts them: bullet markers and lone punctuation are not words. */
+/** Words as a reader counts them: bullet markers and lone punctuation are not words; a number with thousands separators (4,200) is one word. */
 export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
 }
