@@ -5,10 +5,8 @@ import { decodeFloat4Array, dot, type FullTextPlan, fuse, planFullText, type Ran
 import { TermStatsRepository } from './term-stats.repository';
 
 export interface RetrievalSettings {
-  /** Full-text candidates scored (IDF-weighted word coverage) at most. */
+  /** Chunks a full-text scan reads and scores at most, of the caller's and of the global ones each; also the chunk count up to which the rarest words alone drive it. */
   candidateCap: number;
-  /** Chunks the selective words of a question may reach before the common ones stop driving the scan. */
-  termBudget: number;
   /** Best full-text candidates kept (re-ranked with ts_rank_cd); they are also vector-scored. */
   ftsCandidates: number;
   /** Extra vector candidates: the caller's most recently indexed visible chunks (plain PostgreSQL) or the nearest ones (pgvector). */
@@ -19,7 +17,7 @@ export interface RetrievalSettings {
   maxTerms: number;
 }
 
-export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = { candidateCap: 1500, termBudget: 1000, ftsCandidates: 100, vectorCandidates: 200, rrfK: 60, maxTerms: 16 };
+export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = { candidateCap: 400, ftsCandidates: 100, vectorCandidates: 200, rrfK: 60, maxTerms: 16 };
 
 export interface RetrievalQuery {
   userId: number;
@@ -48,14 +46,25 @@ export interface RetrievedChunk {
   similarity: number | null;
 }
 
+interface Candidate {
+  id: number;
+  documentId: number;
+}
 
-/** The packed vector, or for a row written before embedding_f32 existed, the real[] in binary. */
-const VECTOR_BYTES = 'c.embedding_f32 AS bin, CASE WHEN c.embedding_f32 IS NULL THEN array_send(c.embedding) END AS emb';
+interface ScanRow {
+  id: string | number;
+  document_id: number;
+  rank: number;
+}
 
 interface VectorRow {
   id: string | number;
+  document_id: number;
+  /** Packed float32 (embedding_f32), or for rows written before it, the real[] in binary (array_send). */
   bin: Buffer | null;
   emb: Buffer | null;
+  /** pgvector's similarity, when it computed one. */
+  sim?: number | null;
 }
 
 interface ChunkRow {
@@ -70,31 +79,36 @@ interface ChunkRow {
 }
 
 /**
- * Only chunks of documents the caller may see (own or global) and that are
- * switched on for RAG are ever candidates: this condition is part of every
- * scan's WHERE clause (chunk alias c; $1 is the caller).
+ * Only chunks of documents the caller may see, their own or global ones, are
+ * ever candidates: this condition is in the WHERE clause of every scan (chunk
+ * alias c; $1 is the caller). Chunks carry their document's owner and
+ * visibility, so it needs no join.
  */
-const VISIBLE = `(c.owner_id = $1 OR c.visibility = 'global') AND EXISTS (SELECT 1 FROM documents d WHERE d.id = c.document_id AND d.rag_enabled)`;
+const VISIBLE = `(c.owner_id = $1 OR c.visibility = 'global')`;
+
+const VECTOR_BYTES = 'c.embedding_f32 AS bin, CASE WHEN c.embedding_f32 IS NULL THEN array_send(c.embedding) END AS emb';
 
 /**
  * Hybrid retrieval.
  *
  * Full text: the question's english lexemes, weighted by IDF (planner
- * statistics, see TermStatsRepository). The selective words drive a GIN scan
- * of at most `candidateCap` visible chunks, scored by the IDF-weighted words
- * they hold; the best `ftsCandidates` are re-ranked adding ts_rank_cd over all
- * words (the document title counts four times, weight B).
+ * statistics and capped counts, see TermStatsRepository). The rarest words
+ * drive a capped scan of visible chunks, which are scored by the
+ * IDF-weighted words they hold; the best `ftsCandidates` are re-ranked adding
+ * ts_rank_cd over all words (the document title counts four times, weight B).
+ * When that finds too little, chunks holding every word, then any word, are
+ * scanned (see planFullText).
  *
  * Vectors (when the question has an embedding): the full-text candidates
  * plus a bounded pre-filter, the caller's `vectorCandidates` most recently
- * indexed visible chunks (own and global, two index scans), with embeddings
- * of the same model. Plain PostgreSQL has no vector arithmetic, and a dot
- * product in SQL (unnest) costs about 0.13 ms per 256-dimension vector, so
- * these candidates' vectors are fetched in binary (array_send) and scored
- * here; with pgvector the nearest chunks come from its index and are scored
- * in SQL (pgvector.ts).
+ * indexed visible chunks (own and global, one index scan each). Plain
+ * PostgreSQL has no vector arithmetic: a dot product in SQL (unnest) costs
+ * about 0.13 ms per 256-dimension vector, so the candidates' packed vectors
+ * are read and scored here. With pgvector, the nearest visible chunks come
+ * from its index and are scored in SQL (pgvector.ts).
  *
- * Reciprocal rank fusion of both rankings, then the best `limit` chunks.
+ * Candidates of documents switched off for RAG are dropped, then reciprocal
+ * rank fusion picks the best `limit`.
  */
 export class RagRetrievalRepository {
   private readonly stats: TermStatsRepository;
@@ -113,42 +127,49 @@ export class RagRetrievalRepository {
     const lexemes = await this.stats.lexemes(q.text, settings.maxTerms);
     let plan: FullTextPlan | null = null;
     if (lexemes.length > 0) {
-      const { total, terms } = await this.stats.frequencies(lexemes, q.userId);
-      plan = planFullText(terms, total, settings.termBudget);
+      const { total, terms } = await this.stats.frequencies(lexemes, q.userId, settings.candidateCap + 1);
+      plan = planFullText(terms, total, settings.candidateCap);
     }
     if (!plan && !q.embedding) return [];
-    // The full-text scan and the vector pre-filter are independent: both at once, on two connections.
-    const [fts, pool] = await Promise.all([this.fullText(q, plan), q.embedding ? this.vectorPool(q, q.embedding) : Promise.resolve(new Map<number, number>())]);
+    // The full-text scans and the vector pre-filter are independent: both at once, on two connections.
+    const [fts, pool] = await Promise.all([this.fullText(q, plan), q.embedding ? this.vectorPool(q, q.embedding) : Promise.resolve(new Map<number, Candidate & { sim: number }>())]);
     if (q.embedding) {
       // Full-text candidates are vector-scored too.
-      const missing = fts.filter((id) => !pool.has(id));
-      for (const [id, sim] of await this.similarities(q.userId, missing, q.embedding)) pool.set(id, sim);
+      const missing = fts.filter((c) => !pool.has(c.id)).map((c) => c.id);
+      for (const [id, c] of await this.similarities(q.userId, missing, q.embedding)) pool.set(id, c);
     }
-    return this.details(q.userId, fuse(fts, pool, settings.rrfK, q.limit));
+    const enabled = await this.enabledDocuments([...fts.map((c) => c.documentId), ...[...pool.values()].map((c) => c.documentId)]);
+    const sims = new Map([...pool.values()].filter((c) => enabled.has(c.documentId)).map((c) => [c.id, c.sim]));
+    const ranked = fuse(
+      fts.filter((c) => enabled.has(c.documentId)).map((c) => c.id),
+      sims,
+      settings.rrfK,
+      q.limit,
+    );
+    return this.details(q.userId, ranked);
   }
 
-  /** Full-text candidate ids, best first: the plan's scans in order until one finds enough. */
-  private async fullText(q: RetrievalQuery, plan: FullTextPlan | null): Promise<number[]> {
+  /** Full-text candidates, best first: the plan's scans in order until they found enough. */
+  private async fullText(q: RetrievalQuery, plan: FullTextPlan | null): Promise<Candidate[]> {
     if (!plan) return [];
-    const ranks = new Map<number, number>();
+    const found = new Map<number, Candidate & { rank: number }>();
     for (const scan of plan.scans) {
       // The scores are comparable across scans: widening only adds candidates.
-      for (const r of await this.scan(q.userId, plan, scan)) ranks.set(Number(r.id), Number(r.rank));
-      if (ranks.size >= q.limit) break;
+      for (const r of await this.scan(q.userId, plan, scan)) found.set(Number(r.id), { id: Number(r.id), documentId: r.document_id, rank: Number(r.rank) });
+      if (found.size >= q.limit) break;
     }
-    return [...ranks.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, this.settings.ftsCandidates)
-      .map(([id]) => id);
+    return [...found.values()].sort((a, b) => b.rank - a.rank || a.id - b.id).slice(0, this.settings.ftsCandidates);
   }
 
   /**
-   * One capped GIN scan of visible chunks, scored by the IDF-weighted words
-   * they hold; the best re-ranked with ts_rank_cd. Sequential scans are off
-   * for this statement: with a LIMIT the planner bets on finding common words
-   * early in the heap, and a chunk table is too wide for that bet.
+   * One capped scan of the caller's chunks and of the global ones holding
+   * the scan's words, scored by the IDF-weighted words they hold, the best
+   * re-ranked with ts_rank_cd. Each half is ordered by its index (newest
+   * first), so the planner reads a few chunks through the GIN index for rare
+   * words, and stops early in the visibility index for common ones (where any
+   * bounded subset is as good as another).
    */
-  private async scan(userId: number, plan: FullTextPlan, tsquery: string): Promise<{ id: string | number; rank: number }[]> {
+  private async scan(userId: number, plan: FullTextPlan, tsquery: string): Promise<ScanRow[]> {
     const { candidateCap, ftsCandidates } = this.settings;
     const params: unknown[] = [userId, tsquery, candidateCap, plan.anyTerm, ftsCandidates];
     const coverage = plan.terms
@@ -157,83 +178,84 @@ export class RagRetrievalRepository {
         return `CASE WHEN c.tsv @@ $${params.length - 1}::tsquery THEN $${params.length}::float8 ELSE 0 END`;
       })
       .join(' + ');
-    const sql = `
-      SELECT id, cov + ts_rank_cd(tsv, $4::tsquery, 32) AS rank
-      FROM (
-        SELECT id, tsv, cov FROM (
-          SELECT c.id, c.tsv, ${coverage} AS cov FROM rag_chunks c
-          WHERE c.tsv @@ $2::tsquery AND ${VISIBLE}
-          LIMIT $3
-        ) cand ORDER BY cov DESC, id LIMIT $5
-      ) best`;
-    return this.ds.transaction(async (m) => {
-      await m.query('SET LOCAL enable_seqscan = off');
-      return (await m.query(sql, params)) as { id: string | number; rank: number }[];
-    });
+    const half = (where: string, order: string) =>
+      `(SELECT c.id, c.document_id, c.tsv, ${coverage} AS cov FROM rag_chunks c WHERE ${where} AND c.tsv @@ $2::tsquery ORDER BY ${order} LIMIT $3)`;
+    return (await this.ds.query(
+      `SELECT id, document_id, cov + ts_rank_cd(tsv, $4::tsquery, 32) AS rank
+       FROM (
+         SELECT id, document_id, tsv, cov FROM (
+           ${half('c.owner_id = $1', 'c.owner_id, c.id DESC')}
+           UNION ALL
+           ${half("c.visibility = 'global' AND c.owner_id <> $1", 'c.id DESC')}
+         ) cand ORDER BY cov DESC, id LIMIT $5
+       ) best`,
+      params,
+    )) as ScanRow[];
   }
 
   /**
-   * The bounded vector pre-filter with its similarities: on plain PostgreSQL
-   * the caller's most recently indexed visible chunks (own and global, each
-   * from its index), scored here from their binary vectors; with pgvector the
-   * nearest visible chunks by its index, scored in SQL.
+   * The bounded vector pre-filter with similarities: on plain PostgreSQL the
+   * caller's most recently indexed visible chunks (own and global, from their
+   * indexes) scored here; with pgvector the nearest visible ones by its index.
    */
-  private async vectorPool(q: RetrievalQuery, embedding: { vector: number[]; model: string }): Promise<Map<number, number>> {
+  private async vectorPool(q: RetrievalQuery, embedding: { vector: number[]; model: string }): Promise<Map<number, Candidate & { sim: number }>> {
     const limit = this.settings.vectorCandidates;
-    const out = new Map<number, number>();
     if (await this.pgvector()) {
       const size = embedding.vector.length;
       const rows = (await this.ds.query(
-        `SELECT c.id, ${pgvectorSimilaritySql(size, '$4::real[]')} AS sim FROM rag_chunks c WHERE c.id IN (${pgvectorCandidatesSql(size, '$4::real[]', '$2', '$3', VISIBLE)})`,
+        `SELECT c.id, c.document_id, NULL::bytea AS bin, NULL::bytea AS emb, ${pgvectorSimilaritySql(size, '$4::real[]')} AS sim
+         FROM rag_chunks c WHERE c.id IN (${pgvectorCandidatesSql(size, '$4::real[]', '$2', '$3', VISIBLE)})`,
         [q.userId, embedding.model, limit, `{${embedding.vector.join(',')}}`],
-      )) as { id: string | number; sim: number }[];
-      for (const r of rows) out.set(Number(r.id), Number(r.sim));
-      return out;
+      )) as VectorRow[];
+      return this.score(rows, embedding.vector);
     }
-    // The index scans take the newest rows first; the model and RAG-enabled checks follow on those few.
     const rows = (await this.ds.query(
-      `SELECT c.id, ${VECTOR_BYTES}
-       FROM rag_chunks c
-       WHERE c.id IN (
-         SELECT c.id FROM (
-           (SELECT id FROM rag_chunks WHERE owner_id = $1 ORDER BY owner_id, id DESC LIMIT $3)
-           UNION
-           (SELECT id FROM rag_chunks WHERE visibility = 'global' ORDER BY id DESC LIMIT $3)
-         ) r JOIN rag_chunks c ON c.id = r.id
-         WHERE c.embedding_model = $2 AND ${VISIBLE}
-         ORDER BY c.id DESC LIMIT $3)`,
+      `SELECT c.id, c.document_id, ${VECTOR_BYTES}
+       FROM (
+         (SELECT id FROM rag_chunks WHERE owner_id = $1 ORDER BY owner_id, id DESC LIMIT $3)
+         UNION
+         (SELECT id FROM rag_chunks WHERE visibility = 'global' ORDER BY id DESC LIMIT $3)
+         ORDER BY id DESC LIMIT $3
+       ) r JOIN rag_chunks c ON c.id = r.id
+       WHERE c.embedding_model = $2 AND ${VISIBLE}`,
       [q.userId, embedding.model, limit],
     )) as VectorRow[];
-    return this.score(rows, embedding.vector, out);
+    return this.score(rows, embedding.vector);
   }
 
   /** Similarities of the given visible chunks (the full-text candidates the pre-filter missed). */
-  private async similarities(userId: number, ids: number[], embedding: { vector: number[]; model: string }): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
-    if (ids.length === 0) return out;
-    if (await this.pgvector()) {
-      const rows = (await this.ds.query(
-        `SELECT c.id, ${pgvectorSimilaritySql(embedding.vector.length, '$4::real[]')} AS sim FROM rag_chunks c
-         WHERE c.id = ANY($2::bigint[]) AND c.embedding_model = $3 AND ${VISIBLE}`,
-        [userId, ids, embedding.model, `{${embedding.vector.join(',')}}`],
-      )) as { id: string | number; sim: number }[];
-      for (const r of rows) out.set(Number(r.id), Number(r.sim));
-      return out;
-    }
+  private async similarities(userId: number, ids: number[], embedding: { vector: number[]; model: string }): Promise<Map<number, Candidate & { sim: number }>> {
+    if (ids.length === 0) return new Map();
+    const pgvector = await this.pgvector();
     const rows = (await this.ds.query(
-      `SELECT c.id, ${VECTOR_BYTES} FROM rag_chunks c WHERE c.id = ANY($2::bigint[]) AND c.embedding_model = $3 AND ${VISIBLE}`,
-      [userId, ids, embedding.model],
+      pgvector
+        ? `SELECT c.id, c.document_id, NULL::bytea AS bin, NULL::bytea AS emb, ${pgvectorSimilaritySql(embedding.vector.length, '$4::real[]')} AS sim
+           FROM rag_chunks c WHERE c.id = ANY($2::bigint[]) AND c.embedding_model = $3 AND ${VISIBLE}`
+        : `SELECT c.id, c.document_id, ${VECTOR_BYTES} FROM rag_chunks c WHERE c.id = ANY($2::bigint[]) AND c.embedding_model = $3 AND ${VISIBLE}`,
+      pgvector ? [userId, ids, embedding.model, `{${embedding.vector.join(',')}}`] : [userId, ids, embedding.model],
     )) as VectorRow[];
-    return this.score(rows, embedding.vector, out);
+    return this.score(rows, embedding.vector);
   }
 
-  private score(rows: VectorRow[], vector: number[], out: Map<number, number>): Map<number, number> {
+  private score(rows: VectorRow[], vector: number[]): Map<number, Candidate & { sim: number }> {
+    const out = new Map<number, Candidate & { sim: number }>();
     for (const r of rows) {
-      const v = r.bin ? unpackFloat32(r.bin) : r.emb ? decodeFloat4Array(r.emb) : null;
-      const sim = v ? dot(v, vector) : null;
-      if (sim !== null && Number.isFinite(sim)) out.set(Number(r.id), sim);
+      let sim: number | null = r.sim === undefined || r.sim === null ? null : Number(r.sim);
+      if (sim === null) {
+        const v = r.bin ? unpackFloat32(r.bin) : r.emb ? decodeFloat4Array(r.emb) : null;
+        sim = v ? dot(v, vector) : null;
+      }
+      if (sim !== null && Number.isFinite(sim)) out.set(Number(r.id), { id: Number(r.id), documentId: r.document_id, sim });
     }
     return out;
+  }
+
+  /** Which of the documents are switched on for RAG (PATCH /documents/{id}/rag-status can switch one off). */
+  private async enabledDocuments(ids: number[]): Promise<Set<number>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Set();
+    const rows = (await this.ds.query('SELECT id FROM documents WHERE id = ANY($1::int[]) AND rag_enabled', [unique])) as { id: number }[];
+    return new Set(rows.map((r) => r.id));
   }
 
   /** The chunks' text and documents, in fused order (visibility checked again). */
@@ -242,7 +264,7 @@ export class RagRetrievalRepository {
     const rows = (await this.ds.query(
       `SELECT c.id, c.document_id, d.title, d.visibility, d.global_key, c.chunk_index, c.page, c.content
        FROM rag_chunks c JOIN documents d ON d.id = c.document_id
-       WHERE c.id = ANY($2::bigint[]) AND (c.owner_id = $1 OR c.visibility = 'global') AND d.rag_enabled`,
+       WHERE c.id = ANY($2::bigint[]) AND ${VISIBLE} AND d.rag_enabled`,
       [userId, ranked.map((r) => r.id)],
     )) as ChunkRow[];
     const byId = new Map(rows.map((r) => [Number(r.id), r]));

@@ -43,17 +43,18 @@ export class TermStatsRepository {
    * capped) for the others, which are rare or absent, so counting is cheap and
    * a word the user's chunks lack never drives the candidate scan.
    */
-  async frequencies(lexemes: string[], userId: number): Promise<{ total: number; terms: TermFrequency[] }> {
+  async frequencies(lexemes: string[], userId: number, cap: number): Promise<{ total: number; terms: TermFrequency[] }> {
     const snap = await this.current();
     const known = new Map<string, number>();
     if (snap) for (const l of lexemes) if (snap.freq.has(l)) known.set(l, Math.max(1, Math.round((snap.freq.get(l) ?? 0) * snap.total)));
     const toCount = lexemes.filter((l) => !known.has(l));
     if (toCount.length > 0) {
-      const cap = snap ? Math.max(1, Math.ceil(snap.floor * snap.total) * 4) : COUNT_CAP;
+      // With statistics, only whether a word stays under the scan's cap matters; without, counts also weigh the words.
+      const limit = snap ? cap : COUNT_CAP;
       const rows = (await this.ds.query(
         `SELECT u.i, (SELECT count(*) FROM (SELECT 1 FROM rag_chunks c WHERE c.tsv @@ u.q::tsquery AND (c.owner_id = $2 OR c.visibility = 'global') LIMIT $3) s)::int AS n
          FROM unnest($1::text[]) WITH ORDINALITY AS u(q, i)`,
-        [toCount.map(tsqueryLiteral), userId, cap],
+        [toCount.map(tsqueryLiteral), userId, limit],
       )) as { i: string | number; n: number }[];
       for (const r of rows) {
         const lexeme = toCount[Number(r.i) - 1];
