@@ -38,6 +38,9 @@ export interface NewActivityRow {
 
 export type ActivityChanges = Partial<NewActivityRow>;
 
+/** What creating, starting and resuming an execution read of its activity: one SELECT, no owner join, no entity. */
+export type ActivityForExecution = Pick<ActivityEntity, 'id' | 'level' | 'ownerId' | 'workflowDefinition' | 'executionDeadlineSeconds' | 'dataShieldPolicy'>;
+
 export class ActivitiesRepository {
   constructor(private readonly ds: DataSource) {}
 
@@ -48,6 +51,16 @@ export class ActivitiesRepository {
   /** The activity with its owner loaded. */
   findById(id: number): Promise<ActivityEntity | null> {
     return this.repo.createQueryBuilder('a').leftJoinAndSelect('a.owner', 'o').where('a.id = :id', { id }).getOne();
+  }
+
+  async findForExecution(id: number): Promise<ActivityForExecution | null> {
+    const rows = (await this.ds.query(
+      `SELECT id, level, owner_id AS "ownerId", workflow_definition AS "workflowDefinition",
+              execution_deadline_seconds AS "executionDeadlineSeconds", data_shield_policy AS "dataShieldPolicy"
+         FROM activities WHERE id = $1`,
+      [id],
+    )) as ActivityForExecution[];
+    return rows[0] ?? null;
   }
 
   /** System-level activities plus those owned by `viewerId`, filtered, sorted and paged. */

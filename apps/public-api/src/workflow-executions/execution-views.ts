@@ -24,7 +24,13 @@ export interface ExecutionView {
   updatedAt: string;
 }
 
-export function toExecutionView(e: WorkflowExecutionEntity): ExecutionView {
+/** The columns the execution view reads. */
+export type ExecutionViewSource = Pick<
+  WorkflowExecutionEntity,
+  'id' | 'status' | 'activityId' | 'inputs' | 'results' | 'outputs' | 'startedAt' | 'completedAt' | 'error' | 'errorType' | 'failedNode' | 'totalCost' | 'createdAt' | 'updatedAt'
+>;
+
+export function toExecutionView(e: ExecutionViewSource): ExecutionView {
   return {
     id: e.id,
     status: e.status,
@@ -62,7 +68,13 @@ export interface ExecutionStatusView {
 }
 
 /** Every key is always present; those that do not apply to the current status are null. */
-export function toStatusView(e: WorkflowExecutionEntity, correlationToken: string | null): ExecutionStatusView {
+/** The columns the status view reads. */
+export type StatusViewSource = Pick<
+  WorkflowExecutionEntity,
+  'id' | 'status' | 'taskStates' | 'outputs' | 'awaitingNode' | 'awaitingInputSchema' | 'awaitingSince' | 'startedAt' | 'completedAt' | 'error' | 'errorType' | 'failedNode'
+>;
+
+export function toStatusView(e: StatusViewSource, correlationToken: string | null): ExecutionStatusView {
   const awaiting = e.status === 'awaiting_user_input';
   return {
     id: e.id,
@@ -112,7 +124,11 @@ export function totalDurationSeconds(e: Pick<WorkflowExecutionEntity, 'startedAt
   return Math.max(0, Math.round(end.getTime() - e.startedAt.getTime()) / 1000);
 }
 
-export function toTimelineView(e: WorkflowExecutionEntity, steps: WorkflowExecutionStepEntity[], now = new Date()): TimelineView {
+export function toTimelineView(
+  e: Pick<WorkflowExecutionEntity, 'id' | 'status' | 'startedAt' | 'completedAt' | 'totalCost' | 'inputs' | 'outputs'>,
+  steps: WorkflowExecutionStepEntity[],
+  now = new Date(),
+): TimelineView {
   return {
     execution_id: e.id,
     status: e.status,

@@ -1,3 +1,4 @@
+import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ExecutionStatus } from './execution-status';
 import type { ExecutionResultUpdate } from './result-application';
@@ -12,14 +13,6 @@ export interface NewExecutionRow {
   userId: number;
   workflowDefinition: Record<string, unknown>;
   inputs: Record<string, unknown>;
-}
-
-export interface StartChanges {
-  inputs: Record<string, unknown>;
-  jobId: string;
-  /** Written to started_at and last_progress_at; the revert matches on it. */
-  at: Date;
-  deadlineAt: Date | null;
 }
 
 export interface ResumeChanges {
@@ -39,11 +32,144 @@ export interface ResumeRevert {
   >;
 }
 
-export type LockedCheck = (row: WorkflowExecutionEntity, runningCount: () => Promise<number>) => Promise<void>;
+/** What a start writes; the at/deadline come back from the database. */
+export interface StartRequest {
+  id: number;
+  userId: number;
+  /** The merged inputs to store, or null to keep (and trust) the stored ones. */
+  inputs: Record<string, unknown> | null;
+  jobId: string;
+  /** Written to started_at and last_progress_at; the revert matches on it. */
+  at: Date;
+  maxRunning: number;
+}
+
+/** What the job payload and the response of a start need. */
+export interface StartedRow {
+  id: number;
+  activityId: number;
+  userId: number;
+  workflowDefinition: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+  startedAt: Date | null;
+  deadlineAt: Date | null;
+  dataShieldPolicy: Record<string, unknown> | null;
+}
+
+export type StartOutcome =
+  | { outcome: 'started'; row: StartedRow }
+  /** No such execution, or not the caller's. */
+  | { outcome: 'missing' }
+  | { outcome: 'not_queued'; status: ExecutionStatus }
+  | { outcome: 'limit'; running: number }
+  /** inputs was null but nothing was stored at create (so nothing was validated): validate, then start with inputs. */
+  | { outcome: 'unvalidated' };
+
+/** The columns an execute with inputs needs before the start. */
+export type StartCandidate = Pick<WorkflowExecutionEntity, 'id' | 'userId' | 'status' | 'inputs'> & { inputSchema: unknown };
+
+/** The columns GET /{id} and the timeline read (not the definition, task states or tokens). */
+export type ExecutionSummaryRow = Pick<
+  WorkflowExecutionEntity,
+  'id' | 'userId' | 'activityId' | 'status' | 'inputs' | 'results' | 'outputs' | 'startedAt' | 'completedAt' | 'error' | 'errorType' | 'failedNode' | 'totalCost' | 'createdAt' | 'updatedAt'
+>;
+
+/** The columns GET /{id}/status reads. */
+export type ExecutionStatusRow = Pick<
+  WorkflowExecutionEntity,
+  | 'id'
+  | 'userId'
+  | 'status'
+  | 'taskStates'
+  | 'outputs'
+  | 'awaitingNode'
+  | 'awaitingInputSchema'
+  | 'awaitingSince'
+  | 'startedAt'
+  | 'completedAt'
+  | 'error'
+  | 'errorType'
+  | 'failedNode'
+  | 'correlationTokenSealed'
+>;
+
+interface PgResult {
+  rows: Record<string, unknown>[];
+}
+
+/** node-postgres' pool under the DataSource: one round trip per call, no entity hydration, no query runner. */
+interface PgPool {
+  query(text: string, values?: unknown[]): Promise<PgResult | PgResult[]>;
+}
+
+const SUMMARY_COLUMNS = `id, user_id AS "userId", activity_id AS "activityId", status, inputs, results, outputs,
+  started_at AS "startedAt", completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
+  total_cost AS "totalCost", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const STATUS_COLUMNS = `id, user_id AS "userId", status, task_states AS "taskStates", outputs, awaiting_node AS "awaitingNode",
+  awaiting_input_schema AS "awaitingInputSchema", awaiting_since AS "awaitingSince", started_at AS "startedAt",
+  completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
+  correlation_token_sealed AS "correlationTokenSealed"`;
+
+function sqlInt(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return String(n);
+}
 
 export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
 
 const RANK_SQL = `CASE e.status WHEN 'queued' THEN 0 WHEN 'running' THEN 1 WHEN 'awaiting_user_input' THEN 2 ELSE 3 END`;
+
+/** $1..$15: the guarded execution update; $16: the step rows (jsonb array), upserted only when the update matched. */
+const APPLY_RESULT_SQL = `
+  WITH upd AS (
+    UPDATE workflow_executions AS e SET
+              status = $3::text,
+              task_states = e.task_states || $5::jsonb,
+              outputs = CASE WHEN $6::jsonb IS NULL THEN e.outputs ELSE COALESCE(e.outputs, '{}'::jsonb) || $6::jsonb END,
+              results = CASE WHEN $3::text = 'completed' THEN COALESCE(e.outputs, '{}'::jsonb) || COALESCE($6::jsonb, '{}'::jsonb) ELSE e.results END,
+              error = CASE WHEN $3::text = 'failed' THEN $7::text ELSE NULL END,
+              error_type = CASE WHEN $3::text = 'failed' THEN $8::text ELSE NULL END,
+              failed_node = CASE WHEN $3::text = 'failed' THEN $9::text ELSE NULL END,
+              awaiting_node = CASE WHEN $3::text = 'awaiting_user_input' THEN $10::text ELSE NULL END,
+              awaiting_input_schema = CASE WHEN $3::text = 'awaiting_user_input' THEN $11::jsonb ELSE NULL END,
+              correlation_token_hash = CASE WHEN $3::text = 'awaiting_user_input' THEN $12::text ELSE NULL END,
+              correlation_token_sealed = CASE WHEN $3::text = 'awaiting_user_input' THEN $13::text ELSE NULL END,
+              awaiting_since = CASE WHEN $3::text = 'awaiting_user_input' THEN COALESCE($14::timestamptz, now()) ELSE NULL END,
+              last_sequence = COALESCE($15::bigint, e.last_sequence),
+              started_at = COALESCE(e.started_at, now()),
+              completed_at = CASE WHEN $3::text IN ('completed', 'failed') THEN now() ELSE e.completed_at END,
+              last_progress_at = now(),
+              updated_at = now()
+            WHERE e.id = $1 AND e.job_id = $2::text
+              AND e.status NOT IN ('completed', 'failed', 'cancelled')
+              AND $4::int >= ${RANK_SQL}
+              AND ($15::bigint IS NULL OR e.last_sequence IS NULL OR $15::bigint > e.last_sequence)
+            RETURNING e.id, e.status
+  ), steps AS (
+    INSERT INTO workflow_execution_steps AS s
+           (execution_id, node_id, step_name, step_type, status, started_at, completed_at, duration_seconds, cost, result_summary, error, error_type)
+    SELECT upd.id, r.node_id, r.step_name, r.step_type, r.status, r.started_at, r.completed_at,
+           CASE WHEN r.started_at IS NOT NULL AND r.completed_at IS NOT NULL
+                THEN round(greatest(extract(epoch FROM r.completed_at - r.started_at), 0)::numeric, 3) END,
+           r.cost, r.result_summary, r.error, r.error_type
+      FROM upd CROSS JOIN jsonb_to_recordset($16::jsonb) AS r(node_id text, step_name text, step_type text, status text,
+           started_at timestamptz, completed_at timestamptz, cost numeric, result_summary text, error text, error_type text)
+    ON CONFLICT (execution_id, node_id) DO UPDATE SET
+           step_name = EXCLUDED.step_name,
+           step_type = COALESCE(EXCLUDED.step_type, s.step_type),
+           status = EXCLUDED.status,
+           started_at = COALESCE(EXCLUDED.started_at, s.started_at),
+           completed_at = EXCLUDED.completed_at,
+           duration_seconds = CASE WHEN COALESCE(EXCLUDED.started_at, s.started_at) IS NOT NULL AND EXCLUDED.completed_at IS NOT NULL
+                THEN round(greatest(extract(epoch FROM EXCLUDED.completed_at - COALESCE(EXCLUDED.started_at, s.started_at)), 0)::numeric, 3) END,
+           cost = COALESCE(EXCLUDED.cost, s.cost),
+           result_summary = COALESCE(EXCLUDED.result_summary, s.result_summary),
+           error = EXCLUDED.error,
+           error_type = EXCLUDED.error_type,
+           updated_at = now()
+  )
+  SELECT status FROM upd`;
 
 export class WorkflowExecutionsRepository {
   constructor(private readonly ds: DataSource) {}
@@ -52,8 +178,119 @@ export class WorkflowExecutionsRepository {
     return this.ds.getRepository(WorkflowExecutionEntity);
   }
 
-  insert(row: NewExecutionRow): Promise<WorkflowExecutionEntity> {
-    return this.repo.save(this.repo.create({ ...row, status: 'queued', taskStates: {}, resumeCount: 0, totalCost: 0 }));
+  private get pool(): PgPool {
+    return (this.ds.driver as unknown as { master: PgPool }).master;
+  }
+
+  private async rows<T>(text: string, values: unknown[]): Promise<T[]> {
+    const result = await this.pool.query(text, values);
+    return (Array.isArray(result) ? (result[result.length - 1]?.rows ?? []) : result.rows) as T[];
+  }
+
+  /** One INSERT ... RETURNING id (no entity, no transaction around a single statement). */
+  async insert(row: NewExecutionRow): Promise<{ id: number }> {
+    const rows = await this.rows<{ id: number }>(
+      `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
+       VALUES ($1, $2, 'queued', $3::jsonb, $4::jsonb, '{}'::jsonb, 0, 0)
+       RETURNING id`,
+      [row.activityId, row.userId, JSON.stringify(row.workflowDefinition), JSON.stringify(row.inputs)],
+    );
+    const inserted = rows[0];
+    if (!inserted) throw new Error('INSERT INTO workflow_executions returned no row');
+    return inserted;
+  }
+
+  async findSummary(id: number): Promise<ExecutionSummaryRow | null> {
+    const rows = await this.rows<ExecutionSummaryRow & { totalCost: string | number }>(`SELECT ${SUMMARY_COLUMNS} FROM workflow_executions WHERE id = $1`, [id]);
+    const row = rows[0];
+    return row ? { ...row, totalCost: Number(row.totalCost) } : null;
+  }
+
+  async findStatus(id: number): Promise<ExecutionStatusRow | null> {
+    const rows = await this.rows<ExecutionStatusRow>(`SELECT ${STATUS_COLUMNS} FROM workflow_executions WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** What an execute that brings inputs checks them against (the stored inputs and the input schema only). */
+  async findStartCandidate(id: number): Promise<StartCandidate | null> {
+    const rows = await this.rows<StartCandidate>(
+      `SELECT id, user_id AS "userId", status, inputs, workflow_definition -> 'input_schema' AS "inputSchema" FROM workflow_executions WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * queued → running in one round trip: one simple-protocol message holding
+   * two statements, which PostgreSQL runs as one implicit transaction. The
+   * first takes the owner's advisory lock (so parallel starts of one user are
+   * counted one after the other); the second, with a snapshot taken after the
+   * lock, locks the row, counts the owner's running executions and updates
+   * the row only when it is the owner's, queued, under the limit and (with
+   * `inputs` null) has inputs validated at create. Values are integers or
+   * escaped literals, since a multi-statement message takes no parameters.
+   */
+  async startQueued(r: StartRequest): Promise<StartOutcome> {
+    const at = escapeLiteral(r.at.toISOString());
+    const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
+    const trusted = r.inputs === null ? 'false' : 'true';
+    const rows = await this.rows<{
+      status: ExecutionStatus;
+      running: number;
+      started: boolean;
+      activityId: number | null;
+      workflowDefinition: Record<string, unknown> | null;
+      inputs: Record<string, unknown> | null;
+      stored_empty: boolean;
+      startedAt: Date | null;
+      deadlineAt: Date | null;
+      dataShieldPolicy: Record<string, unknown> | null;
+    }>(
+      `SELECT pg_advisory_xact_lock(${sqlInt(USER_START_LOCK)}, ${sqlInt(r.userId)});
+       WITH cur AS (
+         SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
+           FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
+          WHERE e.id = ${sqlInt(r.id)} AND e.user_id = ${sqlInt(r.userId)}
+            FOR UPDATE OF e
+       ), running AS (
+         SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = ${sqlInt(r.userId)} AND status = 'running'
+       ), upd AS (
+         UPDATE workflow_executions AS e
+            SET status = 'running', inputs = COALESCE(${inputs}::jsonb, e.inputs), job_id = ${escapeLiteral(r.jobId)},
+                started_at = ${at}::timestamptz, last_progress_at = ${at}::timestamptz,
+                deadline_at = CASE WHEN cur.secs > 0 THEN ${at}::timestamptz + make_interval(secs => cur.secs) END,
+                last_sequence = NULL, updated_at = now()
+           FROM cur, running
+          WHERE e.id = cur.id AND e.status = 'queued' AND running.n < ${sqlInt(r.maxRunning)} AND (${trusted} OR NOT cur.stored_empty)
+          RETURNING e.activity_id, e.workflow_definition, e.inputs, e.started_at, e.deadline_at
+       )
+       SELECT cur.status, running.n AS running, cur.stored_empty, upd.activity_id IS NOT NULL AS started,
+              upd.activity_id AS "activityId", upd.workflow_definition AS "workflowDefinition", upd.inputs,
+              upd.started_at AS "startedAt", upd.deadline_at AS "deadlineAt", cur.data_shield_policy AS "dataShieldPolicy"
+         FROM cur CROSS JOIN running LEFT JOIN upd ON true`,
+      [],
+    );
+    const row = rows[0];
+    if (!row) return { outcome: 'missing' };
+    if (row.started && row.activityId !== null && row.workflowDefinition && row.inputs) {
+      return {
+        outcome: 'started',
+        row: {
+          id: r.id,
+          activityId: row.activityId,
+          userId: r.userId,
+          workflowDefinition: row.workflowDefinition,
+          inputs: row.inputs,
+          startedAt: row.startedAt,
+          deadlineAt: row.deadlineAt,
+          dataShieldPolicy: row.dataShieldPolicy,
+        },
+      };
+    }
+    if (row.status !== 'queued') return { outcome: 'not_queued', status: row.status };
+    if (row.running >= r.maxRunning) return { outcome: 'limit', running: row.running };
+    if (r.inputs === null && row.stored_empty) return { outcome: 'unvalidated' };
+    throw new Error(`execution ${r.id} neither started nor refused`);
   }
 
   findById(id: number): Promise<WorkflowExecutionEntity | null> {
@@ -70,27 +307,6 @@ export class WorkflowExecutionsRepository {
       .addOrderBy('s.completed_at', 'ASC', 'NULLS LAST')
       .addOrderBy('s.id', 'ASC')
       .getMany();
-  }
-
-  /**
-   * queued → running for a start. Under the owner's advisory lock (so parallel
-   * starts of one user are counted one after the other) and the row lock,
-   * `check` sees the current row and may throw to refuse (nothing changes).
-   */
-  async start(id: number, userId: number, check: LockedCheck, changes: StartChanges): Promise<WorkflowExecutionEntity | null> {
-    return this.ds.transaction(async (m) => {
-      const row = await this.lockForTransition(m, id, userId);
-      if (!row) return null;
-      await check(row, () => this.countRunning(m, userId));
-      await m.query(
-        `UPDATE workflow_executions
-            SET status = 'running', inputs = $2::jsonb, job_id = $3, started_at = $4, last_progress_at = $4, deadline_at = $5,
-                last_sequence = NULL, updated_at = now()
-          WHERE id = $1 AND status = 'queued'`,
-        [id, JSON.stringify(changes.inputs), changes.jobId, changes.at, changes.deadlineAt],
-      );
-      return m.getRepository(WorkflowExecutionEntity).findOneByOrFail({ id });
-    });
   }
 
   /**
@@ -176,68 +392,50 @@ export class WorkflowExecutionsRepository {
   }
 
   /**
-   * Applies one results message in one transaction: a single guarded UPDATE
-   * (same job, not terminal, no lower rank, a higher sequence when both have
-   * one), then, only when it matched, the step rows and the total cost.
+   * Applies one results message: a guarded UPDATE (same job, not terminal, no
+   * lower rank, a higher sequence when both have one) and, only when it
+   * matched, the step rows, in one statement. When the message reports a
+   * step cost, total_cost is recomputed in a second statement of the same
+   * transaction (it needs a snapshot that sees the upserted steps); without
+   * costs the upsert cannot change the sum, so it is skipped.
    */
   async applyResult(u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): Promise<ApplyResultOutcome> {
-    return this.ds.transaction(async (m) => {
-      const updated = (await m.query(
-        `UPDATE workflow_executions AS e SET
-            status = $3::text,
-            task_states = e.task_states || $5::jsonb,
-            outputs = CASE WHEN $6::jsonb IS NULL THEN e.outputs ELSE COALESCE(e.outputs, '{}'::jsonb) || $6::jsonb END,
-            results = CASE WHEN $3::text = 'completed' THEN COALESCE(e.outputs, '{}'::jsonb) || COALESCE($6::jsonb, '{}'::jsonb) ELSE e.results END,
-            error = CASE WHEN $3::text = 'failed' THEN $7::text ELSE NULL END,
-            error_type = CASE WHEN $3::text = 'failed' THEN $8::text ELSE NULL END,
-            failed_node = CASE WHEN $3::text = 'failed' THEN $9::text ELSE NULL END,
-            awaiting_node = CASE WHEN $3::text = 'awaiting_user_input' THEN $10::text ELSE NULL END,
-            awaiting_input_schema = CASE WHEN $3::text = 'awaiting_user_input' THEN $11::jsonb ELSE NULL END,
-            correlation_token_hash = CASE WHEN $3::text = 'awaiting_user_input' THEN $12::text ELSE NULL END,
-            correlation_token_sealed = CASE WHEN $3::text = 'awaiting_user_input' THEN $13::text ELSE NULL END,
-            awaiting_since = CASE WHEN $3::text = 'awaiting_user_input' THEN COALESCE($14::timestamptz, now()) ELSE NULL END,
-            last_sequence = COALESCE($15::bigint, e.last_sequence),
-            started_at = COALESCE(e.started_at, now()),
-            completed_at = CASE WHEN $3::text IN ('completed', 'failed') THEN now() ELSE e.completed_at END,
-            last_progress_at = now(),
-            updated_at = now()
-          WHERE e.id = $1 AND e.job_id = $2::text
-            AND e.status NOT IN ('completed', 'failed', 'cancelled')
-            AND $4::int >= ${RANK_SQL}
-            AND ($15::bigint IS NULL OR e.last_sequence IS NULL OR $15::bigint > e.last_sequence)
-          RETURNING e.id, e.status`,
-        [
-          u.executionId,
-          u.jobId,
-          u.status,
-          u.rank,
-          JSON.stringify(u.taskStates),
-          u.outputs === null ? null : JSON.stringify(u.outputs),
-          u.error,
-          u.errorType,
-          u.failedNode,
-          u.awaitingNode,
-          u.awaitingInputSchema === null ? null : JSON.stringify(u.awaitingInputSchema),
-          tokenHash,
-          sealedToken,
-          u.awaitingSince,
-          u.sequence,
-        ],
-      )) as [{ id: number; status: ExecutionStatus }[], number];
-      const applied = updated[0][0];
-      if (!applied) {
-        const current = (await m.query('SELECT status FROM workflow_executions WHERE id = $1', [u.executionId])) as { status: ExecutionStatus }[];
-        return current[0] ? { outcome: 'ignored', status: current[0].status } : { outcome: 'unknown' };
-      }
-      if (u.steps.length > 0) await this.upsertSteps(m, u.executionId, u);
-      await m.query(
-        `UPDATE workflow_executions
-            SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = $1), 0)
-          WHERE id = $1`,
-        [u.executionId],
-      );
-      return { outcome: 'applied', status: applied.status };
-    });
+    const values = [
+      u.executionId,
+      u.jobId,
+      u.status,
+      u.rank,
+      JSON.stringify(u.taskStates),
+      u.outputs === null ? null : JSON.stringify(u.outputs),
+      u.error,
+      u.errorType,
+      u.failedNode,
+      u.awaitingNode,
+      u.awaitingInputSchema === null ? null : JSON.stringify(u.awaitingInputSchema),
+      tokenHash,
+      sealedToken,
+      u.awaitingSince,
+      u.sequence,
+      JSON.stringify(u.steps),
+    ];
+    const costs = u.steps.some((s) => s.cost !== null);
+    const applied = costs
+      ? await this.ds.transaction(async (m) => {
+          const rows = (await m.query(APPLY_RESULT_SQL, values)) as { status: ExecutionStatus }[];
+          if (rows[0]) {
+            await m.query(
+              `UPDATE workflow_executions
+                  SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = $1), 0)
+                WHERE id = $1`,
+              [u.executionId],
+            );
+          }
+          return rows[0];
+        })
+      : (await this.rows<{ status: ExecutionStatus }>(APPLY_RESULT_SQL, values))[0];
+    if (applied) return { outcome: 'applied', status: applied.status };
+    const current = await this.rows<{ status: ExecutionStatus }>('SELECT status FROM workflow_executions WHERE id = $1', [u.executionId]);
+    return current[0] ? { outcome: 'ignored', status: current[0].status } : { outcome: 'unknown' };
   }
 
   /**
@@ -276,33 +474,6 @@ export class WorkflowExecutionsRepository {
   private async countRunning(m: EntityManager, userId: number): Promise<number> {
     const rows = (await m.query("SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = $1 AND status = 'running'", [userId])) as { n: number }[];
     return rows[0]?.n ?? 0;
-  }
-
-  private async upsertSteps(m: EntityManager, executionId: number, u: ExecutionResultUpdate): Promise<void> {
-    await m.query(
-      `INSERT INTO workflow_execution_steps AS s
-              (execution_id, node_id, step_name, step_type, status, started_at, completed_at, duration_seconds, cost, result_summary, error, error_type)
-       SELECT $1, r.node_id, r.step_name, r.step_type, r.status, r.started_at, r.completed_at,
-              CASE WHEN r.started_at IS NOT NULL AND r.completed_at IS NOT NULL
-                   THEN round(greatest(extract(epoch FROM r.completed_at - r.started_at), 0)::numeric, 3) END,
-              r.cost, r.result_summary, r.error, r.error_type
-         FROM jsonb_to_recordset($2::jsonb) AS r(node_id text, step_name text, step_type text, status text,
-              started_at timestamptz, completed_at timestamptz, cost numeric, result_summary text, error text, error_type text)
-       ON CONFLICT (execution_id, node_id) DO UPDATE SET
-              step_name = EXCLUDED.step_name,
-              step_type = COALESCE(EXCLUDED.step_type, s.step_type),
-              status = EXCLUDED.status,
-              started_at = COALESCE(EXCLUDED.started_at, s.started_at),
-              completed_at = EXCLUDED.completed_at,
-              duration_seconds = CASE WHEN COALESCE(EXCLUDED.started_at, s.started_at) IS NOT NULL AND EXCLUDED.completed_at IS NOT NULL
-                   THEN round(greatest(extract(epoch FROM EXCLUDED.completed_at - COALESCE(EXCLUDED.started_at, s.started_at)), 0)::numeric, 3) END,
-              cost = COALESCE(EXCLUDED.cost, s.cost),
-              result_summary = COALESCE(EXCLUDED.result_summary, s.result_summary),
-              error = EXCLUDED.error,
-              error_type = EXCLUDED.error_type,
-              updated_at = now()`,
-      [executionId, JSON.stringify(u.steps)],
-    );
   }
 }
 

@@ -1,14 +1,13 @@
 import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
 import { isPlainObject, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
-import type { ActivitiesRepository } from '../activities/activities.repository';
+import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
-import type { ActivityEntity } from '../activities/activity.entity';
 import type { RouterClient } from '../jobs-client/router-client';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
-import type { WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
@@ -58,7 +57,7 @@ export function executeInputsOf(fields: Record<string, unknown>): Record<string,
   return { ...inputs, document_url: url, ...(typeof mime === 'string' ? { mime_type: mime } : {}) };
 }
 
-function deadlineFrom(activity: ActivityEntity | null, at: Date): Date | null {
+function deadlineFrom(activity: Pick<ActivityForExecution, 'executionDeadlineSeconds'> | null, at: Date): Date | null {
   const seconds = activity?.executionDeadlineSeconds;
   return seconds ? new Date(at.getTime() + seconds * 1000) : null;
 }
@@ -77,7 +76,7 @@ export class WorkflowExecutionsService {
     if (activityId === undefined) throw BadRequestError.withErrors('activity is required', ['activity is required and must be an integer id']);
     const given = optionalObject(fields, 'workflow_definition');
     const inputs = optionalObject(fields, 'inputs');
-    const activity = await this.deps.activities.findById(activityId);
+    const activity = await this.deps.activities.findForExecution(activityId);
     if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
 
     const definition = normalizeDefinition((given ?? activity.workflowDefinition) as WorkflowDefinition);
@@ -99,28 +98,31 @@ export class WorkflowExecutionsService {
    * to queued and the caller gets 503.
    */
   async execute(user: Caller, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<StartResponse> {
-    const current = await this.findOwned(user, id);
-    const inputs = { ...current.inputs, ...executeInputsOf(fields) };
-    if (current.status !== 'queued') throw this.notQueued(current);
-    const errors = validateInputs(current.workflowDefinition['input_schema'], inputs);
-    if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
-
-    const activity = await this.deps.activities.findById(current.activityId);
+    let added: Record<string, unknown> | undefined;
+    let bodyError: unknown;
+    try {
+      added = executeInputsOf(fields);
+    } catch (err) {
+      bodyError = err;
+    }
     const at = new Date();
     const jobId = workflowJobId(id);
-    const deadlineAt = deadlineFrom(activity, at);
-    const row = await this.deps.repo.start(
-      id,
-      current.userId,
-      async (locked, runningCount) => {
-        if (locked.status !== 'queued') throw this.notQueued(locked);
-        await this.takeSlot(runningCount);
-      },
-      { inputs, jobId, at, deadlineAt },
-    );
-    if (!row) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    const start = { id, userId: user.id, jobId, at, maxRunning: this.deps.maxRunningPerUser };
+    // Inputs stored at create were validated there: without new ones, the start trusts them (one round trip).
+    let outcome = added !== undefined && Object.keys(added).length === 0 ? await this.deps.repo.startQueued({ ...start, inputs: null }) : { outcome: 'unvalidated' as const };
+    if (outcome.outcome === 'unvalidated') {
+      const current = await this.deps.repo.findStartCandidate(id);
+      if (!current || current.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
+      if (bodyError !== undefined || added === undefined) throw bodyError;
+      const inputs = { ...current.inputs, ...added };
+      if (current.status !== 'queued') throw this.notQueued(current);
+      const errors = validateInputs(current.inputSchema, inputs);
+      if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
+      outcome = await this.deps.repo.startQueued({ ...start, inputs });
+    }
+    const row = this.started(id, outcome);
 
-    const payload = this.payloadOf(row, activity, deadlineAt);
+    const payload = this.payloadOf(row);
     try {
       await this.deps.router.submitWorkflowJob({ jobId, payload, token: callerToken });
     } catch (err) {
@@ -139,6 +141,25 @@ export class WorkflowExecutionsService {
     };
   }
 
+  private started(id: number, o: StartOutcome): StartedRow {
+    switch (o.outcome) {
+      case 'started':
+        return o.row;
+      case 'missing':
+        throw new NotFoundError(EXECUTION_NOT_FOUND);
+      case 'not_queued':
+        throw this.notQueued({ id, status: o.status });
+      case 'limit':
+        throw this.tooMany(o.running);
+      case 'unvalidated':
+        throw new Error(`execution ${id}: inputs unvalidated after validation`);
+      default: {
+        const never: never = o;
+        throw new Error(`unexpected start outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
   /**
    * awaiting_user_input → running: the correlation token must match (constant
    * time) and works once; the payload must satisfy awaiting_input_schema. The
@@ -154,7 +175,7 @@ export class WorkflowExecutionsService {
 
     const current = await this.findOwned(user, id);
     if (current.status !== 'awaiting_user_input') throw this.notAwaiting(current);
-    const activity = await this.deps.activities.findById(current.activityId);
+    const activity = await this.deps.activities.findForExecution(current.activityId);
     const at = new Date();
     // Time spent waiting for the user does not count against the deadline: each run gets a fresh one.
     const deadlineAt = deadlineFrom(activity, at);
@@ -174,7 +195,7 @@ export class WorkflowExecutionsService {
     // Besides the contract's node_id and payload, the state of the nodes already run,
     // for a processor that keeps none of its own.
     const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
-    const jobPayload: WorkflowJobPayload = { ...this.payloadOf(before, activity, deadlineAt), resume };
+    const jobPayload: WorkflowJobPayload = { ...this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null }), resume };
     try {
       await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload, token: callerToken });
     } catch (err) {
@@ -187,7 +208,7 @@ export class WorkflowExecutionsService {
   }
 
   async get(reader: ExecutionReader, id: number): Promise<ExecutionView> {
-    return toExecutionView(await this.findReadable(reader, id));
+    return toExecutionView(this.readable(reader, await this.deps.repo.findSummary(id)));
   }
 
   /**
@@ -196,7 +217,7 @@ export class WorkflowExecutionsService {
    * polling token.
    */
   async status(reader: ExecutionReader, id: number): Promise<ExecutionStatusView> {
-    const e = await this.findReadable(reader, id);
+    const e = this.readable(reader, await this.deps.repo.findStatus(id));
     const isOwner = 'user' in reader && reader.user.id === e.userId;
     let token: string | null = null;
     if (isOwner && e.status === 'awaiting_user_input' && e.correlationTokenSealed) {
@@ -207,13 +228,12 @@ export class WorkflowExecutionsService {
   }
 
   async timeline(user: Caller, id: number): Promise<TimelineView> {
-    const e = await this.findReadable({ user }, id);
+    const e = this.readable({ user }, await this.deps.repo.findSummary(id));
     return toTimelineView(e, await this.deps.repo.findSteps(e.id));
   }
 
   /** Owner, a super administrator, or a polling grant for exactly this execution; 404 for everyone else. */
-  private async findReadable(reader: ExecutionReader, id: number): Promise<WorkflowExecutionEntity> {
-    const e = await this.deps.repo.findById(id);
+  private readable<T extends { id: number; userId: number }>(reader: ExecutionReader, e: T | null): T {
     if (!e) throw new NotFoundError(EXECUTION_NOT_FOUND);
     if ('user' in reader) {
       if (e.userId !== reader.user.id && reader.user.role !== 'super_admin') throw new NotFoundError(EXECUTION_NOT_FOUND);
@@ -231,22 +251,24 @@ export class WorkflowExecutionsService {
   }
 
   private async takeSlot(runningCount: () => Promise<number>): Promise<void> {
-    const max = this.deps.maxRunningPerUser;
     const running = await runningCount();
-    if (running >= max) {
-      throw new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
-    }
+    if (running >= this.deps.maxRunningPerUser) throw this.tooMany(running);
   }
 
-  private payloadOf(e: WorkflowExecutionEntity, activity: ActivityEntity | null, deadlineAt: Date | null): WorkflowJobPayload {
+  private tooMany(running: number): TooManyRequestsError {
+    const max = this.deps.maxRunningPerUser;
+    return new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
+  }
+
+  private payloadOf(e: StartedRow): WorkflowJobPayload {
     return {
       workflow_definition: e.workflowDefinition,
       inputs: e.inputs,
       execution_id: e.id,
       activity_id: e.activityId,
       user_id: e.userId,
-      ...(deadlineAt ? { deadline_at: deadlineAt.toISOString() } : {}),
-      ...(activity?.dataShieldPolicy ? { data_shield_policy: activity.dataShieldPolicy } : {}),
+      ...(e.deadlineAt ? { deadline_at: e.deadlineAt.toISOString() } : {}),
+      ...(e.dataShieldPolicy ? { data_shield_policy: e.dataShieldPolicy } : {}),
     };
   }
 
