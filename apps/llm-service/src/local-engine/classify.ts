@@ -1,5 +1,5 @@
 import { jsonArrayFrom } from './json-scan';
-import { contentTokens, cosine, round, termFrequencies } from './text';
+import { contentTokens, cosine, round, stem, termFrequencies } from './text';
 
 export interface Candidate {
   label: string;
@@ -113,12 +113,70 @@ function dedupe(items: Candidate[]): Candidate[] {
   });
 }
 
+/** Words that name a task or are generic, not what a document is about: a prompt titled "Invoice data extraction" is about invoices. */
+const TASK_WORDS = new Set(
+  (
+    'extract extraction extracts extracting summary summaries summarise summarize summarises summarizes classification classify classifies review reviews analysis ' +
+    'analyse analyze analyses data fact facts field fields information info detail details prompt prompts template templates processing parse parses find finds pull pulls ' +
+    'document documents doc type types general generic category categories feature features decided'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/** Label evidence from a label word: 1 in the heading zone, else growing with how often the text uses it. */
+const MENTION_EVIDENCE = [0, 0.3, 0.45, 0.6] as const;
+/** Covering this many description terms is full description evidence (descriptions are keyword lists of any length). */
+const DESCRIPTION_SATURATION = 4;
+/** Label and description evidence each alone reach this much confidence. */
+const EVIDENCE_WEIGHT = 0.65;
+/** Covering all of a long description adds up to this much more. */
+const COVERAGE_WEIGHT = 0.3;
+/** Candidates this close to the best are a near-tie, broken by TF-IDF cosine, then by candidate order. */
+export const NEAR_TIE = 0.02;
+
+interface TextProfile {
+  tf: Map<string, number>;
+  heading: Set<string>;
+}
+
+function profile(text: string): TextProfile {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  // The heading zone: the first sentence (at most 80 characters) of each of the first two lines, where a title or a document's own heading stands.
+  const heading = new Set(lines.slice(0, 2).flatMap((l) => contentTokens((/^.*?[.!?](?=\s|$)/.exec(l)?.[0] ?? l).slice(0, 80))));
+  return { tf: termFrequencies(contentTokens(text)), heading };
+}
+
+function subjectTerms(text: string): string[] {
+  return [...new Set(contentTokens(text.replace(/[_-]+/g, ' ')).filter((t) => !TASK_WORDS.has(t)))];
+}
+
 /**
- * TF-IDF cosine between the text and each candidate (label words count twice,
- * IDF over the candidates). Confidence = the best score's share of all scores,
- * damped when even the best overlap is weak: share * (1 - e^(-6 * best)).
+ * How similar the text is to one candidate, in [0, 1] and independent of the
+ * other candidates: label evidence `a` (the label's subject words in the
+ * text: in its first two lines counts fully, a mention in the body less) and
+ * description evidence `b` (the share of the section and description terms
+ * the text holds, full at DESCRIPTION_SATURATION terms) and coverage `c`
+ * (the share of all those terms), combined as 1 - (1 - w·a)(1 - w·b)(1 - v·c).
+ * Label evidence alone stays below 0.7, and so does a description without
+ * the label's words unless the text holds nearly all of it: a prompt matches
+ * when the text names what the prompt is for and shares its vocabulary.
  */
-export function classify(text: string, candidates: Candidate[]): Classification {
+export function similarity(text: TextProfile, candidate: Candidate): number {
+  const label = subjectTerms(candidate.label);
+  const labelSet = new Set(label);
+  const described = subjectTerms(`${candidate.section ?? ''} ${candidate.description ?? ''}`).filter((t) => !labelSet.has(t));
+  const mention = (t: string): number => (text.heading.has(t) ? 1 : MENTION_EVIDENCE[Math.min(3, text.tf.get(t) ?? 0)] ?? 0);
+  const evidence = label.map(mention);
+  const a = evidence.length ? 0.5 * Math.max(...evidence) + 0.5 * (evidence.reduce((x, y) => x + y, 0) / evidence.length) : 0;
+  const found = described.filter((t) => (text.tf.get(t) ?? 0) > 0).length;
+  const b = described.length ? Math.min(1, found / Math.min(described.length, DESCRIPTION_SATURATION)) : 0;
+  const c = described.length ? found / described.length : 0;
+  return 1 - (1 - EVIDENCE_WEIGHT * a) * (1 - EVIDENCE_WEIGHT * b) * (1 - COVERAGE_WEIGHT * c);
+}
+
+/** TF-IDF cosine between the text and each candidate (label words count twice, IDF over the candidates): the near-tie breaker. */
+function cosines(text: string, candidates: Candidate[]): number[] {
   const docs = candidates.map((c) => {
     const labelTokens = contentTokens(`${c.label.replace(/[_-]+/g, ' ')} ${c.section ?? ''}`);
     return termFrequencies([...labelTokens, ...labelTokens, ...contentTokens(c.description ?? '')]);
@@ -127,18 +185,31 @@ export function classify(text: string, candidates: Candidate[]): Classification 
   for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string) => Math.log((1 + docs.length) / (1 + (df.get(t) ?? 0))) + 1;
   const weigh = (tf: Map<string, number>) => new Map([...tf].map(([t, n]) => [t, Math.log(1 + n) * idf(t)]));
-  const textTf = termFrequencies(contentTokens(text).filter((t) => df.has(t)));
-  const textVec = weigh(textTf);
-  const sims = docs.map((d) => cosine(textVec, weigh(d)));
+  const textVec = weigh(termFrequencies(contentTokens(text).filter((t) => df.has(t))));
+  return docs.map((d) => cosine(textVec, weigh(d)));
+}
+
+/**
+ * Picks the candidate most similar to the text. The confidence is that
+ * candidate's own similarity (see `similarity`), not its share among the
+ * candidates: a second candidate for the same kind of text does not lower
+ * it, and a text unlike every candidate scores low whatever it is offered.
+ * Near-ties (within NEAR_TIE) go to the higher TF-IDF cosine, then to the
+ * earlier candidate. Deterministic.
+ */
+export function classify(text: string, candidates: Candidate[]): Classification {
+  const p = profile(text);
+  const sims = candidates.map((c) => similarity(p, c));
   const scores = candidates.map((c, i) => ({ label: c.label, score: round(sims[i] ?? 0) }));
-  let best = -1;
-  sims.forEach((s, i) => {
-    if (s > 0 && (best < 0 || s > (sims[best] ?? 0))) best = i;
-  });
-  const total = sims.reduce((a, b) => a + b, 0);
-  const winner = best >= 0 ? candidates[best] : undefined;
-  if (!winner || total === 0) return { label: null, section: null, confidence: 0, scores };
-  const top = sims[best] ?? 0;
-  const confidence = round((top / total) * (1 - Math.exp(-6 * top)));
-  return { label: winner.label, section: winner.section ?? null, confidence: Math.min(1, Math.max(0, confidence)), scores };
+  const top = Math.max(0, ...sims);
+  if (top <= 0) return { label: null, section: null, confidence: 0, scores };
+  const near = sims.map((s, i) => ({ s, i })).filter(({ s }) => s > 0 && top - s <= NEAR_TIE);
+  let best = near[0]?.i ?? 0;
+  if (near.length > 1) {
+    const cos = cosines(text, candidates);
+    for (const { i } of near) if ((cos[i] ?? 0) > (cos[best] ?? 0)) best = i;
+  }
+  const winner = candidates[best];
+  if (!winner) return { label: null, section: null, confidence: 0, scores };
+  return { label: winner.label, section: winner.section ?? null, confidence: round(Math.min(1, sims[best] ?? 0)), scores };
 }

@@ -40,7 +40,7 @@ function summaryJson(summary: Summary, instructions: string): Record<string, unk
 
 function classificationJson(result: Classification, instructions: string): Record<string, unknown> {
   const explanation = result.label
-    ? `Highest word overlap (TF-IDF cosine) between the text and the candidate; ${LOCAL_ENGINE_NOTE}.`
+    ? `The candidate whose label words and description terms the text holds most (confidence: that similarity, not a share among the candidates); ${LOCAL_ENGINE_NOTE}.`
     : `No candidate shares a word with the text; ${LOCAL_ENGINE_NOTE}.`;
   return fillByName(requestedShape(instructions, { outputOnly: true }), { label: result.label, section: result.section, confidence: result.confidence, scores: result.scores }, (key) => {
     if (/confidence|score|probabilit|certainty/.test(key)) return result.confidence;

@@ -21,6 +21,8 @@ export interface Summary {
 
 export const DEFAULT_SUMMARY_WORDS = 500;
 
+const TERMINATED = /[.!?…]["')\]]?$/;
+
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 
 /** Headings (short, no closing punctuation, or all capitals) carry no statement to summarise. */
@@ -72,7 +74,7 @@ export function summarize(text: string, options: SummaryOptions): Summary {
     const tokens = contentTokens(s.text);
     const avg = tokens.length ? tokens.reduce((sum, t) => sum + (freq.get(t) ?? 0) / maxFreq, 0) / tokens.length : 0;
     // Short sentences and fragments without closing punctuation (signature lines, captions) weigh less.
-    const lengthFactor = Math.min(1, tokens.length / 6) * (/[.!?]["')\]]?$/.test(s.text) ? 1 : 0.6);
+    const lengthFactor = Math.min(1, tokens.length / 6) * (TERMINATED.test(s.text) ? 1 : 0.6);
     const position = 0.15 * (1 - s.index / sentences.length) + (s.index === 0 ? 0.1 : 0);
     return { ...s, score: avg * lengthFactor + position, words: countWords(s.text) };
   });
@@ -97,6 +99,7 @@ export function summarize(text: string, options: SummaryOptions): Summary {
     const best = ranked[0];
     chosen = best ? [`${best.text.split(/\s+/).slice(0, options.maxWords).join(' ')}…`] : [];
   }
-  const out = options.style === 'bullet_points' ? chosen.map((s) => `- ${s}`).join('\n') : chosen.join(' ');
+  // In prose, a sentence without closing punctuation (a `label: value` line) gets a full stop, so it never runs into the next one.
+  const out = options.style === 'bullet_points' ? chosen.map((s) => `- ${s}`).join('\n') : chosen.map((s, i) => (i < chosen.length - 1 && !TERMINATED.test(s) ? `${s}.` : s)).join(' ');
   return { style: options.style, sentences: chosen, text: out, wordCount: chosen.reduce((n, s) => n + countWords(s), 0) };
 }

@@ -51,26 +51,38 @@ export interface Sentence {
 
 const ABBREVIATIONS = /\b(?:mr|mrs|ms|dr|prof|inc|ltd|co|corp|no|vs|etc|e\.g|i\.e|approx|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|st|ave)\.$/i;
 
+const LIST_ITEM = /^([-*•]|\d+[.)])\s+/;
+
 /**
- * Splits text into sentences: on . ! ? followed by white space, and on line
- * breaks that end a heading, a list item or a `label: value` line.
+ * Whether a line runs on into the next: only prose (not a list item, a
+ * `label: value` line or a short line) that stops without closing
+ * punctuation, followed by a line that starts in lower case, as a wrapped
+ * sentence does. Headings and `label: value` lines always end a sentence.
+ */
+function runsOn(line: string, next: string | undefined): boolean {
+  if (next === undefined || LIST_ITEM.test(line) || LIST_ITEM.test(next)) return false;
+  if (line.length < 40 || /:\s*\S/.test(line.slice(0, 40)) || /[.!?:;]["')\]]?$/.test(line)) return false;
+  return /^\p{Ll}/u.test(next);
+}
+
+/**
+ * Splits text into sentences: on . ! ? followed by white space, at blank
+ * lines, and at every line break except inside a wrapped sentence (see
+ * runsOn): a heading or a `label: value` line is a sentence of its own.
  */
 export function splitSentences(text: string): Sentence[] {
   const out: string[] = [];
   for (const block of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
     const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
-    // Lines that look like prose wrapped across line breaks are joined; list items and short lines stand alone.
     let current = '';
-    for (const line of lines) {
-      const standalone = /^([-*•]|\d+[.)])\s+/.test(line) || line.length < 40 || /:\s*\S/.test(line.slice(0, 40));
-      if (standalone) {
-        if (current) out.push(current);
-        out.push(line.replace(/^([-*•]|\d+[.)])\s+/, ''));
+    lines.forEach((line, i) => {
+      const own = line.replace(LIST_ITEM, '');
+      current = current ? `${current} ${own}` : own;
+      if (!runsOn(line, lines[i + 1])) {
+        out.push(current);
         current = '';
-      } else {
-        current = current ? `${current} ${line}` : line;
       }
-    }
+    });
     if (current) out.push(current);
   }
   const sentences: string[] = [];
