@@ -58,3 +58,29 @@ export function uniqueCandidates(candidates: readonly ClassCandidate[]): ClassCa
     return true;
   });
 }
+
+/** Lower-case words with a plural s dropped: enough to find "invoice" in "Supplier invoices". */
+function nameWords(text: string): string[] {
+  return (text.toLowerCase().match(/\p{L}+/gu) ?? []).map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+}
+
+/**
+ * The built-in document type a stored prompt is written for: the type whose
+ * name (without the word "document") appears in the prompt's title, else in
+ * its section or description; the most name words wins, a title hit before
+ * the others, then list order. Null when no type is named ("Bill of lading").
+ */
+export function documentTypeOfPrompt(prompt: Pick<ClassCandidate, 'label' | 'section' | 'description'>): ClassCandidate | null {
+  const title = new Set(nameWords(prompt.label));
+  const rest = new Set(nameWords(`${prompt.section ?? ''} ${prompt.description}`));
+  let best: { type: ClassCandidate; score: number } | null = null;
+  for (const type of BUILT_IN_DOCUMENT_TYPES) {
+    const words = nameWords(type.label).filter((w) => w !== 'document');
+    if (words.length === 0) continue;
+    const inTitle = words.every((w) => title.has(w));
+    if (!inTitle && !words.every((w) => title.has(w) || rest.has(w))) continue;
+    const score = words.length + (inTitle ? 100 : 0);
+    if (!best || score > best.score) best = { type, score };
+  }
+  return best?.type ?? null;
+}

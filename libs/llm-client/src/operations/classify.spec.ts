@@ -1,5 +1,5 @@
 import type { ExtractCall, ExtractResult, LlmClient } from '../llm-client';
-import { BUILT_IN_DOCUMENT_TYPES } from './candidates';
+import { BUILT_IN_DOCUMENT_TYPES, documentTypeOfPrompt, promptCandidate } from './candidates';
 import { classifyDocument, classifyText, candidatesFor, matchPrompt, MATCH_THRESHOLD } from './classify';
 import { keyTerms } from './text-features';
 
@@ -102,5 +102,40 @@ describe('classification operations', () => {
   it('offers sentiments for sentiment and topics plus prompt sections for topic', () => {
     expect(candidatesFor('sentiment', PROMPTS).map((c) => c.label)).toEqual(['positive', 'negative', 'neutral', 'mixed']);
     expect(candidatesFor('topic', PROMPTS).map((c) => c.label)).toEqual(['finance', 'legal', 'human resources', 'technology', 'healthcare', 'sales and marketing', 'operations']);
+  });
+
+  it('reports a built-in document type, not the prompt title, when a stored prompt wins phase 1', async () => {
+    const { llm } = fakeLlm([
+      { document_type: 'Invoice data extraction', section: 'Finance', category: 'Finance', key_features: ['invoice'], confidence: 0.88, reasoning: 'fits the prompt' },
+      { prompt_id: 11, prompt_title: 'Invoice data extraction', match_confidence: 0.88, match_reasoning: 'same' },
+    ]);
+    const out = await classifyDocument(llm, { text: TEXT, prompts: PROMPTS });
+    expect(out.result).toMatchObject({
+      document_type: 'invoice',
+      classification: { type: 'invoice', category: 'Finance', confidence: 0.88 },
+      category: 'Finance',
+      matched_prompt_id: 11,
+    });
+  });
+
+  it('reports no document type when the winning prompt names none of the built-in types', async () => {
+    const lading = { id: 21, title: 'Bill of lading', section: 'Logistics', description: 'Shipper, consignee, vessel, ports and cargo weight' };
+    const { llm } = fakeLlm([{ document_type: 'Bill of lading', section: 'Logistics', confidence: 0.9, reasoning: 'fits the prompt' }]);
+    const { classification } = await classifyText(llm, { text: 'BILL OF LADING', candidates: candidatesFor('document_type', [lading]) });
+    expect(classification).toMatchObject({ label: null, confidence: 0, category: 'Logistics', candidate: null });
+    // Topics may still name a prompt's section: only document types are mapped.
+    const topic = fakeLlm([{ document_type: 'Logistics', confidence: 0.8 }]);
+    expect((await classifyText(topic.llm, { text: 'x', candidates: candidatesFor('topic', [lading]), type: 'topic' })).classification.label).toBe('Logistics');
+  });
+
+  it('maps a prompt to the built-in type its title names first, then its description', () => {
+    const type = (title: string, section: string | null, description: string) => documentTypeOfPrompt(promptCandidate({ id: 1, title, section, description }))?.label ?? null;
+    expect(type('Supplier invoices', 'Finance', 'vendor, tax and amount due')).toBe('invoice');
+    expect(type('Employment contract review', 'Human Resources', 'Parties, salary and notice period')).toBe('contract');
+    expect(type('Acme monthly', null, 'Totals of the bank statements of Acme')).toBe('bank statement');
+    expect(type('Invoice checks', null, 'Compare the invoice with the purchase order')).toBe('invoice');
+    expect(type('Identity checks', null, 'Passport fields')).toBe('identity document');
+    expect(type('Warehouse facts', 'Operations', 'Pulls the dates and counts')).toBe(null);
+    expect(type('Bill of lading', 'Logistics', 'Shipper, consignee, vessel')).toBe(null);
   });
 });

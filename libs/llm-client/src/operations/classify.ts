@@ -1,6 +1,6 @@
 import type { ModelType } from '@docflow/contracts';
 import type { ExtractResult, LlmClient } from '../llm-client';
-import { BUILT_IN_DOCUMENT_TYPES, type ClassCandidate, promptCandidate, SENTIMENT_CANDIDATES, TOPIC_CANDIDATES, uniqueCandidates } from './candidates';
+import { BUILT_IN_DOCUMENT_TYPES, type ClassCandidate, documentTypeOfPrompt, promptCandidate, SENTIMENT_CANDIDATES, TOPIC_CANDIDATES, uniqueCandidates } from './candidates';
 import { answerObject, confidenceField, stringField, stringList } from './json-answer';
 import { keyTerms } from './text-features';
 import { type LlmUsageTotals, UsageTally } from './usage';
@@ -23,7 +23,7 @@ export interface CandidatePrompt {
 }
 
 export interface TextClassification {
-  /** The chosen label (`document_type`); null when nothing fits. */
+  /** The chosen label (`document_type`): for document types a built-in type, also when a stored prompt won; null when nothing fits. */
   label: string | null;
   section: string | null;
   category: string;
@@ -118,12 +118,16 @@ export async function classifyText(
     { signal: input.signal },
   );
   const obj = answerObject(answer.content);
-  const label = stringField(obj, 'document_type', 'label', 'type', 'classification');
-  const candidate = findCandidate(input.candidates, label);
-  const section = stringField(obj, 'section') ?? candidate?.section ?? null;
+  const answered = stringField(obj, 'document_type', 'label', 'type', 'classification');
+  const chosen = findCandidate(input.candidates, answered);
+  const section = stringField(obj, 'section') ?? chosen?.section ?? null;
   let category = stringField(obj, 'category');
   // A category that only repeats the label says nothing: the candidate's section is the category then.
-  if (!category || (label && category.toLowerCase() === label.toLowerCase())) category = section ?? candidate?.section ?? label ?? 'General';
+  if (!category || (answered && category.toLowerCase() === answered.toLowerCase())) category = section ?? chosen?.section ?? answered ?? 'General';
+  // A stored prompt may win a document type classification; the type is then the built-in type the prompt is for, never its title.
+  const promptWon = type === 'document_type' && chosen?.prompt_id !== undefined;
+  const candidate = promptWon && chosen ? documentTypeOfPrompt(chosen) : chosen;
+  const label = promptWon ? (candidate?.label ?? null) : answered;
   const confidence = label ? (confidenceField(obj, 'confidence', 'score') ?? 0) : 0;
   const reasoning = stringField(obj, 'reasoning', 'explanation', 'rationale') ?? (label ? `Chosen by ${answer.provider}` : `No candidate ${noun} fits the text`);
   const alternatives = Array.isArray(obj?.alternatives)
@@ -158,8 +162,9 @@ const NO_PROMPTS: PromptMatch = {
  * Phase 2: one extract call (task_hint classify, JSON) that matches the
  * document against the user's prompts by title, section and description.
  * A match below MATCH_THRESHOLD is no match: null with confidence 0.0 and
- * the reason. With the local engine the similarity is its TF-IDF cosine,
- * so the outcome is deterministic.
+ * the reason. With the local engine the confidence is its similarity of the
+ * text to the best prompt (not a share among the prompts), so the outcome is
+ * deterministic and a second prompt for the same documents does not lower it.
  */
 export async function matchPrompt(
   llm: LlmClient,
