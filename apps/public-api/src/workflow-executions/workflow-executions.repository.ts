@@ -1,6 +1,6 @@
-import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ExecutionStatus } from './execution-status';
+import { APPLY_RESULT_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -102,74 +102,9 @@ interface PgPool {
   query(text: string, values?: unknown[]): Promise<PgResult | PgResult[]>;
 }
 
-const SUMMARY_COLUMNS = `id, user_id AS "userId", activity_id AS "activityId", status, inputs, results, outputs,
-  started_at AS "startedAt", completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
-  total_cost AS "totalCost", created_at AS "createdAt", updated_at AS "updatedAt"`;
-
-const STATUS_COLUMNS = `id, user_id AS "userId", status, task_states AS "taskStates", outputs, awaiting_node AS "awaitingNode",
-  awaiting_input_schema AS "awaitingInputSchema", awaiting_since AS "awaitingSince", started_at AS "startedAt",
-  completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
-  correlation_token_sealed AS "correlationTokenSealed"`;
-
-function sqlInt(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
-  return String(n);
-}
 
 export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
 
-const RANK_SQL = `CASE e.status WHEN 'queued' THEN 0 WHEN 'running' THEN 1 WHEN 'awaiting_user_input' THEN 2 ELSE 3 END`;
-
-/** $1..$15: the guarded execution update; $16: the step rows (jsonb array), upserted only when the update matched. */
-const APPLY_RESULT_SQL = `
-  WITH upd AS (
-    UPDATE workflow_executions AS e SET
-              status = $3::text,
-              task_states = e.task_states || $5::jsonb,
-              outputs = CASE WHEN $6::jsonb IS NULL THEN e.outputs ELSE COALESCE(e.outputs, '{}'::jsonb) || $6::jsonb END,
-              results = CASE WHEN $3::text = 'completed' THEN COALESCE(e.outputs, '{}'::jsonb) || COALESCE($6::jsonb, '{}'::jsonb) ELSE e.results END,
-              error = CASE WHEN $3::text = 'failed' THEN $7::text ELSE NULL END,
-              error_type = CASE WHEN $3::text = 'failed' THEN $8::text ELSE NULL END,
-              failed_node = CASE WHEN $3::text = 'failed' THEN $9::text ELSE NULL END,
-              awaiting_node = CASE WHEN $3::text = 'awaiting_user_input' THEN $10::text ELSE NULL END,
-              awaiting_input_schema = CASE WHEN $3::text = 'awaiting_user_input' THEN $11::jsonb ELSE NULL END,
-              correlation_token_hash = CASE WHEN $3::text = 'awaiting_user_input' THEN $12::text ELSE NULL END,
-              correlation_token_sealed = CASE WHEN $3::text = 'awaiting_user_input' THEN $13::text ELSE NULL END,
-              awaiting_since = CASE WHEN $3::text = 'awaiting_user_input' THEN COALESCE($14::timestamptz, now()) ELSE NULL END,
-              last_sequence = COALESCE($15::bigint, e.last_sequence),
-              started_at = COALESCE(e.started_at, now()),
-              completed_at = CASE WHEN $3::text IN ('completed', 'failed') THEN now() ELSE e.completed_at END,
-              last_progress_at = now(),
-              updated_at = now()
-            WHERE e.id = $1 AND e.job_id = $2::text
-              AND e.status NOT IN ('completed', 'failed', 'cancelled')
-              AND $4::int >= ${RANK_SQL}
-              AND ($15::bigint IS NULL OR e.last_sequence IS NULL OR $15::bigint > e.last_sequence)
-            RETURNING e.id, e.status
-  ), steps AS (
-    INSERT INTO workflow_execution_steps AS s
-           (execution_id, node_id, step_name, step_type, status, started_at, completed_at, duration_seconds, cost, result_summary, error, error_type)
-    SELECT upd.id, r.node_id, r.step_name, r.step_type, r.status, r.started_at, r.completed_at,
-           CASE WHEN r.started_at IS NOT NULL AND r.completed_at IS NOT NULL
-                THEN round(greatest(extract(epoch FROM r.completed_at - r.started_at), 0)::numeric, 3) END,
-           r.cost, r.result_summary, r.error, r.error_type
-      FROM upd CROSS JOIN jsonb_to_recordset($16::jsonb) AS r(node_id text, step_name text, step_type text, status text,
-           started_at timestamptz, completed_at timestamptz, cost numeric, result_summary text, error text, error_type text)
-    ON CONFLICT (execution_id, node_id) DO UPDATE SET
-           step_name = EXCLUDED.step_name,
-           step_type = COALESCE(EXCLUDED.step_type, s.step_type),
-           status = EXCLUDED.status,
-           started_at = COALESCE(EXCLUDED.started_at, s.started_at),
-           completed_at = EXCLUDED.completed_at,
-           duration_seconds = CASE WHEN COALESCE(EXCLUDED.started_at, s.started_at) IS NOT NULL AND EXCLUDED.completed_at IS NOT NULL
-                THEN round(greatest(extract(epoch FROM EXCLUDED.completed_at - COALESCE(EXCLUDED.started_at, s.started_at)), 0)::numeric, 3) END,
-           cost = COALESCE(EXCLUDED.cost, s.cost),
-           result_summary = COALESCE(EXCLUDED.result_summary, s.result_summary),
-           error = EXCLUDED.error,
-           error_type = EXCLUDED.error_type,
-           updated_at = now()
-  )
-  SELECT status FROM upd`;
 
 export class WorkflowExecutionsRepository {
   constructor(private readonly ds: DataSource) {}
@@ -231,9 +166,6 @@ export class WorkflowExecutionsRepository {
    * escaped literals, since a multi-statement message takes no parameters.
    */
   async startQueued(r: StartRequest): Promise<StartOutcome> {
-    const at = escapeLiteral(r.at.toISOString());
-    const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
-    const trusted = r.inputs === null ? 'false' : 'true';
     const rows = await this.rows<{
       status: ExecutionStatus;
       running: number;
@@ -246,28 +178,7 @@ export class WorkflowExecutionsRepository {
       deadlineAt: Date | null;
       dataShieldPolicy: Record<string, unknown> | null;
     }>(
-      `SELECT pg_advisory_xact_lock(${sqlInt(USER_START_LOCK)}, ${sqlInt(r.userId)});
-       WITH cur AS (
-         SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
-           FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
-          WHERE e.id = ${sqlInt(r.id)} AND e.user_id = ${sqlInt(r.userId)}
-            FOR UPDATE OF e
-       ), running AS (
-         SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = ${sqlInt(r.userId)} AND status = 'running'
-       ), upd AS (
-         UPDATE workflow_executions AS e
-            SET status = 'running', inputs = COALESCE(${inputs}::jsonb, e.inputs), job_id = ${escapeLiteral(r.jobId)},
-                started_at = ${at}::timestamptz, last_progress_at = ${at}::timestamptz,
-                deadline_at = CASE WHEN cur.secs > 0 THEN ${at}::timestamptz + make_interval(secs => cur.secs) END,
-                last_sequence = NULL, updated_at = now()
-           FROM cur, running
-          WHERE e.id = cur.id AND e.status = 'queued' AND running.n < ${sqlInt(r.maxRunning)} AND (${trusted} OR NOT cur.stored_empty)
-          RETURNING e.activity_id, e.workflow_definition, e.inputs, e.started_at, e.deadline_at
-       )
-       SELECT cur.status, running.n AS running, cur.stored_empty, upd.activity_id IS NOT NULL AS started,
-              upd.activity_id AS "activityId", upd.workflow_definition AS "workflowDefinition", upd.inputs,
-              upd.started_at AS "startedAt", upd.deadline_at AS "deadlineAt", cur.data_shield_policy AS "dataShieldPolicy"
-         FROM cur CROSS JOIN running LEFT JOIN upd ON true`,
+      startQueuedSql(r, USER_START_LOCK),
       [],
     );
     const row = rows[0];
