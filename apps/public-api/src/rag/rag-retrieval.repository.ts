@@ -46,25 +46,18 @@ export interface RetrievedChunk {
   similarity: number | null;
 }
 
-interface Candidate {
-  id: number;
-  documentId: number;
-}
-
-interface ScanRow {
-  id: string | number;
-  document_id: number;
-  rank: number;
-}
-
 interface VectorRow {
   id: string | number;
-  document_id: number;
   /** Packed float32 (embedding_f32), or for rows written before it, the real[] in binary (array_send). */
   bin: Buffer | null;
   emb: Buffer | null;
-  /** pgvector's similarity, when it computed one. */
-  sim?: number | null;
+}
+
+/** Cosine similarity of a candidate with the question (both normalised); null without a vector of the same size. */
+function similarity(row: VectorRow, vector: number[]): number | null {
+  const v = row.bin ? unpackFloat32(row.bin) : row.emb ? decodeFloat4Array(row.emb) : null;
+  const sim = v ? dot(v, vector) : null;
+  return sim !== null && Number.isFinite(sim) ? sim : null;
 }
 
 interface ChunkRow {
@@ -132,17 +125,12 @@ export class RagRetrievalRepository {
     }
     if (!plan && !q.embedding) return [];
     // The full-text scans and the vector pre-filter are independent: both at once, on two connections.
-    const [fts, pool] = await Promise.all([this.fullText(q, plan), q.embedding ? this.vectorPool(q, q.embedding) : Promise.resolve(new Map<number, Candidate & { sim: number }>())]);
-    if (q.embedding) {
-      // Full-text candidates are vector-scored too.
-      const missing = fts.filter((c) => !pool.has(c.id)).map((c) => c.id);
-      for (const [id, c] of await this.similarities(q.userId, missing, q.embedding)) pool.set(id, c);
-    }
-    const enabled = await this.enabledDocuments([...fts.map((c) => c.documentId), ...[...pool.values()].map((c) => c.documentId)]);
-    const sims = new Map([...pool.values()].filter((c) => enabled.has(c.documentId)).map((c) => [c.id, c.sim]));
+    const [fts, pool] = await Promise.all([this.fullText(q, plan), q.embedding ? this.vectorPool(q, q.embedding) : Promise.resolve(new Map<number, number>())]);
+    // Full-text candidates are vector-scored too, from the vectors their scan brought along.
+    if (q.embedding) for (const c of fts) if (c.sim !== null && !pool.has(c.id)) pool.set(c.id, c.sim);
     const ranked = fuse(
-      fts.filter((c) => enabled.has(c.documentId)).map((c) => c.id),
-      sims,
+      fts.map((c) => c.id),
+      pool,
       settings.rrfK,
       q.limit,
     );
@@ -150,12 +138,14 @@ export class RagRetrievalRepository {
   }
 
   /** Full-text candidates, best first: the plan's scans in order until they found enough. */
-  private async fullText(q: RetrievalQuery, plan: FullTextPlan | null): Promise<Candidate[]> {
+  private async fullText(q: RetrievalQuery, plan: FullTextPlan | null): Promise<{ id: number; rank: number; sim: number | null }[]> {
     if (!plan) return [];
-    const found = new Map<number, Candidate & { rank: number }>();
+    const found = new Map<number, { id: number; rank: number; sim: number | null }>();
     for (const scan of plan.scans) {
       // The scores are comparable across scans: widening only adds candidates.
-      for (const r of await this.scan(q.userId, plan, scan)) found.set(Number(r.id), { id: Number(r.id), documentId: r.document_id, rank: Number(r.rank) });
+      for (const r of await this.scan(q.userId, plan, scan, q.embedding?.model ?? null)) {
+        found.set(Number(r.id), { id: Number(r.id), rank: Number(r.rank), sim: q.embedding ? similarity(r, q.embedding.vector) : null });
+      }
       if (found.size >= q.limit) break;
     }
     return [...found.values()].sort((a, b) => b.rank - a.rank || a.id - b.id).slice(0, this.settings.ftsCandidates);
@@ -164,14 +154,16 @@ export class RagRetrievalRepository {
   /**
    * One capped scan of the caller's chunks and of the global ones holding
    * the scan's words, scored by the IDF-weighted words they hold, the best
-   * re-ranked with ts_rank_cd. Each half is ordered by its index (newest
-   * first), so the planner reads a few chunks through the GIN index for rare
-   * words, and stops early in the visibility index for common ones (where any
-   * bounded subset is as good as another).
+   * re-ranked with ts_rank_cd; chunks of documents switched off for RAG
+   * (PATCH /documents/{id}/rag-status) are dropped, and the rest come with
+   * their vectors when `model` is given. Each half is ordered by its index
+   * (newest first), so the planner reads a few chunks through the GIN index
+   * for rare words, and stops early in the visibility index for common ones
+   * (where any bounded subset is as good as another).
    */
-  private async scan(userId: number, plan: FullTextPlan, tsquery: string): Promise<ScanRow[]> {
+  private async scan(userId: number, plan: FullTextPlan, tsquery: string, model: string | null): Promise<(VectorRow & { rank: number })[]> {
     const { candidateCap, ftsCandidates } = this.settings;
-    const params: unknown[] = [userId, tsquery, candidateCap, plan.anyTerm, ftsCandidates];
+    const params: unknown[] = [userId, tsquery, candidateCap, plan.anyTerm, ftsCandidates, model];
     const coverage = plan.terms
       .map((t) => {
         params.push(t.query, t.weight);
@@ -181,16 +173,20 @@ export class RagRetrievalRepository {
     const half = (where: string, order: string) =>
       `(SELECT c.id, c.document_id, c.tsv, ${coverage} AS cov FROM rag_chunks c WHERE ${where} AND c.tsv @@ $2::tsquery ORDER BY ${order} LIMIT $3)`;
     return (await this.ds.query(
-      `SELECT id, document_id, cov + ts_rank_cd(tsv, $4::tsquery, 32) AS rank
+      `SELECT best.id, best.cov + ts_rank_cd(best.tsv, $4::tsquery, 32) AS rank,
+              CASE WHEN c.embedding_model = $6 THEN c.embedding_f32 END AS bin,
+              CASE WHEN c.embedding_model = $6 AND c.embedding_f32 IS NULL THEN array_send(c.embedding) END AS emb
        FROM (
          SELECT id, document_id, tsv, cov FROM (
            ${half('c.owner_id = $1', 'c.owner_id, c.id DESC')}
            UNION ALL
            ${half("c.visibility = 'global' AND c.owner_id <> $1", 'c.id DESC')}
          ) cand ORDER BY cov DESC, id LIMIT $5
-       ) best`,
+       ) best
+       JOIN documents d ON d.id = best.document_id AND d.rag_enabled
+       JOIN rag_chunks c ON c.id = best.id`,
       params,
-    )) as ScanRow[];
+    )) as (VectorRow & { rank: number })[];
   }
 
   /**
@@ -198,64 +194,36 @@ export class RagRetrievalRepository {
    * caller's most recently indexed visible chunks (own and global, from their
    * indexes) scored here; with pgvector the nearest visible ones by its index.
    */
-  private async vectorPool(q: RetrievalQuery, embedding: { vector: number[]; model: string }): Promise<Map<number, Candidate & { sim: number }>> {
+  private async vectorPool(q: RetrievalQuery, embedding: { vector: number[]; model: string }): Promise<Map<number, number>> {
     const limit = this.settings.vectorCandidates;
+    const out = new Map<number, number>();
     if (await this.pgvector()) {
       const size = embedding.vector.length;
       const rows = (await this.ds.query(
-        `SELECT c.id, c.document_id, NULL::bytea AS bin, NULL::bytea AS emb, ${pgvectorSimilaritySql(size, '$4::real[]')} AS sim
-         FROM rag_chunks c WHERE c.id IN (${pgvectorCandidatesSql(size, '$4::real[]', '$2', '$3', VISIBLE)})`,
+        `SELECT c.id, ${pgvectorSimilaritySql(size, '$4::real[]')} AS sim
+         FROM rag_chunks c JOIN documents d ON d.id = c.document_id AND d.rag_enabled
+         WHERE c.id IN (${pgvectorCandidatesSql(size, '$4::real[]', '$2', '$3', VISIBLE)})`,
         [q.userId, embedding.model, limit, `{${embedding.vector.join(',')}}`],
-      )) as VectorRow[];
-      return this.score(rows, embedding.vector);
+      )) as { id: string | number; sim: number }[];
+      for (const r of rows) out.set(Number(r.id), Number(r.sim));
+      return out;
     }
     const rows = (await this.ds.query(
-      `SELECT c.id, c.document_id, ${VECTOR_BYTES}
+      `SELECT c.id, ${VECTOR_BYTES}
        FROM (
          (SELECT id FROM rag_chunks WHERE owner_id = $1 ORDER BY owner_id, id DESC LIMIT $3)
          UNION
          (SELECT id FROM rag_chunks WHERE visibility = 'global' ORDER BY id DESC LIMIT $3)
          ORDER BY id DESC LIMIT $3
-       ) r JOIN rag_chunks c ON c.id = r.id
+       ) r JOIN rag_chunks c ON c.id = r.id JOIN documents d ON d.id = c.document_id AND d.rag_enabled
        WHERE c.embedding_model = $2 AND ${VISIBLE}`,
       [q.userId, embedding.model, limit],
     )) as VectorRow[];
-    return this.score(rows, embedding.vector);
-  }
-
-  /** Similarities of the given visible chunks (the full-text candidates the pre-filter missed). */
-  private async similarities(userId: number, ids: number[], embedding: { vector: number[]; model: string }): Promise<Map<number, Candidate & { sim: number }>> {
-    if (ids.length === 0) return new Map();
-    const pgvector = await this.pgvector();
-    const rows = (await this.ds.query(
-      pgvector
-        ? `SELECT c.id, c.document_id, NULL::bytea AS bin, NULL::bytea AS emb, ${pgvectorSimilaritySql(embedding.vector.length, '$4::real[]')} AS sim
-           FROM rag_chunks c WHERE c.id = ANY($2::bigint[]) AND c.embedding_model = $3 AND ${VISIBLE}`
-        : `SELECT c.id, c.document_id, ${VECTOR_BYTES} FROM rag_chunks c WHERE c.id = ANY($2::bigint[]) AND c.embedding_model = $3 AND ${VISIBLE}`,
-      pgvector ? [userId, ids, embedding.model, `{${embedding.vector.join(',')}}`] : [userId, ids, embedding.model],
-    )) as VectorRow[];
-    return this.score(rows, embedding.vector);
-  }
-
-  private score(rows: VectorRow[], vector: number[]): Map<number, Candidate & { sim: number }> {
-    const out = new Map<number, Candidate & { sim: number }>();
     for (const r of rows) {
-      let sim: number | null = r.sim === undefined || r.sim === null ? null : Number(r.sim);
-      if (sim === null) {
-        const v = r.bin ? unpackFloat32(r.bin) : r.emb ? decodeFloat4Array(r.emb) : null;
-        sim = v ? dot(v, vector) : null;
-      }
-      if (sim !== null && Number.isFinite(sim)) out.set(Number(r.id), { id: Number(r.id), documentId: r.document_id, sim });
+      const sim = similarity(r, embedding.vector);
+      if (sim !== null) out.set(Number(r.id), sim);
     }
     return out;
-  }
-
-  /** Which of the documents are switched on for RAG (PATCH /documents/{id}/rag-status can switch one off). */
-  private async enabledDocuments(ids: number[]): Promise<Set<number>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Set();
-    const rows = (await this.ds.query('SELECT id FROM documents WHERE id = ANY($1::int[]) AND rag_enabled', [unique])) as { id: number }[];
-    return new Set(rows.map((r) => r.id));
   }
 
   /** The chunks' text and documents, in fused order (visibility checked again). */

@@ -50,11 +50,23 @@ async function ask(actor: Actor, query: string, topK?: number): Promise<RagAnswe
   return res.body as RagAnswer;
 }
 
-async function chunksOf(documentId: number): Promise<{ id: string; chunk_index: number; page: number | null; content: string; embedding_model: string | null; dims: number | null; owner_id: number; visibility: string }[]> {
+interface ChunkRow {
+  id: string;
+  chunk_index: number;
+  page: number | null;
+  content: string;
+  embedding_model: string | null;
+  dims: number | null;
+  packed: number | null;
+  owner_id: number;
+  visibility: string;
+}
+
+async function chunksOf(documentId: number): Promise<ChunkRow[]> {
   return (await kit.bed.database.query(
-    'SELECT id, chunk_index, page, content, embedding_model, cardinality(embedding) AS dims, owner_id, visibility FROM rag_chunks WHERE document_id = $1 ORDER BY chunk_index',
+    'SELECT id, chunk_index, page, content, embedding_model, cardinality(embedding) AS dims, octet_length(embedding_f32) AS packed, owner_id, visibility FROM rag_chunks WHERE document_id = $1 ORDER BY chunk_index',
     [documentId],
-  )) as { id: string; chunk_index: number; page: number | null; content: string; embedding_model: string | null; dims: number | null; owner_id: number; visibility: string }[];
+  )) as ChunkRow[];
 }
 
 let pdfId: number;
@@ -91,7 +103,7 @@ describe('indexing through rag_index_queue', () => {
     expect(chunks.map((c) => c.chunk_index)).toEqual(chunks.map((_, i) => i));
     expect(new Set(chunks.map((c) => c.page))).toEqual(new Set([1, 2, 3]));
     expect(chunks.find((c) => c.content.includes('4711'))?.page).toBe(2);
-    expect(chunks.every((c) => c.embedding_model === 'fake:hash-64' && c.dims === 64 && c.owner_id === kit.alice.id && c.visibility === 'user')).toBe(true);
+    expect(chunks.every((c) => c.embedding_model === 'fake:hash-64' && c.dims === 64 && c.packed === 256 && c.owner_id === kit.alice.id && c.visibility === 'user')).toBe(true);
     // The embeddings were asked for in batches with the service key.
     const calls = kit.llm.callsTo('/api/v1/embeddings');
     expect(calls.length).toBeGreaterThan(0);
@@ -249,6 +261,19 @@ describe('questions', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: { message: 'This signed URL has expired' } });
     await earlier.stop();
+  });
+
+  it('leaves out a document switched off for RAG, and a plain enable switches it back on without reindexing', async () => {
+    const before = await chunksOf(pdfId);
+    await request(kit.app).patch(`/api/documents/${pdfId}/rag-status`).set('authorization', kit.alice.auth).send({ ragEnabled: false, ragStatus: 'disabled' }).expect(200);
+    const off = await ask(kit.alice, 'What is the door code of the Lisbon office?', 20);
+    expect(off.sources.some((s) => s.document_id === pdfId)).toBe(false);
+    const on = await enable(kit.alice, pdfId);
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ queued: false, rag_status: 'completed', ragEnabled: true, ragStatus: 'enabled' });
+    expect((await chunksOf(pdfId)).map((c) => c.id)).toEqual(before.map((c) => c.id));
+    const back = await ask(kit.alice, 'What is the door code of the Lisbon office?', 3);
+    expect(back.sources.some((s) => s.document_id === pdfId && s.chunk_text.includes('4711'))).toBe(true);
   });
 
   it('validates the question and top_k, and needs a token or the service key', async () => {
