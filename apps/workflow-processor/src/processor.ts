@@ -82,7 +82,13 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
       defaultTimeoutMs: config.REST_API_DEFAULT_TIMEOUT_SECONDS * 1000,
     });
   const ai = deps.ai ?? aiDepsFromConfig(config, deps.logger);
-  const executors = buildExecutors({ outbound, mailer: deps.mailer, restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS, ai });
+  const executors = buildExecutors({
+    outbound,
+    mailer: deps.mailer,
+    restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS,
+    ai,
+    rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },
+  });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
     engine: { executors, checkpoints: deps.checkpoints, metrics: deps.metrics },
