@@ -166,12 +166,15 @@ describe('AI task types through the real LLM service with no provider (local eng
     expect(summary.summary_type).toBe('brief');
     expect(summary.word_count).toBeGreaterThan(0);
     expect(summary.word_count).toBeLessThanOrEqual(60);
-    // Extractive: the summary is lines of the input (each one a statement), in their order.
+    // Extractive: the summary is lines of the input (each one a statement), in their order;
+    // a `label: value` line without closing punctuation gets a full stop of its own.
     let rest = summary.summary;
     let picked = 0;
     for (const line of INVOICE_TEXT.split('\n')) {
       if (!rest.startsWith(line)) continue;
-      rest = rest.slice(line.length).trimStart();
+      rest = rest.slice(line.length);
+      if (!/[.!?]$/.test(line) && rest.startsWith('.')) rest = rest.slice(1);
+      rest = rest.trimStart();
       picked += 1;
     }
     expect(rest).toBe('');
