@@ -51,11 +51,16 @@ const redact = winston.format((info) => {
   return info;
 });
 
+/**
+ * winston runs the whole format pipeline (context, redaction, JSON) before a
+ * transport drops a line below its level, so each call checks the level first:
+ * an unlogged debug line per request cost measurable CPU on hot paths.
+ */
 class WinstonLogger implements Logger {
   constructor(private readonly inner: winston.Logger) {}
-  debug(message: string, meta?: LogMeta): void { this.inner.debug(message, meta); }
-  info(message: string, meta?: LogMeta): void { this.inner.info(message, meta); }
-  warn(message: string, meta?: LogMeta): void { this.inner.warn(message, meta); }
+  debug(message: string, meta?: LogMeta): void { if (this.inner.isDebugEnabled()) this.inner.debug(message, meta); }
+  info(message: string, meta?: LogMeta): void { if (this.inner.isInfoEnabled()) this.inner.info(message, meta); }
+  warn(message: string, meta?: LogMeta): void { if (this.inner.isWarnEnabled()) this.inner.warn(message, meta); }
   error(message: string, meta?: LogMeta): void { this.inner.error(message, meta); }
   child(meta: LogMeta): Logger { return new WinstonLogger(this.inner.child(meta)); }
 }
