@@ -1,7 +1,7 @@
 import type { ResultMessage } from '@docflow/contracts';
 import { FakePublicApi } from './test-support/fake-public-api';
 import { ExtractionHarness } from './test-support/harness';
-import { startBuiltLlmService, type LlmServiceProcess } from './test-support/llm-service-process';
+import { startBuiltLlmService, type LlmServiceProcess } from '@docflow/testing';
 import { type ApiHit, type ApiReply, LoopbackApi } from './test-support/loopback-api';
 
 jest.setTimeout(60000);

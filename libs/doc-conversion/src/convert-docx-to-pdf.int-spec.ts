@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DocConverter } from './convert-docx-to-pdf';
 import { ConversionTimeoutError } from './errors';
-import { buildDocx } from './testing/docx-builder';
+import { buildDocx } from '@docflow/testing';
 import { liveGroupMembers } from './testing/process-group';
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DocConverter } from './convert-docx-to-pdf';
 import { ConversionFailedError, ConversionRefusedError, ConversionTimeoutError, ConverterUnavailableError } from './errors';
-import { buildDocx } from './testing/docx-builder';
+import { buildDocx } from '@docflow/testing';
 import { isRunning, liveGroupMembers } from './testing/process-group';
 
 /**

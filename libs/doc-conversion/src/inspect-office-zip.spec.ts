@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConversionRefusedError, type RefusalReason } from './errors';
 import { inspectOfficeZip } from './inspect-office-zip';
-import { buildDocx, CONTENT_TYPES_XML, ROOT_RELS_XML } from './testing/docx-builder';
-import { buildZip, type ZipInputEntry } from './testing/zip-writer';
+import { buildDocx, CONTENT_TYPES_XML, ROOT_RELS_XML } from '@docflow/testing';
+import { buildZip, type ZipInputEntry } from '@docflow/testing';
 
 describe('inspectOfficeZip', () => {
   let dir: string;

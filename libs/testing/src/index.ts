@@ -1,2 +1,5 @@
 export * from './postgres';
 export * from './rabbit';
+export * from './zip-writer';
+export * from './docx-builder';
+export * from './llm-service-process';

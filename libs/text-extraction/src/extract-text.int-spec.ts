@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { extractText } from './extract-text';
 import { sniffMime } from './sniff-mime';
-import { buildDocx } from './testing/docx-builder';
+import { buildDocx } from '@docflow/testing';
 
 /**
  * Against the real tools (installed by scripts/install-system-deps.sh):

@@ -9,7 +9,7 @@ import {
   UnsupportedDocumentTypeError,
 } from './errors';
 import { extractText } from './extract-text';
-import { buildDocx } from './testing/docx-builder';
+import { buildDocx } from '@docflow/testing';
 import { buildPdf } from './testing/pdf-builder';
 import { buildPng, buildPngHeader } from './testing/png-builder';
 

@@ -1,9 +1,9 @@
 import { sniffMime } from './sniff-mime';
 import { buildCompoundFile } from './testing/cfb-builder';
-import { buildDocx, ROOT_RELS_XML } from './testing/docx-builder';
+import { buildDocx, ROOT_RELS_XML } from '@docflow/testing';
 import { buildPdf } from './testing/pdf-builder';
 import { buildPng } from './testing/png-builder';
-import { buildZip } from './testing/zip-writer';
+import { buildZip } from '@docflow/testing';
 
 const contentTypes = (main: string): string =>
   `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/x" ContentType="${main}"/></Types>`;

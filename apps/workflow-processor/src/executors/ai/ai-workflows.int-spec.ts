@@ -2,7 +2,7 @@ import type { Hit, Reply } from '../../test-support/http-servers';
 import { TestHttpServer } from '../../test-support/http-servers';
 import { chain, definition, endNode, startNode, taskNode } from '../../test-support/definitions';
 import { ProcessorHarness } from '../../test-support/processor-harness';
-import { type LlmServiceProcess, startBuiltLlmService } from './test-support/llm-service-process';
+import { type LlmServiceProcess, startBuiltLlmService } from '@docflow/testing';
 
 jest.setTimeout(60000);
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../../../../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 export interface LlmServiceProcess {
   url: string;
