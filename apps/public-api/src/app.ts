@@ -4,6 +4,7 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { activitiesFeature } from './activities/activities.feature';
 import { createAuthModule } from './auth/auth.module';
+import type { PrincipalCache } from './auth/principal-cache';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
 import type { AuthGuards } from './auth/guards';
 import type { PublicApiConfig } from './config';
@@ -54,6 +55,8 @@ export interface PublicApi {
   documents: DocumentFeatures;
   /** RAG: main starts and stops its indexing worker. */
   rag: RagModule;
+  /** Authenticated principals; main turns the cache on while it listens for auth changes. */
+  principals: PrincipalCache;
 }
 
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
@@ -83,7 +86,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi, documents, rag };
+  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
-import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
+import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
 import { startAuthHousekeeping } from './auth/housekeeping';
+import { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
 import { PublicApiConfig } from './config';
 import { openPublicApiDatabase } from './data-source';
 import { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
@@ -64,6 +65,16 @@ async function main(): Promise<void> {
 
   const storage = createStorageFromConfig(config);
   const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck()] });
+  // Principals are cached only while this LISTEN holds: every change to a user or a revocation, by any replica, empties their entries.
+  const authChanges = listenForNotifications({
+    url: config.DATABASE_URL,
+    channel: AUTH_CHANGED_CHANNEL,
+    onNotify: (payload) => api.principals.onNotification(payload),
+    onLiveChange: (live) => api.principals.setLive(live),
+    logger: logger.child({ component: 'auth-changes' }),
+  });
+  await authChanges.ready;
+  lifecycle.onShutdown('auth change listener', () => authChanges.close());
   // Picks up text extractions a stopped or crashed process left behind; stopped before the database closes.
   api.documents.start();
   lifecycle.onShutdown('document text extraction', () => api.documents.stop());

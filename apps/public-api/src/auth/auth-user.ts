@@ -7,7 +7,7 @@ export interface AuthUser {
   id: number;
   username: string;
   email: string;
-  /** Read from the database on every request, so a role change applies at once. */
+  /** From the database, or from the principal cache that every change to the user empties (see PrincipalCache). */
   role: UserRole;
   /** The presented token's id (what logout revokes and step-up grants attach to). */
   jti: string;

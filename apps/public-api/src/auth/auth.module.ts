@@ -13,6 +13,7 @@ import { describeAuthRoutes } from './auth.openapi';
 import { AuthService } from './auth.service';
 import { AuthGuards, createRequireAuth, createRequireStepUp, requireRole } from './guards';
 import { createJwtStrategy } from './jwt.strategy';
+import { PrincipalCache } from './principal-cache';
 import { RevokedTokensRepository } from './revoked-tokens.repository';
 import { StepUpRepository } from './step-up.repository';
 import { StepUpService } from './step-up.service';
@@ -29,16 +30,20 @@ export interface AuthModuleDeps {
 export interface AuthModule {
   guards: AuthGuards;
   feature: ApiFeature;
+  /** Inactive until main listens for auth changes (see PrincipalCache). */
+  principals: PrincipalCache;
 }
 
 /** Builds authentication for one app: the passport-jwt strategy, the guards and the /auth routes. */
 export function createAuthModule(deps: AuthModuleDeps): AuthModule {
   const events = new AuthEvents(deps.metrics);
   const revocations = new RevokedTokensRepository(deps.database);
+  const principals = new PrincipalCache();
   const stepUp = new StepUpService({ repo: new StepUpRepository(deps.database), mailer: deps.mailer, logger: deps.logger, events, secret: deps.config.JWT_SECRET });
   const auth = new AuthService({
     users: deps.users,
     revocations,
+    principals,
     stepUp,
     events,
     logger: deps.logger,
@@ -48,7 +53,7 @@ export function createAuthModule(deps: AuthModuleDeps): AuthModule {
 
   // An authenticator of its own per app, so apps built side by side (tests) never share strategies.
   const authenticator = new passport.Authenticator();
-  authenticator.use('jwt', createJwtStrategy({ secret: deps.config.JWT_SECRET, revocations }));
+  authenticator.use('jwt', createJwtStrategy({ secret: deps.config.JWT_SECRET, revocations, principals }));
   const guards: AuthGuards = {
     requireAuth: createRequireAuth(authenticator, events),
     requireRole,
@@ -85,5 +90,5 @@ export function createAuthModule(deps: AuthModuleDeps): AuthModule {
     },
   };
 
-  return { guards, feature };
+  return { guards, feature, principals };
 }

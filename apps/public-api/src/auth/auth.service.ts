@@ -3,6 +3,7 @@ import { dummyPasswordHash, verifyPassword } from '../users/password';
 import { PublicUser, toPublicUser, UsersService } from '../users/users.service';
 import type { AuthEvents } from './auth-events';
 import type { AuthUser } from './auth-user';
+import type { PrincipalCache } from './principal-cache';
 import type { RevokedTokensRepository } from './revoked-tokens.repository';
 import type { StepUpService } from './step-up.service';
 import { signAccessToken } from './tokens';
@@ -12,6 +13,8 @@ export const INVALID_CREDENTIALS = 'Invalid identifier or password';
 export interface AuthServiceDeps {
   users: UsersService;
   revocations: RevokedTokensRepository;
+  /** Forgotten here at once on logout; other replicas forget on the database's notification. */
+  principals: PrincipalCache;
   stepUp: StepUpService;
   events: AuthEvents;
   logger: Logger;
@@ -49,6 +52,7 @@ export class AuthService {
   /** POST /auth/logout: the presented token is refused from now on, by every replica and after restarts. */
   async logout(user: AuthUser): Promise<void> {
     await this.deps.revocations.revoke(user.jti, user.id, new Date(user.exp * 1000));
+    this.deps.principals.invalidateUser(user.id);
     await this.deps.stepUp.revokeGrant(user);
     this.deps.events.record('logout');
     this.deps.logger.info('auth.logout', { action: 'auth.logout', userId: user.id, jti: user.jti });

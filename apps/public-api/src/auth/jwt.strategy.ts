@@ -1,12 +1,15 @@
 import { hmacKey } from '@docflow/internal-auth';
 import { ExtractJwt, Strategy as JwtStrategy, VerifiedCallback } from 'passport-jwt';
 import type { AuthUser } from './auth-user';
+import type { PrincipalCache } from './principal-cache';
 import type { RevokedTokensRepository } from './revoked-tokens.repository';
 import { claimsOf, JWT_ALGORITHM, JWT_ISSUER } from './tokens';
 
 export interface JwtStrategyDeps {
   secret: string;
   revocations: RevokedTokensRepository;
+  /** Principals kept between requests while their changes are being listened to. */
+  principals: PrincipalCache;
 }
 
 /** Why a correctly signed token is still refused; passed to passport as `info.message`. */
@@ -15,7 +18,8 @@ export type TokenRejection = 'Malformed token claims' | 'Token has been revoked'
 async function resolveUser(payload: unknown, deps: JwtStrategyDeps): Promise<AuthUser | TokenRejection> {
   const claims = claimsOf(payload);
   if (!claims) return 'Malformed token claims';
-  const user = await deps.revocations.principal(Number(claims.sub), claims.jti);
+  const userId = Number(claims.sub);
+  const user = await deps.principals.lookup(userId, claims.jti, () => deps.revocations.principal(userId, claims.jti));
   if (user?.revoked) return 'Token has been revoked';
   if (!user) return 'User not found';
   if (user.blocked) return 'User is blocked';
