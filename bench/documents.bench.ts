@@ -3,6 +3,11 @@
 // Runs the built public API alone (dist/apps/public-api/main.js) as a process
 // of its own, over a database, RabbitMQ vhost and STORAGE_DIR of its own, and
 // drives it over HTTP: the other five services play no part in these paths.
+// Besides uploads/s it reports the public API's CPU milliseconds per upload
+// (process_cpu_* from its /metrics around the timed uploads), which holds on a
+// busy machine where wall-clock throughput does not. BENCH_CPU_PROFILE_DIR=<dir>
+// runs the service under bench/cpu-profiler.cjs (a .cpuprofile there on exit);
+// BENCH_PUBLIC_API_MAIN=<file> runs another build of it (A/B comparisons).
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -32,6 +37,18 @@ async function waitFor(url: string, status: number, child: ChildProcess, timeout
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
+}
+
+/** User + system CPU seconds the public API has used so far (prom-client's process metrics). */
+async function cpuSeconds(): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  let total = 0;
+  for (const name of ['process_cpu_user_seconds_total', 'process_cpu_system_seconds_total']) {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
+    if (!m?.[1]) throw new Error(`/metrics has no ${name}`);
+    total += Number(m[1]);
+  }
+  return total;
 }
 
 async function login(identifier: string, password: string): Promise<string> {
@@ -70,7 +87,10 @@ async function main(): Promise<void> {
   const workDir = await mkdtemp(path.join(tmpdir(), 'docflow-bench-docs-'));
   const logDir = path.join(ROOT, '.tmp', 'bench-logs');
   mkdirSync(logDir, { recursive: true });
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', 'public-api', 'main.js')], {
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const main = process.env.BENCH_PUBLIC_API_MAIN ? path.resolve(process.env.BENCH_PUBLIC_API_MAIN) : path.join(ROOT, 'dist', 'apps', 'public-api', 'main.js');
+  const child = spawn(process.execPath, [main], {
     cwd: workDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -89,6 +109,7 @@ async function main(): Promise<void> {
       UPLOAD_TMP_DIR: path.join(workDir, 'uploads'),
       OUTBOX_DIR: path.join(workDir, 'outbox'),
       STORAGE_QUOTA_MB: String(1024 * 1024),
+      ...(profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {}),
     },
   });
   const log = createWriteStream(path.join(logDir, 'public-api.log'), { flags: 'a' });
@@ -104,9 +125,11 @@ async function main(): Promise<void> {
     // Uploads: warm up, then UPLOADS at CONCURRENCY.
     await runConcurrent(100, CONCURRENCY, async (i) => void (await uploadOne(token, -1 - i)));
     const latencies: number[] = [];
+    const cpuBefore = await cpuSeconds();
     const t0 = performance.now();
     await runConcurrent(UPLOADS, CONCURRENCY, async (i) => void latencies.push(await uploadOne(token, i)));
     const seconds = (performance.now() - t0) / 1000;
+    const cpuMsPerUpload = ((await cpuSeconds()) - cpuBefore) * 1000 / UPLOADS;
     const u = summarize(latencies);
     rows.push({
       scenario: `upload 100 KB text, concurrency ${CONCURRENCY}`,
@@ -115,6 +138,7 @@ async function main(): Promise<void> {
       'MB/s': +((UPLOADS * FILE_BYTES) / (1024 * 1024) / seconds).toFixed(1),
       'p50 ms': +u.p50.toFixed(1),
       'p95 ms': +u.p95.toFixed(1),
+      'CPU ms/upload': +cpuMsPerUpload.toFixed(2),
     });
 
     // Background text extraction of those uploads: how long until every one is done.
@@ -126,7 +150,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const drained = (performance.now() - t0) / 1000;
-    rows.push({ scenario: 'upload + background text extraction drained', n: UPLOADS, 'per s': +(UPLOADS / drained).toFixed(1), 'MB/s': +((UPLOADS * FILE_BYTES) / (1024 * 1024) / drained).toFixed(1), 'p50 ms': '', 'p95 ms': '' });
+    rows.push({ scenario: 'upload + background text extraction drained', n: UPLOADS, 'per s': +(UPLOADS / drained).toFixed(1), 'MB/s': +((UPLOADS * FILE_BYTES) / (1024 * 1024) / drained).toFixed(1), 'p50 ms': '', 'p95 ms': '', 'CPU ms/upload': '' });
 
     // 100,000 documents for alice, seeded in one statement.
     const alice = await pg.query<{ id: number }>("SELECT id FROM users WHERE username = 'alice'");
@@ -155,7 +179,7 @@ async function main(): Promise<void> {
       const lat: number[] = [];
       await runConcurrent(LIST_REQUESTS, 1, async (i) => void lat.push(await timedGet(token, `${base}/api/documents?${query(i + 1000)}`)));
       const s = summarize(lat);
-      rows.push({ scenario: `list ${total} docs, ${name}`, n: s.n, 'per s': +(1000 / s.mean).toFixed(1), 'MB/s': '', 'p50 ms': +s.p50.toFixed(2), 'p95 ms': +s.p95.toFixed(2) });
+      rows.push({ scenario: `list ${total} docs, ${name}`, n: s.n, 'per s': +(1000 / s.mean).toFixed(1), 'MB/s': '', 'p50 ms': +s.p50.toFixed(2), 'p95 ms': +s.p95.toFixed(2), 'CPU ms/upload': '' });
     }
 
     report('documents', rows, { uploads: UPLOADS, concurrency: CONCURRENCY, fileBytes: FILE_BYTES, listRows: total, targets: { uploadsPerSecond: 200, listP95Ms: 20 } });
