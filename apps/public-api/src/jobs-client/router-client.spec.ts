@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { WorkflowJobPayload } from '@docflow/contracts';
 import { LogLine, recordingLogger } from '../test-support/test-app';
 import { closedPortUrl, FakeRouter } from '../workflow-executions/test-support/fake-router';
@@ -49,5 +51,48 @@ describe('RouterClient', () => {
   it('refuses to send a job id the router would reject', async () => {
     const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
     await expect(client.submitWorkflowJob({ jobId: 'wf 7/../', payload })).rejects.toThrow(/invalid job request/);
+  });
+
+  it('answers 503 when the router does not answer within the timeout', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const client = new RouterClient({ baseUrl: url, apiKey: KEY, logger: recordingLogger(), timeoutMs: 200 });
+      await expect(client.submitWorkflowJob({ jobId: 'wf_8', payload })).rejects.toBeInstanceOf(RouterUnavailableError);
+      client.close();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it('sends a request again on a new socket when a kept-alive one turns out closed', async () => {
+    const seen: string[] = [];
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      seen.push(`${req.socket.remotePort}`);
+      // The second request arrives on the kept-alive socket: drop it unanswered, as a router that closed it would.
+      if (requests === 2) {
+        req.socket.destroy();
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end('{"success":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const client = new RouterClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: KEY, logger: recordingLogger() });
+      await expect(client.submitWorkflowJob({ jobId: 'wf_9', payload })).resolves.toBe('queued');
+      await expect(client.submitWorkflowJob({ jobId: 'wf_10', payload })).resolves.toBe('queued');
+      expect(requests).toBe(3);
+      expect(seen[1]).toBe(seen[0]); // the second went out on the first's socket
+      expect(seen[2]).not.toBe(seen[1]); // and was sent again on a new one
+      client.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
