@@ -94,6 +94,18 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     return r.send(body as object);
   };
   const status = (jobId: string) => request(app).get(`/api/v1/jobs/${encodeURIComponent(jobId)}`).set('X-API-Key', API_KEY);
+  const recordedTotal = async () => (await routerMetrics.results.get()).values.reduce((sum, v) => sum + v.value, 0);
+  /**
+   * Publishes a result as a processor would and waits until the router both
+   * relayed it and recorded it (it does the two side by side).
+   */
+  const deliver = async (msg: ResultMessage, options: { messageId?: string } = {}) => {
+    const before = await recordedTotal();
+    await probe.publish(QUEUES.results, ResultMessage, msg, options);
+    const relay = await relayed.take(`${msg.job_id}:${msg.status}`);
+    for (let i = 0; i < 500 && (await recordedTotal()) <= before; i++) await new Promise((r) => setTimeout(r, 10));
+    return relay;
+  };
 
   it('queues a workflow job on workflow_queue with its payload unchanged', async () => {
     const payload = { workflow_definition: { nodes: [{ id: 'n1', type: 'llm_task', config: { deep: [1, { x: null }] } }], edges: [] }, inputs: { a: 'ü', n: 1.5 } };
@@ -194,8 +206,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
       outputs: { summary: 'done' },
       task_states: { n1: { status: 'completed', result: { ok: true } } },
     };
-    await probe.publish(QUEUES.results, ResultMessage, completed, { messageId: 'res-1' });
-    const relay = await relayed.take('wf_res:completed');
+    const relay = await deliver(completed, { messageId: 'res-1' });
     expect(relay.msg).toEqual(completed);
     expect(relay.meta.messageId).toBe('res-1');
 
@@ -203,8 +214,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect(done.body).toMatchObject({ status: 'completed', error: null, result: { outputs: { summary: 'done' }, task_states: { n1: { status: 'completed', result: { ok: true } } } } });
     expect(done.body.metadata.completed_at).toEqual(expect.any(String));
 
-    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_res', status: 'processing', task_states: { n1: { status: 'running' } } });
-    await relayed.take('wf_res:processing');
+    await deliver({ job_id: 'wf_res', status: 'processing', task_states: { n1: { status: 'running' } } });
     const after = await status('wf_res');
     expect(after.body.status).toBe('completed');
     expect(after.body.result.task_states.n1.status).toBe('completed');
@@ -213,21 +223,17 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
 
   it('moves through processing and awaiting input, and a failed result sets the error', async () => {
     expect((await submit({ job_id: 'wf_path', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
-    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_path', status: 'processing' });
-    await relayed.take('wf_path:processing');
+    await deliver({ job_id: 'wf_path', status: 'processing' });
     expect((await status('wf_path')).body.status).toBe('processing');
-    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_path', status: 'awaiting_user_input', awaiting_node: 'approve', awaiting_since: '2026-01-01T00:00:00Z' });
-    await relayed.take('wf_path:awaiting_user_input');
+    await deliver({ job_id: 'wf_path', status: 'awaiting_user_input', awaiting_node: 'approve', awaiting_since: '2026-01-01T00:00:00Z' });
     const waiting = await status('wf_path');
     expect(waiting.body).toMatchObject({ status: 'awaiting_user_input', result: { awaiting_node: 'approve' }, metadata: { completed_at: null } });
-    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_path', status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', failed_node: 'approve' });
-    await relayed.take('wf_path:failed');
+    await deliver({ job_id: 'wf_path', status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', failed_node: 'approve' });
     expect((await status('wf_path')).body).toMatchObject({ status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', result: { failed_node: 'approve' } });
   });
 
   it('relays a result for an unknown job without creating it', async () => {
-    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'ghost', status: 'completed', outputs: {} });
-    expect((await relayed.take('ghost:completed')).msg.job_id).toBe('ghost');
+    expect((await deliver({ job_id: 'ghost', status: 'completed', outputs: {} })).msg.job_id).toBe('ghost');
     expect((await status('ghost')).status).toBe(404);
   });
 
@@ -235,7 +241,6 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect((await request(app).get('/_health')).status).toBe(204);
     expect((await submit({ job_id: 'metrics_1', job_type: 'OCR', payload: {} })).status).toBe(200);
     await probe.publish(QUEUES.results, ResultMessage, { job_id: 'metrics_1', status: 'completed' });
-    await relayed.take('metrics_1:completed');
     const text = (await request(app).get('/metrics')).text;
     expect(text).toMatch(/router_jobs_submitted_total\{job_type="OCR",service="router"\} [1-9]/);
     expect(text).toMatch(/router_results_total\{status="completed",service="router"\} [1-9]/);
