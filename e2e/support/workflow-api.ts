@@ -1,3 +1,5 @@
+import { httpRequest } from './lean-http';
+
 /**
  * A small client of the public API's workflow routes (spec 4.6–4.8) and
  * builders of workflow definitions (spec 2.6), for end-to-end tests and
@@ -90,7 +92,7 @@ export class WorkflowApi {
 
   /** Any request; the body is parsed as JSON when there is one. Never throws on an HTTP status. */
   async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
+    const res = await httpRequest(`${this.baseUrl}${path}`, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -98,9 +100,9 @@ export class WorkflowApi {
         ...headers,
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(15000),
+      timeoutMs: 15000,
     });
-    const text = await res.text();
+    const text = res.text;
     let parsed: unknown = text;
     if (text !== '') {
       try {
