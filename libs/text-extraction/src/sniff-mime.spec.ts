@@ -96,6 +96,21 @@ describe('sniffMime', () => {
     expect(sniffMime(Buffer.alloc(0), 'a.txt')).toBeUndefined();
   });
 
+  it('judges the whole file: a control byte or a bad UTF-8 sequence at the very end refuses it, ESC and form feeds do not', () => {
+    const body = 'plain line of text\n'.repeat(6000);
+    expect(sniffMime(Buffer.from(body + '\x1b[1mbold\x1b[0m\f\v\r\n'), 'a.txt')?.mime).toBe('text/plain');
+    for (const tail of [[0x7f], [0x01], [0x1f], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+      expect(sniffMime(Buffer.concat([Buffer.from(body), Buffer.from(tail)]), 'a.txt')).toBeUndefined();
+    }
+  });
+
+  it('sees JSON after a BOM or Unicode spaces, as String#trim does', () => {
+    expect(sniffMime(Buffer.from('\ufeff{"a": 1}', 'utf8'))?.mime).toBe('application/json');
+    expect(sniffMime(Buffer.from('\u00a0\u2003 [1, 2]\n', 'utf8'))?.mime).toBe('application/json');
+    expect(sniffMime(Buffer.from('\u00a0 plain words', 'utf8'))?.mime).toBe('text/plain');
+    expect(sniffMime(Buffer.from('\t\r\n '), 'blank.json')?.mime).toBe('text/plain');
+  });
+
   it('does not let a .pdf name make text a PDF', () => {
     expect(sniffMime(Buffer.from('just words'), 'report.pdf')?.mime).toBe('text/plain');
   });
