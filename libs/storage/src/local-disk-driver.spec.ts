@@ -56,6 +56,25 @@ describe('LocalDiskDriver', () => {
     expect(await filesUnder(root)).toEqual([key]);
   });
 
+  it('makes the key directory again when it was removed after an earlier put', async () => {
+    const first = generateKey('txt');
+    await driver.put(first, Buffer.from('first'));
+    await rm(path.dirname(path.join(root, first)), { recursive: true });
+    const second = generateKey('txt');
+    await driver.put(second, Buffer.from('second'));
+    expect(await readFile(path.join(root, second), 'utf8')).toBe('second');
+    expect(await filesUnder(root)).toEqual([second]);
+  });
+
+  it('replaces an existing object with a buffer and leaves no temp file', async () => {
+    const key = generateKey('txt');
+    await driver.put(key, Buffer.from('old content'));
+    const result = await driver.put(key, Buffer.from('new'));
+    expect(result.size).toBe(3);
+    expect(await readFile(path.join(root, key), 'utf8')).toBe('new');
+    expect(await filesUnder(root)).toEqual([key]);
+  });
+
   it('stores a stream and reads it back', async () => {
     const key = generateKey();
     const parts = [Buffer.from('abc'), Buffer.from('def'), Buffer.alloc(70_000, 7)];
