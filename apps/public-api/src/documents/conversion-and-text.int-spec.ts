@@ -102,6 +102,11 @@ describe('text extraction', () => {
     const text = await getDocumentText(kit.bed.database, (res.body as UploadBody).id, kit.alice.id);
     expect(text).toMatchObject({ status: 'completed', text: 'héllo wörld\n', pages: null });
 
+    // The text is stored as the uploaded bytes, less a leading BOM (as a decoder would drop it).
+    const bom = await upload(kit.app, kit.alice, { content: Buffer.from('\ufeff東京, Grüße\r\n', 'utf8'), filename: 'bom.csv', contentType: 'text/csv' });
+    expect(bom.body as UploadBody).toMatchObject({ mimeType: 'text/csv', textStatus: 'completed' });
+    expect(await getDocumentText(kit.bed.database, (bom.body as UploadBody).id, kit.alice.id)).toMatchObject({ status: 'completed', text: '東京, Grüße\r\n' });
+
     const xlsx = buildZip([
       {
         name: '[Content_Types].xml',

@@ -2,6 +2,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { defineListSpec, type ListQuery, toPositional } from '@docflow/list-query';
 import type { DocumentType, ExtractedPageRow, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
 import { RAG_PROCESSING_STATUSES, RAG_STATUSES, TEXT_STATUSES, VISIBILITIES } from './document-types';
+import { COLUMNS, DOCUMENT_COLUMNS, type DocumentRow, FROM, RETURNING, toRecord, withoutNul } from './document-row';
 
 /** A document row as the API uses it (without the extracted text), with its owner's username. */
 export interface DocumentRecord {
@@ -52,8 +53,12 @@ export interface NewDocument {
   documentType: DocumentType | null;
   metadata: Record<string, unknown>;
   textStatus: TextStatus;
-  /** Set at insert for text files (their content is their text). */
-  extractedText?: string | null;
+  /**
+   * Set at insert for text files (their content is their text). A Buffer is
+   * sent as it is: UTF-8 without NULs (sniffMime checked), never decoded to a
+   * string in this process and encoded back.
+   */
+  extractedText?: string | Buffer | null;
 }
 
 export interface DocumentPatch {
@@ -125,129 +130,122 @@ export const documentListSpec = defineListSpec({
 });
 export type DocumentRelation = (typeof documentListSpec.relations)[number];
 
-const DOCUMENT_COLUMNS = [
-  'id', 'title', 'description', 'tags', 'visibility', 'global_key', 'owner_id', 'storage_key', 'original_storage_key', 'original_filename',
-  'mime_type', 'original_mime_type', 'file_size', 'storage_bytes', 'sha256', 'document_type', 'metadata', 'text_status', 'text_error',
-  'rag_enabled', 'rag_status', 'rag_processing_status', 'rag_chunk_count', 'rag_error', 'created_at', 'updated_at',
-];
-/** Every column but the extracted text, plus the owner's username (alias d, users joined as u). */
-const COLUMNS = `${DOCUMENT_COLUMNS.map((c) => `d.${c}`).join(', ')}, u.username AS owner_username`;
-const RETURNING = `${DOCUMENT_COLUMNS.join(', ')}, (SELECT username FROM users WHERE users.id = documents.owner_id) AS owner_username`;
-const FROM = 'documents d LEFT JOIN users u ON u.id = d.owner_id';
-
-interface DocumentRow {
-  id: number;
-  title: string;
-  description: string | null;
-  tags: string[] | null;
-  visibility: Visibility;
-  global_key: string | null;
-  owner_id: number;
-  owner_username: string | null;
-  storage_key: string;
-  original_storage_key: string | null;
-  original_filename: string;
-  mime_type: string;
-  original_mime_type: string | null;
-  file_size: string | number;
-  storage_bytes: string | number;
-  sha256: string;
-  document_type: DocumentType | null;
-  metadata: Record<string, unknown> | null;
-  text_status: TextStatus;
-  text_error: string | null;
-  rag_enabled: boolean;
-  rag_status: RagStatus;
-  rag_processing_status: RagProcessingStatus | null;
-  rag_chunk_count: number;
-  rag_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function toRecord(r: DocumentRow): DocumentRecord {
-  return {
-    id: r.id,
-    title: r.title,
-    description: r.description,
-    tags: Array.isArray(r.tags) ? r.tags : [],
-    visibility: r.visibility,
-    globalKey: r.global_key,
-    ownerId: r.owner_id,
-    ownerUsername: r.owner_username,
-    storageKey: r.storage_key,
-    originalStorageKey: r.original_storage_key,
-    originalFilename: r.original_filename,
-    mimeType: r.mime_type,
-    originalMimeType: r.original_mime_type,
-    fileSize: Number(r.file_size),
-    storageBytes: Number(r.storage_bytes),
-    sha256: r.sha256,
-    documentType: r.document_type,
-    metadata: r.metadata ?? {},
-    textStatus: r.text_status,
-    textError: r.text_error,
-    ragEnabled: r.rag_enabled,
-    ragStatus: r.rag_status,
-    ragProcessingStatus: r.rag_processing_status,
-    ragChunkCount: r.rag_chunk_count,
-    ragError: r.rag_error,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
 /** TypeORM's postgres driver answers UPDATE/DELETE ... RETURNING with [rows, rowCount]. */
 export function returnedRows<T>(raw: unknown): T[] {
   if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as T[];
   return raw as T[];
 }
 
+/** The constraint a unique violation names, from TypeORM's wrapper or straight from node-postgres. */
 function uniqueViolation(err: unknown): string | undefined {
-  if (!(err instanceof QueryFailedError)) return undefined;
-  const driver = err.driverError as { code?: string; constraint?: string };
-  return driver.code === '23505' ? (driver.constraint ?? '') : undefined;
+  const driver = (err instanceof QueryFailedError ? err.driverError : err) as { code?: unknown; constraint?: unknown } | null;
+  if (typeof driver !== 'object' || driver === null || driver.code !== '23505') return undefined;
+  return typeof driver.constraint === 'string' ? driver.constraint : '';
 }
 
-/** PostgreSQL text and jsonb cannot hold NUL characters. */
-function withoutNul(s: string): string {
-  return s.includes('\u0000') ? s.replace(/\u0000/g, '') : s;
+/** A BOM the text decoder would drop, so that the stored text is the same whether it came as a string or as bytes. */
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+function extractedTextParam(text: string | Buffer | null | undefined): string | Buffer | null {
+  if (text === undefined || text === null) return null;
+  if (typeof text === 'string') return withoutNul(text);
+  const bytes = text.subarray(0, 3).equals(UTF8_BOM) ? text.subarray(3) : text;
+  return bytes.includes(0) ? withoutNul(bytes.toString('utf8')) : bytes;
+}
+
+/** The 18 values of INSERT_COLUMNS, in order. */
+function insertValues(doc: NewDocument): unknown[] {
+  return [
+    doc.title,
+    doc.description,
+    JSON.stringify(doc.tags),
+    doc.visibility,
+    doc.globalKey,
+    doc.ownerId,
+    doc.storageKey,
+    doc.originalStorageKey,
+    doc.originalFilename,
+    doc.mimeType,
+    doc.originalMimeType,
+    doc.fileSize,
+    doc.storageBytes,
+    doc.sha256,
+    doc.documentType === null ? null : JSON.stringify(doc.documentType),
+    JSON.stringify(doc.metadata),
+    doc.textStatus,
+    extractedTextParam(doc.extractedText),
+  ];
+}
+
+const INSERT_COLUMNS = `title, description, tags, visibility, global_key, owner_id, storage_key, original_storage_key,
+  original_filename, mime_type, original_mime_type, file_size, storage_bytes, sha256, document_type, metadata, text_status, extracted_text`;
+
+/**
+ * An upload's document row and its quota reservation in one statement (one
+ * round trip, one commit): the owner's usage row grows by storage_bytes
+ * ($13) unless that passes the quota ($19), and the document is inserted only
+ * when it did. The upsert locks the owner's usage row, so parallel uploads
+ * serialise on it and their sum can never pass the quota; a failing insert
+ * (a taken global key) undoes the reservation with it.
+ */
+const INSERT_RESERVING = `
+  WITH reserved AS (
+    INSERT INTO user_storage_usage AS s (user_id, used_bytes) VALUES ($6, $13)
+    ON CONFLICT (user_id) DO UPDATE SET used_bytes = s.used_bytes + EXCLUDED.used_bytes, updated_at = now()
+    WHERE s.used_bytes + EXCLUDED.used_bytes <= $19
+    RETURNING used_bytes
+  ), inserted AS (
+    INSERT INTO documents (${INSERT_COLUMNS})
+    SELECT $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12::bigint, $13, $14, $15::jsonb, $16::jsonb, $17, $18::text FROM reserved
+    RETURNING ${DOCUMENT_COLUMNS.join(', ')}
+  )
+  SELECT inserted.*, (SELECT username FROM users WHERE users.id = inserted.owner_id) AS owner_username, reserved.used_bytes AS quota_used_bytes
+  FROM inserted CROSS JOIN reserved`;
+
+interface PgResult {
+  rows: unknown[];
+}
+
+/** node-postgres' pool under the DataSource: one round trip, without TypeORM's query runner (~0.15 ms of CPU less per query). */
+interface PgPool {
+  query(text: string, values?: unknown[]): Promise<PgResult>;
 }
 
 export class DocumentsRepository {
   constructor(private readonly ds: DataSource) {}
 
+  private get pool(): PgPool {
+    return (this.ds.driver as unknown as { master: PgPool }).master;
+  }
+
   async insert(doc: NewDocument): Promise<DocumentRecord> {
     try {
-      const rows = (await this.ds.query(
-        `INSERT INTO documents (title, description, tags, visibility, global_key, owner_id, storage_key, original_storage_key,
-           original_filename, mime_type, original_mime_type, file_size, storage_bytes, sha256, document_type, metadata, text_status, extracted_text)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+      const { rows } = await this.pool.query(
+        `INSERT INTO documents (${INSERT_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::text)
          RETURNING ${RETURNING}`,
-        [
-          doc.title,
-          doc.description,
-          JSON.stringify(doc.tags),
-          doc.visibility,
-          doc.globalKey,
-          doc.ownerId,
-          doc.storageKey,
-          doc.originalStorageKey,
-          doc.originalFilename,
-          doc.mimeType,
-          doc.originalMimeType,
-          doc.fileSize,
-          doc.storageBytes,
-          doc.sha256,
-          doc.documentType === null ? null : JSON.stringify(doc.documentType),
-          JSON.stringify(doc.metadata),
-          doc.textStatus,
-          doc.extractedText === undefined || doc.extractedText === null ? null : withoutNul(doc.extractedText),
-        ],
-      )) as DocumentRow[];
-      const row = rows[0];
+        insertValues(doc),
+      );
+      const row = rows[0] as DocumentRow | undefined;
       if (!row) throw new Error('INSERT INTO documents returned no row');
       return toRecord(row);
+    } catch (err) {
+      if (uniqueViolation(err) === DOCUMENTS_GLOBAL_KEY_INDEX) throw new GlobalKeyTakenError(doc.globalKey ?? '');
+      throw err;
+    }
+  }
+
+  /**
+   * Inserts the document while adding its storageBytes to the owner's quota
+   * usage, in one statement (INSERT_RESERVING); null, with nothing changed,
+   * when that would pass quotaBytes.
+   */
+  async insertReserving(doc: NewDocument, quotaBytes: number): Promise<{ document: DocumentRecord; usedBytes: number } | null> {
+    if (doc.storageBytes > quotaBytes) return null;
+    try {
+      const { rows } = await this.pool.query(INSERT_RESERVING, [...insertValues(doc), quotaBytes]);
+      const row = rows[0] as (DocumentRow & { quota_used_bytes: string | number }) | undefined;
+      return row ? { document: toRecord(row), usedBytes: Number(row.quota_used_bytes) } : null;
     } catch (err) {
       if (uniqueViolation(err) === DOCUMENTS_GLOBAL_KEY_INDEX) throw new GlobalKeyTakenError(doc.globalKey ?? '');
       throw err;

@@ -189,6 +189,7 @@ describe('POST /api/documents/upload', () => {
     const again = await upload(kit.app, kit.admin, { content: 'Terms v2', filename: 'terms.txt', contentType: 'text/plain', fields: { global: 'true', globalKey: 'terms' } });
     expect(again.status).toBe(409);
     expect(await usedBytes(kit.admin.id)).toBe('Terms v1'.length);
+    expect(await filesUnder(kit.storageDir)).toHaveLength(1);
     await deleteAll(kit.admin);
   });
 

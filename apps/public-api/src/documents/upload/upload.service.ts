@@ -8,8 +8,8 @@ import { generateKey, type StorageDriver } from '@docflow/storage';
 import { BadRequestError, ConflictError, ForbiddenError, type Logger } from '@docflow/service-kit';
 import { type AcceptedMimeType, sniffMime } from '@docflow/text-extraction';
 import type { UserRole } from '../../users/user-role';
-import type { DocumentType, TextStatus } from '../document-types';
-import { type DocumentRecord, type DocumentsRepository, GlobalKeyTakenError } from '../documents.repository';
+import type { TextStatus } from '../document-types';
+import { type DocumentRecord, type DocumentsRepository, GlobalKeyTakenError, type NewDocument } from '../documents.repository';
 import { sanitiseFilename } from '../filenames';
 import type { StorageQuotaRepository } from '../storage-quota.repository';
 import { removeStoredObjects } from '../stored-objects';
@@ -23,7 +23,6 @@ const NO_TEXT: readonly AcceptedMimeType[] = ['application/msword', 'application
 
 /** Types whose content is their text. */
 const TEXT: readonly AcceptedMimeType[] = ['text/plain', 'text/csv', 'application/json'];
-const utf8 = new TextDecoder('utf-8');
 
 function sourceOf(file: SpooledFile): Buffer | Readable {
   return file.buffer ?? createReadStream(file.path ?? '');
@@ -129,13 +128,17 @@ export class UploadService {
   }
 
   private async reserve(ownerId: number, bytes: number): Promise<number> {
-    const quota = this.deps.quotaBytes;
-    const result = await this.deps.quota.reserve(ownerId, bytes, quota);
+    const result = await this.deps.quota.reserve(ownerId, bytes, this.deps.quotaBytes);
     if (result.ok) return result.usedBytes;
-    throw BadRequestError.withErrors(
+    throw this.quotaExceeded(bytes, result.usedBytes);
+  }
+
+  private quotaExceeded(bytes: number, usedBytes: number): BadRequestError {
+    const quota = this.deps.quotaBytes;
+    return BadRequestError.withErrors(
       'Storage quota exceeded',
-      [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${result.usedBytes} bytes used)`],
-      { code: 'quota_exceeded', used_bytes: result.usedBytes, quota_bytes: quota },
+      [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${usedBytes} bytes used)`],
+      { code: 'quota_exceeded', used_bytes: usedBytes, quota_bytes: quota },
     );
   }
 
@@ -160,68 +163,117 @@ export class UploadService {
     }
   }
 
-  private async store(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
+  private store(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
+    return item.mime === DOCX ? this.storeConverted(ownerId, fields, item) : this.storeAsIs(ownerId, fields, item);
+  }
+
+  /** The row of a stored file; what differs between stored-as-is and converted files is in `stored`. */
+  private newDocument(
+    ownerId: number,
+    fields: UploadFields,
+    item: CheckedFile,
+    stored: Pick<NewDocument, 'storageKey' | 'originalStorageKey' | 'mimeType' | 'originalMimeType' | 'fileSize' | 'storageBytes' | 'sha256' | 'documentType' | 'textStatus' | 'extractedText'>,
+  ): NewDocument {
+    return {
+      title: fields.title ?? item.filename,
+      description: fields.description,
+      tags: fields.tags,
+      visibility: fields.global ? 'global' : 'user',
+      globalKey: fields.global ? (fields.globalKey ?? randomUUID()) : null,
+      ownerId,
+      originalFilename: item.filename,
+      metadata: fields.metadata,
+      ...stored,
+    };
+  }
+
+  /**
+   * A file served as it came: stored, then its row inserted together with its
+   * quota reservation in one statement (insertReserving). A refused
+   * reservation or a failed insert removes the stored file; the statement
+   * leaves the quota as it was.
+   */
+  private async storeAsIs(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
+    const { storage, logger, quota, quotaBytes } = this.deps;
+    const bytes = item.file.size;
+    if (bytes > quotaBytes) throw this.quotaExceeded(bytes, await quota.usedBytes(ownerId));
+    const key = generateKey(item.ext);
+    const put = await storage.put(key, sourceOf(item.file), { contentType: item.mime });
+    try {
+      // Text files are their own text: stored at once as the bytes the sniffer checked (UTF-8 without NULs); other types are extracted in the background.
+      const inlineText = item.file.buffer && TEXT.includes(item.mime) ? item.file.buffer : undefined;
+      const textStatus: TextStatus = inlineText !== undefined ? 'completed' : NO_TEXT.includes(item.mime) ? 'not_applicable' : 'pending';
+      const doc = this.newDocument(ownerId, fields, item, {
+        storageKey: key,
+        originalStorageKey: null,
+        mimeType: item.mime,
+        originalMimeType: null,
+        fileSize: put.size,
+        storageBytes: bytes,
+        sha256: put.sha256,
+        documentType: null,
+        textStatus,
+        extractedText: inlineText ?? null,
+      });
+      const stored = await this.deps.documents.insertReserving(doc, quotaBytes);
+      if (!stored) throw this.quotaExceeded(bytes, await quota.usedBytes(ownerId));
+      logger.info('document uploaded', { documentId: stored.document.id, ownerId, mimeType: item.mime, bytes: put.size, converted: false });
+      return stored;
+    } catch (err) {
+      await removeStoredObjects(storage, [key], logger);
+      if (err instanceof GlobalKeyTakenError) throw keyTaken(err);
+      throw err;
+    }
+  }
+
+  /** A DOCX: quota reserved for it before the conversion, then for the PDF; both stored, the PDF served. */
+  private async storeConverted(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
     const { storage, logger } = this.deps;
     const keys: string[] = [];
     let reserved = 0;
     let pdfPath: string | undefined;
     try {
-      let usedBytes = await this.reserve(ownerId, item.file.size);
+      await this.reserve(ownerId, item.file.size);
       reserved += item.file.size;
-
-      let served: { source: () => Buffer | Readable; mime: string; ext: string } = { source: () => sourceOf(item.file), mime: item.mime, ext: item.ext };
-      let original: { key: string; mime: string } | null = null;
-      let documentType: DocumentType | null = null;
-      if (item.mime === DOCX) {
-        const converted = await this.convert(item.file);
-        const convertedPath = converted.pdfPath;
-        pdfPath = convertedPath;
-        const pdfBytes = (await stat(pdfPath)).size;
-        usedBytes = await this.reserve(ownerId, pdfBytes);
-        reserved += pdfBytes;
-        const originalKey = generateKey(item.ext);
-        await storage.put(originalKey, sourceOf(item.file), { maxBytes: item.file.size, contentType: item.mime });
-        keys.push(originalKey);
-        original = { key: originalKey, mime: item.mime };
-        served = { source: () => createReadStream(convertedPath), mime: 'application/pdf', ext: 'pdf' };
-        documentType = { original_mime_type: item.mime, converted_to: 'application/pdf', pages: converted.pages };
-      }
-
-      const key = generateKey(served.ext);
-      const put = await storage.put(key, served.source(), { contentType: served.mime });
+      const converted = await this.convert(item.file);
+      const convertedPath = converted.pdfPath;
+      pdfPath = convertedPath;
+      const pdfBytes = (await stat(convertedPath)).size;
+      const usedBytes = await this.reserve(ownerId, pdfBytes);
+      reserved += pdfBytes;
+      const originalKey = generateKey(item.ext);
+      await storage.put(originalKey, sourceOf(item.file), { maxBytes: item.file.size, contentType: item.mime });
+      keys.push(originalKey);
+      const key = generateKey('pdf');
+      const put = await storage.put(key, createReadStream(convertedPath), { contentType: 'application/pdf' });
       keys.push(key);
-      // Text files are their own text: it is stored at once (the sniffer checked the UTF-8); other types are extracted in the background.
-      const inlineText = item.file.buffer && TEXT.includes(item.mime) ? utf8.decode(item.file.buffer) : undefined;
-      const textStatus: TextStatus = inlineText !== undefined ? 'completed' : NO_TEXT.includes(served.mime as AcceptedMimeType) ? 'not_applicable' : 'pending';
-      const document = await this.deps.documents.insert({
-        title: fields.title ?? item.filename,
-        description: fields.description,
-        tags: fields.tags,
-        visibility: fields.global ? 'global' : 'user',
-        globalKey: fields.global ? (fields.globalKey ?? randomUUID()) : null,
-        ownerId,
-        storageKey: key,
-        originalStorageKey: original?.key ?? null,
-        originalFilename: item.filename,
-        mimeType: served.mime,
-        originalMimeType: original?.mime ?? null,
-        fileSize: put.size,
-        storageBytes: reserved,
-        sha256: put.sha256,
-        documentType,
-        metadata: fields.metadata,
-        textStatus,
-        extractedText: inlineText ?? null,
-      });
-      logger.info('document uploaded', { documentId: document.id, ownerId, mimeType: served.mime, bytes: put.size, converted: original !== null });
+      const document = await this.deps.documents.insert(
+        this.newDocument(ownerId, fields, item, {
+          storageKey: key,
+          originalStorageKey: originalKey,
+          mimeType: 'application/pdf',
+          originalMimeType: item.mime,
+          fileSize: put.size,
+          storageBytes: reserved,
+          sha256: put.sha256,
+          documentType: { original_mime_type: item.mime, converted_to: 'application/pdf', pages: converted.pages },
+          textStatus: 'pending',
+          extractedText: null,
+        }),
+      );
+      logger.info('document uploaded', { documentId: document.id, ownerId, mimeType: 'application/pdf', bytes: put.size, converted: true });
       return { document, usedBytes };
     } catch (err) {
       await removeStoredObjects(storage, keys, logger);
       await this.deps.quota.release(ownerId, reserved);
-      if (err instanceof GlobalKeyTakenError) throw new ConflictError('A global document with this key exists', { errors: [`globalKey: ${err.key} is taken`] });
+      if (err instanceof GlobalKeyTakenError) throw keyTaken(err);
       throw err;
     } finally {
       if (pdfPath) await rm(pdfPath, { force: true });
     }
   }
+}
+
+function keyTaken(err: GlobalKeyTakenError): ConflictError {
+  return new ConflictError('A global document with this key exists', { errors: [`globalKey: ${err.key} is taken`] });
 }
