@@ -86,8 +86,10 @@ export class LocalDiskDriver implements StorageDriver {
 
   /**
    * A buffer (an upload held in memory) without streams: open, one write,
-   * fsync, close, rename, and the hash in one update. About 0.2 ms of CPU less
-   * per 100 KB upload than piping it through MeasuringStream into a write stream.
+   * fsync, close, rename, and the hash in one update: ~0.4 ms of user CPU less
+   * per 100 KB put than piping it through MeasuringStream into a write stream.
+   * (Creating the file costs ~1 ms of kernel CPU on the ext4 volume measured,
+   * and the fsync ~0.25 ms: both stay, one each per object.)
    */
   private async writeBuffer(key: string, target: string, content: Buffer, maxBytes: number | undefined): Promise<PutResult> {
     if (maxBytes !== undefined && content.length > maxBytes) throw new StoragePayloadTooLargeError(maxBytes);
