@@ -25,6 +25,7 @@ export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: 
  * originals; that copy was a sixth of the router's CPU per job (a workflow
  * job carries its whole definition, and is checked four times on its way).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- the type class-transformer's storage takes
 function needsTransformer(cls: Function, plain: object): boolean {
   const storage = defaultMetadataStorage;
   if (storage.getStrategy(cls) !== 'none') return true;
