@@ -46,11 +46,16 @@ describe('normalizeDefinition', () => {
     expect(out.input_schema).toEqual({ type: 'object' });
   });
 
-  it('returns a deep copy and leaves the input as it was; is idempotent', () => {
+  it('leaves the input as it was: changed nodes and their data are copies; is idempotent', () => {
     const before = JSON.stringify(stored);
     const out = normalizeDefinition(stored);
-    (out.nodes[1]!.data.config as Record<string, unknown>)['url'] = 'changed';
+    expect(out).not.toBe(stored);
+    expect(out.nodes).not.toBe(stored.nodes);
+    expect(out.nodes[1]).not.toBe(stored.nodes[1]);
+    expect(out.nodes[1]!.data).not.toBe(stored.nodes[1]!.data);
+    out.nodes[1]!.data['task_type'] = 'changed';
+    out.nodes[0]!.data['label'] = 'changed';
     expect(JSON.stringify(stored)).toBe(before);
-    expect(normalizeDefinition(out)).toEqual(out);
+    expect(normalizeDefinition(normalizeDefinition(stored))).toEqual(normalizeDefinition(stored));
   });
 });
