@@ -12,14 +12,19 @@
 //
 // Per execution: POST /workflow-executions (create), POST /{id}/execute (the
 // start), then GET /{id}/status until `completed`.
-//   - concurrency 1: start-to-completed latency, polling every 1 ms;
+//   - concurrency 1: start-to-completed latency, twice: to the record's
+//     completed_at (the moment the platform holds the execution as completed;
+//     all processes share this machine's clock, ISO timestamps have 1 ms
+//     resolution) and to the poll that saw it (every BENCH_POLL_SERIAL_MS,
+//     default 2: each poll costs the public API about a millisecond of CPU,
+//     so polling faster slows the execution it waits for);
 //   - concurrency 32: executions completed per second (create included),
 //     polling every 25 ms so the client does not starve the pipeline.
 // The per-user limit of 10 running executions stays at its default: the 32
 // loops belong to 4 users created with the public API's user:create CLI
 // against the benchmark's own database, 8 loops each.
 //
-// Environment: BENCH_EXECUTIONS (2000), BENCH_CONCURRENCY (32), BENCH_SERIAL
+// Environment: BENCH_EXECUTIONS (2000), BENCH_CONCURRENCY (32), BENCH_POLL_SERIAL_MS (2), BENCH_SERIAL
 // (200), BENCH_USERS (4), BENCH_CPU_PROFILE_DIR (every service writes a
 // .cpuprofile there when it stops, through bench/cpu-profiler.cjs).
 import { spawnSync } from 'node:child_process';
@@ -35,7 +40,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const SERIAL = Number(process.env.BENCH_SERIAL ?? 200);
 const USERS = Number(process.env.BENCH_USERS ?? 4);
 const POLL_LOADED_MS = 25;
-const POLL_SERIAL_MS = 1;
+const POLL_SERIAL_MS = Number(process.env.BENCH_POLL_SERIAL_MS ?? 2);
 const ROOT = path.resolve(__dirname, '..', '..');
 
 const WORKFLOW = definition(
@@ -56,8 +61,10 @@ interface Runner {
 
 interface Sample {
   id: number;
-  /** execute call → status seen `completed`. */
+  /** execute call → status seen `completed` by this client (includes up to one polling interval). */
   latencyMs: number;
+  /** execute call → the record's completed_at: when the platform held the execution as completed. */
+  recordLatencyMs: number;
   /** The execute call alone. */
   executeMs: number;
   /** Wall clock when the client saw `completed`. */
@@ -96,7 +103,11 @@ async function runOne(r: Runner, i: number, pollMs: number): Promise<Sample> {
   const executeMs = performance.now() - t0;
   for (;;) {
     const s = await r.api.status(id);
-    if (s.status === 'completed') return { id, latencyMs: performance.now() - t0, executeMs, seenAt: Date.now(), runner: r };
+    if (s.status === 'completed') {
+      const latencyMs = performance.now() - t0;
+      const recordLatencyMs = Date.parse(s.completed_at ?? '') - (performance.timeOrigin + t0);
+      return { id, latencyMs, recordLatencyMs, executeMs, seenAt: Date.now(), runner: r };
+    }
     if (s.status === 'failed' || s.status === 'cancelled') throw new Error(`execution ${id} ${s.status}: ${s.error}`);
     await sleep(pollMs);
   }
@@ -213,6 +224,7 @@ async function main(): Promise<void> {
     const clientCpu = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => +((b.user - a.user + b.system - a.system) / 1e6).toFixed(2);
 
     const s1 = summarize(serial.map((s) => s.latencyMs));
+    const s1Record = summarize(serial.map((s) => s.recordLatencyMs));
     const sc = summarize(loaded.map((s) => s.latencyMs));
     const rate = TOTAL / seconds;
     const hops = [
@@ -235,14 +247,15 @@ async function main(): Promise<void> {
     report(
       'pipeline',
       [
-        { scenario: 'concurrency 1', executions: s1.n, 'executions/s': +(SERIAL / serialSeconds).toFixed(1), 'p50 ms': +s1.p50.toFixed(2), 'p95 ms': +s1.p95.toFixed(2), target: 'p50 ≤ 20 ms' },
+        { scenario: 'concurrency 1, start → completed in the record', executions: s1Record.n, 'executions/s': +(SERIAL / serialSeconds).toFixed(1), 'p50 ms': +s1Record.p50.toFixed(2), 'p95 ms': +s1Record.p95.toFixed(2), target: 'p50 ≤ 20 ms' },
+        { scenario: `concurrency 1, start → completed seen by the client (polling every ${POLL_SERIAL_MS} ms)`, executions: s1.n, 'executions/s': +(SERIAL / serialSeconds).toFixed(1), 'p50 ms': +s1.p50.toFixed(2), 'p95 ms': +s1.p95.toFixed(2), target: 'p50 ≤ 20 ms' },
         { scenario: `concurrency ${CONCURRENCY}`, executions: sc.n, 'executions/s': +rate.toFixed(1), 'p50 ms': +sc.p50.toFixed(2), 'p95 ms': +sc.p95.toFixed(2), target: '≥ 300 executions/s' },
       ],
       {
         workflow: 'start → decision (amount >= 100) → approve | review (two end nodes); 4 nodes',
         users: USERS,
         poll_ms: { serial: POLL_SERIAL_MS, loaded: POLL_LOADED_MS },
-        targets_met: { throughput: rate >= 300, p50: s1.p50 <= 20 },
+        targets_met: { throughput: rate >= 300, p50_record: s1Record.p50 <= 20, p50_seen: s1.p50 <= 20 },
         hop_medians_ms: hops,
         cpu_seconds: cpu,
         load_average_1m: load,
