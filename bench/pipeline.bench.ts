@@ -28,7 +28,7 @@
 // (200), BENCH_USERS (4), BENCH_CPU_PROFILE_DIR (every service writes a
 // .cpuprofile there when it stops, through bench/cpu-profiler.cjs).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
@@ -155,6 +155,35 @@ async function snapshot(stack: Stack): Promise<Record<ServiceName, ServiceSnapsh
   return out;
 }
 
+/**
+ * CPU seconds (user + system) of the machine's PostgreSQL and RabbitMQ
+ * processes, from /proc (Linux only; zero elsewhere). Backends that exit
+ * between two readings drop out; the stack's pooled connections stay up.
+ */
+function serverCpu(): { postgres: number; rabbitmq: number } {
+  const out = { postgres: 0, rabbitmq: 0 };
+  const ticks = 100; // USER_HZ on Linux
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / ticks;
+      if (name === 'postgres') out.postgres += cpu;
+      else if (name === 'beam.smp') out.rabbitmq += cpu;
+    } catch {
+      // the process exited meanwhile
+    }
+  }
+  return out;
+}
+
 /** CPU seconds per service between two snapshots. */
 function cpuBetween(a: Record<ServiceName, ServiceSnapshot>, b: Record<ServiceName, ServiceSnapshot>): Record<string, number> {
   return Object.fromEntries(SERVICES.map((s) => [s, +(b[s].cpu - a[s].cpu).toFixed(2)]));
@@ -210,17 +239,21 @@ async function main(): Promise<void> {
     const loadBefore = loadavg()[0]!;
     const serialBefore = await snapshot(stack);
     const client0 = process.cpuUsage();
+    const servers0 = serverCpu();
     const s0 = performance.now();
     const serial = await runLoops(SERIAL, 1, runners, POLL_SERIAL_MS);
     const serialSeconds = (performance.now() - s0) / 1000;
     const serialAfter = await snapshot(stack);
     const client1 = process.cpuUsage();
+    const servers1 = serverCpu();
 
     const t0 = performance.now();
     const loaded = await runLoops(TOTAL, CONCURRENCY, runners, POLL_LOADED_MS);
     const seconds = (performance.now() - t0) / 1000;
     const loadedAfter = await snapshot(stack);
     const client2 = process.cpuUsage();
+    const servers2 = serverCpu();
+    const serversBetween = (a: ReturnType<typeof serverCpu>, b: ReturnType<typeof serverCpu>) => ({ postgres: +(b.postgres - a.postgres).toFixed(2), rabbitmq: +(b.rabbitmq - a.rabbitmq).toFixed(2) });
     const clientCpu = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => +((b.user - a.user + b.system - a.system) / 1e6).toFixed(2);
 
     const s1 = summarize(serial.map((s) => s.latencyMs));
@@ -232,15 +265,15 @@ async function main(): Promise<void> {
       { run: `concurrency ${CONCURRENCY}`, ...(await hopBreakdown(loaded.filter((_, i) => i % Math.max(1, Math.floor(loaded.length / 200)) === 0))) },
     ];
     const cpu = [
-      { run: `concurrency 1 (${serialSeconds.toFixed(1)} s)`, ...cpuBetween(serialBefore, serialAfter), 'bench client': clientCpu(client0, client1) },
-      { run: `concurrency ${CONCURRENCY} (${seconds.toFixed(1)} s)`, ...cpuBetween(serialAfter, loadedAfter), 'bench client': clientCpu(client1, client2) },
+      { run: `concurrency 1 (${serialSeconds.toFixed(1)} s)`, ...cpuBetween(serialBefore, serialAfter), 'bench client': clientCpu(client0, client1), ...serversBetween(servers0, servers1) },
+      { run: `concurrency ${CONCURRENCY} (${seconds.toFixed(1)} s)`, ...cpuBetween(serialAfter, loadedAfter), 'bench client': clientCpu(client1, client2), ...serversBetween(servers1, servers2) },
     ];
     const routes = routeMeans(serialAfter, loadedAfter);
 
     console.log('\nmedian time per hop (ms), from the execution and step records:');
     console.table(hops);
     const load = { before: +loadBefore.toFixed(2), after: +loadavg()[0]!.toFixed(2) };
-    console.log(`CPU seconds used per process (the machine has 2 cores; 1-minute load average ${load.before} before, ${load.after} after):`);
+    console.log(`CPU seconds used per process, PostgreSQL and RabbitMQ included (the machine has 2 cores; 1-minute load average ${load.before} before, ${load.after} after):`);
     console.table(cpu);
     console.log(`server-side mean time per route during the concurrency-${CONCURRENCY} run:`);
     console.table(routes);
