@@ -100,6 +100,7 @@ interface PgResult {
 /** node-postgres' pool under the DataSource: one round trip per call, no entity hydration, no query runner. */
 interface PgPool {
   query(text: string, values?: unknown[]): Promise<PgResult | PgResult[]>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<PgResult>;
 }
 
 
@@ -122,9 +123,21 @@ export class WorkflowExecutionsRepository {
     return (Array.isArray(result) ? (result[result.length - 1]?.rows ?? []) : result.rows) as T[];
   }
 
+  /**
+   * A statement of the execution hot path as a named prepared statement:
+   * each pooled connection parses and plans it once, not on every call
+   * (the result CTE's planning was a good part of PostgreSQL's CPU per
+   * execution). Result columns are listed explicitly, so a later migration
+   * that adds columns cannot invalidate the cached plans.
+   */
+  private async prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    return (await this.pool.query({ name, text, values })).rows as T[];
+  }
+
   /** One INSERT ... RETURNING id (no entity, no transaction around a single statement). */
   async insert(row: NewExecutionRow): Promise<{ id: number }> {
-    const rows = await this.rows<{ id: number }>(
+    const rows = await this.prepared<{ id: number }>(
+      'wfx_insert',
       `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
        VALUES ($1, $2, 'queued', $3::jsonb, $4::jsonb, '{}'::jsonb, 0, 0)
        RETURNING id`,
@@ -142,7 +155,7 @@ export class WorkflowExecutionsRepository {
   }
 
   async findStatus(id: number): Promise<ExecutionStatusRow | null> {
-    const rows = await this.rows<ExecutionStatusRow>(`SELECT ${STATUS_COLUMNS} FROM workflow_executions WHERE id = $1`, [id]);
+    const rows = await this.prepared<ExecutionStatusRow>('wfx_status', `SELECT ${STATUS_COLUMNS} FROM workflow_executions WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
@@ -343,7 +356,7 @@ export class WorkflowExecutionsRepository {
           }
           return rows[0];
         })
-      : (await this.rows<{ status: ExecutionStatus }>(APPLY_RESULT_SQL, values))[0];
+      : (await this.prepared<{ status: ExecutionStatus }>('wfx_apply_result', APPLY_RESULT_SQL, values))[0];
     if (applied) return { outcome: 'applied', status: applied.status };
     const current = await this.rows<{ status: ExecutionStatus }>('SELECT status FROM workflow_executions WHERE id = $1', [u.executionId]);
     return current[0] ? { outcome: 'ignored', status: current[0].status } : { outcome: 'unknown' };
