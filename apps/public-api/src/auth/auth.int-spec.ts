@@ -92,6 +92,8 @@ describe('POST /api/auth/local', () => {
   it('refuses a blocked user, and the tokens the user already holds', async () => {
     await request(app).post('/api/auth/local').send({ identifier: 'bob', password: 'Bob#Pass123' }).expect(200);
     const token = await login(app, 'bob', 'Bob#Pass123');
+    // Used once, so the token is known as verified: the user is still resolved on the next request.
+    await request(app).get('/api/users/me').set('authorization', `Bearer ${token}`).expect(200);
     await bed.database.query("UPDATE users SET blocked = true WHERE username = 'bob'");
     try {
       const res = await request(app).post('/api/auth/local').send({ identifier: 'bob', password: 'Bob#Pass123' });

@@ -12,7 +12,7 @@ import { LoginBody, StepUpVerifyBody } from './auth.dto';
 import { describeAuthRoutes } from './auth.openapi';
 import { AuthService } from './auth.service';
 import { AuthGuards, createRequireAuth, createRequireStepUp, requireRole } from './guards';
-import { createJwtStrategy } from './jwt.strategy';
+import { createJwtAuthentication } from './jwt.strategy';
 import { PrincipalCache } from './principal-cache';
 import { RevokedTokensRepository } from './revoked-tokens.repository';
 import { StepUpRepository } from './step-up.repository';
@@ -53,9 +53,10 @@ export function createAuthModule(deps: AuthModuleDeps): AuthModule {
 
   // An authenticator of its own per app, so apps built side by side (tests) never share strategies.
   const authenticator = new passport.Authenticator();
-  authenticator.use('jwt', createJwtStrategy({ secret: deps.config.JWT_SECRET, revocations, principals }));
+  const jwt = createJwtAuthentication({ secret: deps.config.JWT_SECRET, revocations, principals });
+  authenticator.use('jwt', jwt.strategy);
   const guards: AuthGuards = {
-    requireAuth: createRequireAuth(authenticator, events),
+    requireAuth: createRequireAuth(authenticator, events, jwt),
     requireRole,
     requireStepUp: createRequireStepUp(stepUp, events),
   };

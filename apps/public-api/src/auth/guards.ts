@@ -3,6 +3,7 @@ import type passport from 'passport';
 import { currentContext, ForbiddenError, UnauthorizedError } from '@docflow/service-kit';
 import type { UserRole } from '../users/user-role';
 import type { AuthEvents } from './auth-events';
+import type { JwtAuthentication } from './jwt.strategy';
 import { AuthUser, currentUser, setCurrentUser } from './auth-user';
 import type { StepUpService } from './step-up.service';
 
@@ -33,18 +34,30 @@ function messageOf(info: unknown): string {
   return 'Invalid token';
 }
 
-export function createRequireAuth(authenticator: PassportAuthenticator, events: AuthEvents): RequestHandler {
+export function createRequireAuth(authenticator: PassportAuthenticator, events: AuthEvents, jwt?: Pick<JwtAuthentication, 'fromVerifiedToken'>): RequestHandler {
+  const settle = (req: Request, next: NextFunction, user: AuthUser | false | undefined, info: unknown) => {
+    if (!user) {
+      events.record('token_rejected');
+      return next(new UnauthorizedError(messageOf(info)));
+    }
+    setCurrentUser(req, user);
+    const ctx = currentContext();
+    if (ctx) ctx.userId = user.id;
+    return next();
+  };
   return (req: Request, res: Response, next: NextFunction) => {
+    // A token that verified before skips passport's signature check; its user is still resolved now.
+    const known = jwt?.fromVerifiedToken(req);
+    if (known) {
+      known.then(
+        (result) => (typeof result === 'string' ? settle(req, next, false, { message: result }) : settle(req, next, result, undefined)),
+        (err: unknown) => next(err),
+      );
+      return;
+    }
     const handler = authenticator.authenticate('jwt', { session: false }, (err: unknown, user: AuthUser | false | undefined, info: unknown) => {
       if (err) return next(err);
-      if (!user) {
-        events.record('token_rejected');
-        return next(new UnauthorizedError(messageOf(info)));
-      }
-      setCurrentUser(req, user);
-      const ctx = currentContext();
-      if (ctx) ctx.userId = user.id;
-      return next();
+      return settle(req, next, user, info);
     }) as RequestHandler;
     void handler(req, res, next);
   };
