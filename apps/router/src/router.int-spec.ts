@@ -1,7 +1,7 @@
 import type { JobStatus, ResultStatus } from '@docflow/contracts';
 import type express from 'express';
 import request from 'supertest';
-import { JobMessageV1, JobType, QUEUES, RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
+import { JobMessageV1, JobType, QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
 import { Broker, MessageMeta } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
 import { Metrics, silentLogger } from '@docflow/service-kit';
@@ -28,6 +28,10 @@ class Inbox<T> {
   put(key: string, r: Received<T>): void {
     this.items.set(key, r);
     this.waiters.get(key)?.(r);
+  }
+
+  has(key: string): boolean {
+    return this.items.has(key);
   }
 
   take(key: string, ms = 15000): Promise<Received<T>> {
@@ -230,6 +234,17 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect(waiting.body).toMatchObject({ status: 'awaiting_user_input', result: { awaiting_node: 'approve' }, metadata: { completed_at: null } });
     await deliver({ job_id: 'wf_path', status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', failed_node: 'approve' });
     expect((await status('wf_path')).body).toMatchObject({ status: 'failed', error: 'WORKFLOW_DEADLINE_EXCEEDED', result: { failed_node: 'approve' } });
+  });
+
+  it('records a result its publisher already delivered to the public API, without relaying it again', async () => {
+    expect((await submit({ job_id: 'wf_direct', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
+    const before = await recordedTotal();
+    await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_direct', status: 'completed', outputs: {} }, { headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } });
+    for (let i = 0; i < 500 && (await recordedTotal()) <= before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await status('wf_direct')).body.status).toBe('completed');
+    // A later message without the header is relayed: had the first been relayed, it would be taken here first.
+    await deliver({ job_id: 'wf_direct', status: 'processing' });
+    expect(relayed.has('wf_direct:completed')).toBe(false);
   });
 
   it('relays a result for an unknown job without creating it', async () => {

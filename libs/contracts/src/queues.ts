@@ -7,12 +7,22 @@ export const QUEUES = {
 
 /**
  * Internal relay: the router, sole consumer of `results_queue`, records each
- * job's status and then forwards the same result message here for the public
- * API, which writes it into the execution record.
+ * job's status and forwards the same result message here for the public
+ * API, which writes it into the execution record. The workflow processor
+ * publishes its results here itself as well (marked with
+ * RESULT_DELIVERED_TO_HEADER on the results_queue copy), so that they reach
+ * the execution record without waiting for the router.
  */
 export const RELAY_QUEUES = {
   publicApiResults: 'public_api_results_queue',
 } as const;
+
+/**
+ * Header of a results_queue message whose publisher already put the same
+ * message on the queue it names; the router then records it without
+ * relaying it there again.
+ */
+export const RESULT_DELIVERED_TO_HEADER = 'x-docflow-delivered-to';
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,4 +1,4 @@
-import { QUEUES, RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
+import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
 import type { Broker, ConsumerHandle, MessageMeta } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 import type { RouterJobsRepository } from '../jobs/router-jobs.repository';
@@ -24,7 +24,8 @@ function resultOf(msg: ResultMessage): Record<string, unknown> {
 /**
  * Handles one message from `results_queue`: records the job's status
  * (monotonic, idempotent) and relays the same message to the public API's
- * queue, both at once: neither depends on the other, and running them side
+ * queue (unless its publisher already put it there: RESULT_DELIVERED_TO_HEADER),
+ * both at once: neither depends on the other, and running them side
  * by side takes a database round trip off every result's way to the
  * execution record. The message is acked only after both succeeded; when
  * either fails it is retried, and the repeat of the one that succeeded is a
@@ -53,7 +54,10 @@ export function createResultsHandler(deps: ResultsConsumerDeps): (msg: ResultMes
     }
   };
   return async (msg, meta) => {
-    const outcomes = await Promise.allSettled([record(msg), broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: meta.messageId })]);
+    // The workflow processor puts its results on the public API's queue itself and says so.
+    const delivered = meta.headers[RESULT_DELIVERED_TO_HEADER] === RELAY_QUEUES.publicApiResults;
+    const relay = delivered ? Promise.resolve() : broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: meta.messageId });
+    const outcomes = await Promise.allSettled([record(msg), relay]);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
   };

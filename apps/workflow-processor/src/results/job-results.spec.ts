@@ -1,12 +1,17 @@
-import type { ResultMessage, TaskState } from '@docflow/contracts';
+import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, type ResultMessage, type TaskState } from '@docflow/contracts';
+import type { PublishOptions } from '@docflow/messaging';
 import { silentLogger } from '@docflow/service-kit';
 import { sleep } from '../engine/abort';
 import { JobResults, nextSequence } from './job-results';
 
 class FakeBroker {
-  readonly sent: ResultMessage[] = [];
-  async publish(_queue: string, _cls: unknown, msg: ResultMessage): Promise<void> {
-    this.sent.push(JSON.parse(JSON.stringify(msg)) as ResultMessage);
+  readonly published: { queue: string; msg: ResultMessage; options: PublishOptions }[] = [];
+  async publish(queue: string, _cls: unknown, msg: ResultMessage, options: PublishOptions = {}): Promise<void> {
+    this.published.push({ queue, msg: JSON.parse(JSON.stringify(msg)) as ResultMessage, options });
+  }
+  /** What reached results_queue, in order. */
+  get sent(): ResultMessage[] {
+    return this.published.filter((p) => p.queue === QUEUES.results).map((p) => p.msg);
   }
 }
 
@@ -41,5 +46,19 @@ describe('JobResults', () => {
     const seq = broker.sent.map((m) => m.sequence as number);
     expect([...seq].sort((x, y) => x - y)).toEqual(seq);
     expect(new Set(seq).size).toBe(seq.length);
+  });
+
+  it('puts every result on results_queue and on the public API queue, one message id, the first copy marked', async () => {
+    const broker = new FakeBroker();
+    const results = new JobResults(broker as never, { job_id: 'wf_10', execution_id: 10 }, 1000, silentLogger);
+    await results.final({ status: 'completed', outputs: {}, task_states: states('completed') });
+    expect(broker.published.map((p) => p.queue).sort()).toEqual([RELAY_QUEUES.publicApiResults, QUEUES.results].sort());
+    const [a, b] = broker.published;
+    expect(a!.msg).toEqual(b!.msg);
+    expect(a!.options.messageId).toEqual(expect.any(String));
+    expect(a!.options.messageId).toBe(b!.options.messageId);
+    const marked = broker.published.find((p) => p.queue === QUEUES.results)!;
+    expect(marked.options.headers).toEqual({ [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults });
+    expect(broker.published.find((p) => p.queue === RELAY_QUEUES.publicApiResults)!.options.headers).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-import { QUEUES, ResultMessage, type TaskState } from '@docflow/contracts';
+import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage, type TaskState } from '@docflow/contracts';
+import { randomUUID } from 'node:crypto';
 import type { Broker } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 
@@ -55,7 +56,7 @@ export class JobResults {
   async final(result: FinalResult): Promise<void> {
     this.close();
     await this.inflight;
-    await this.broker.publish(QUEUES.results, ResultMessage, this.message(result));
+    await this.send(this.message(result));
   }
 
   /** Stops progress reports without a final message (shutdown). */
@@ -69,10 +70,24 @@ export class JobResults {
     if (this.closed || !this.latest) return;
     this.lastAt = Date.now();
     // publish() serialises the message before its first await: the snapshot is taken now.
-    const sent = this.broker
-      .publish(QUEUES.results, ResultMessage, this.message({ status: 'processing', task_states: this.latest as Record<string, TaskState> }))
-      .catch((err: unknown) => this.logger.warn('progress result not published', { error: err instanceof Error ? err.message : String(err) }));
+    const sent = this.send(this.message({ status: 'processing', task_states: this.latest as Record<string, TaskState> })).catch((err: unknown) => this.logger.warn('progress result not published', { error: err instanceof Error ? err.message : String(err) }));
     this.inflight = Promise.all([this.inflight, sent]);
+  }
+
+  /**
+   * Publishes one result to results_queue (the router records the job) and,
+   * at the same time, to the public API's queue, so that the execution
+   * record does not wait for the router's relay; the results_queue copy says
+   * so (RESULT_DELIVERED_TO_HEADER) and the router does not relay it again.
+   * Both copies carry one message id; a repeat is a no-op at both ends.
+   * Serialised before the first await, like publish().
+   */
+  private async send(message: ResultMessage): Promise<void> {
+    const messageId = randomUUID();
+    await Promise.all([
+      this.broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, message, { messageId }),
+      this.broker.publish(QUEUES.results, ResultMessage, message, { messageId, headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } }),
+    ]);
   }
 
   private message(result: FinalResult): ResultMessage {
