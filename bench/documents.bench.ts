@@ -8,6 +8,7 @@
 // busy machine where wall-clock throughput does not. BENCH_CPU_PROFILE_DIR=<dir>
 // runs the service under bench/cpu-profiler.cjs (a .cpuprofile there on exit);
 // BENCH_PUBLIC_API_MAIN=<file> runs another build of it (A/B comparisons).
+// BENCH_PUBLIC_API_WORKERS=<n> runs it as n processes (PUBLIC_API_WORKERS).
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -25,6 +26,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const FILE_BYTES = 100 * 1024;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 400);
+/** PUBLIC_API_WORKERS of the API under test (its /metrics then sums CPU over the workers). */
+const WORKERS = Number(process.env.BENCH_PUBLIC_API_WORKERS ?? 1);
 
 const base = `http://127.0.0.1:${PORT}`;
 
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
       UPLOAD_TMP_DIR: path.join(workDir, 'uploads'),
       OUTBOX_DIR: path.join(workDir, 'outbox'),
       STORAGE_QUOTA_MB: String(1024 * 1024),
+      PUBLIC_API_WORKERS: String(WORKERS),
       ...(profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {}),
     },
   });
@@ -182,7 +186,7 @@ async function main(): Promise<void> {
       rows.push({ scenario: `list ${total} docs, ${name}`, n: s.n, 'per s': +(1000 / s.mean).toFixed(1), 'MB/s': '', 'p50 ms': +s.p50.toFixed(2), 'p95 ms': +s.p95.toFixed(2), 'CPU ms/upload': '' });
     }
 
-    report('documents', rows, { uploads: UPLOADS, concurrency: CONCURRENCY, fileBytes: FILE_BYTES, listRows: total, targets: { uploadsPerSecond: 200, listP95Ms: 20 } });
+    report('documents', rows, { publicApiWorkers: WORKERS, uploads: UPLOADS, concurrency: CONCURRENCY, fileBytes: FILE_BYTES, listRows: total, targets: { uploadsPerSecond: 200, listP95Ms: 20 } });
   } finally {
     await pg.end().catch(() => undefined);
     if (child.exitCode === null) {

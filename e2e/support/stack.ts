@@ -110,6 +110,11 @@ export class Stack {
     return child;
   }
 
+  /** The process id of a running service (the primary, for a multi-process public API). */
+  pid(service: ServiceName): number | undefined {
+    return this.children.get(service)?.pid;
+  }
+
   async health(service: ServiceName): Promise<number> {
     try {
       const res = await fetch(`${this.url(service)}/_health`, { signal: AbortSignal.timeout(3000) });

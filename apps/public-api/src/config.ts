@@ -6,6 +6,15 @@ export class PublicApiConfig extends BaseConfig {
   @EnvInt() @IsInt() @Min(1) @Max(65535)
   PUBLIC_API_PORT = 1337;
 
+  /**
+   * Processes serving the API on one port (node:cluster). 1: this process
+   * serves it; more: a primary forks that many workers and replaces any that
+   * dies. The API is single-threaded per process, so this is how it uses
+   * more than one core of a machine.
+   */
+  @EnvInt() @IsInt() @Min(1) @Max(64)
+  PUBLIC_API_WORKERS = 1;
+
   @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 

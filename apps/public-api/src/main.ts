@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
+import { runPrimary } from './cluster-primary';
 import { startAuthHousekeeping } from './auth/housekeeping';
 import { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
 import { PublicApiConfig } from './config';
@@ -21,6 +23,10 @@ const SERVICE = 'public-api';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(PublicApiConfig, SERVICE);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  if (config.PUBLIC_API_WORKERS > 1 && cluster.isPrimary) {
+    runPrimary({ workers: config.PUBLIC_API_WORKERS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
+    return;
+  }
   // Hooks run in reverse: HTTP stops first, then the results consumer and the
   // execution reaper, the broker, housekeeping, mail and the database.
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
@@ -51,6 +57,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
 
   const metrics = new Metrics(SERVICE);
+  metrics.aggregateAcrossCluster();
   const executionServices = createExecutionServices({ config, database, logger, metrics });
   // The database is ready; the consumer subscribes as soon as the broker is connected (and again after each reconnect).
   const results = await startResultsConsumer({ broker, results: executionServices.results });
