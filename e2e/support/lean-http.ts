@@ -14,7 +14,7 @@ export interface RawResponse {
   text: string;
 }
 
-export function httpRequest(url: string, options: { method: string; headers?: Record<string, string>; body?: string; timeoutMs?: number }): Promise<RawResponse> {
+export function httpRequest(url: string, options: { method: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...(options.headers ?? {}) };
     if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
