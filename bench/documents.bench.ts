@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, createTestVhost } from '@docflow/testing';
 import { httpRequest } from '../e2e/support/lean-http';
-import { report, runConcurrent, summarize } from './support';
+import { report, runConcurrent, serverCpu, summarize } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PORT = Number(process.env.BENCH_PORT ?? 22337);
@@ -143,10 +143,13 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     const cpuBefore = await cpuSeconds();
     const client0 = process.cpuUsage();
+    const servers0 = serverCpu();
     const t0 = performance.now();
     await runConcurrent(UPLOADS, CONCURRENCY, async (i) => void latencies.push(await uploadOne(token, i)));
     const seconds = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(client0);
+    const servers1 = serverCpu();
+    const postgresMsPerUpload = ((servers1.postgres - servers0.postgres) * 1000) / UPLOADS;
     const cpuMsPerUpload = ((await cpuSeconds()) - cpuBefore) * 1000 / UPLOADS;
     const clientMsPerUpload = (client.user + client.system) / 1000 / UPLOADS;
     const u = summarize(latencies);
@@ -159,6 +162,7 @@ async function main(): Promise<void> {
       'p95 ms': +u.p95.toFixed(1),
       'CPU ms/upload': +cpuMsPerUpload.toFixed(2),
       'client CPU ms/upload': +clientMsPerUpload.toFixed(2),
+      'PostgreSQL CPU ms/upload': +postgresMsPerUpload.toFixed(2),
     });
 
     // Background text extraction of those uploads: how long until every one is done.

@@ -28,12 +28,12 @@
 // (200), BENCH_USERS (4), BENCH_CPU_PROFILE_DIR (every service writes a
 // .cpuprofile there when it stops, through bench/cpu-profiler.cjs).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
-import { report, summarize } from './support';
+import { report, serverCpu, summarize } from './support';
 
 const TOTAL = Number(process.env.BENCH_EXECUTIONS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -151,35 +151,6 @@ async function snapshot(stack: Stack): Promise<Record<ServiceName, ServiceSnapsh
       routes.set(key, entry);
     }
     out[s] = { cpu: value('process_cpu_user_seconds_total') + value('process_cpu_system_seconds_total'), routes };
-  }
-  return out;
-}
-
-/**
- * CPU seconds (user + system) of the machine's PostgreSQL and RabbitMQ
- * processes, from /proc (Linux only; zero elsewhere). Backends that exit
- * between two readings drop out; the stack's pooled connections stay up.
- */
-function serverCpu(): { postgres: number; rabbitmq: number } {
-  const out = { postgres: 0, rabbitmq: 0 };
-  const ticks = 100; // USER_HZ on Linux
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cpu = (Number(fields[11]) + Number(fields[12])) / ticks;
-      if (name === 'postgres') out.postgres += cpu;
-      else if (name === 'beam.smp') out.rabbitmq += cpu;
-    } catch {
-      // the process exited meanwhile
-    }
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export function percentile(sorted: number[], p: number): number {
@@ -33,4 +33,33 @@ export function report(name: string, rows: Record<string, string | number>[], ex
   const file = path.join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), rows, ...extra }, null, 2));
   console.log(`written ${path.relative(process.cwd(), file)}`);
+}
+
+/**
+ * CPU seconds (user + system) of the machine's PostgreSQL and RabbitMQ
+ * processes, from /proc (Linux only; zero elsewhere). Backends that exit
+ * between two readings drop out; the stack's pooled connections stay up.
+ */
+export function serverCpu(): { postgres: number; rabbitmq: number } {
+  const out = { postgres: 0, rabbitmq: 0 };
+  const ticks = 100; // USER_HZ on Linux
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / ticks;
+      if (name === 'postgres') out.postgres += cpu;
+      else if (name === 'beam.smp') out.rabbitmq += cpu;
+    } catch {
+      // the process exited meanwhile
+    }
+  }
+  return out;
 }

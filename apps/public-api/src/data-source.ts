@@ -23,6 +23,7 @@ import { RagPgvector1764000000051 } from './migrations/1764000000051-RagPgvector
 import { RagEmbeddingBytes1764000000052 } from './migrations/1764000000052-RagEmbeddingBytes';
 import { RagChunkStorage1764000000053 } from './migrations/1764000000053-RagChunkStorage';
 import { AuthChangeNotifications1764000000060 } from './migrations/1764000000060-AuthChangeNotifications';
+import { DocumentTextLz41764000000061 } from './migrations/1764000000061-DocumentTextLz4';
 import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePrompts';
 import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
 import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
@@ -40,7 +41,7 @@ export const MIGRATIONS_TABLE = 'public_api_migrations';
 export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, PromptEntity, ClassificationJobEntity];
 
 /** Every migration of the public API, in order. A feature with tables appends its migrations here. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040, CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053, AuthChangeNotifications1764000000060];
+export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040, CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053, AuthChangeNotifications1764000000060, DocumentTextLz41764000000061];
 
 /** Creates the database when missing, connects, and runs pending migrations (under an advisory lock). */
 export function openPublicApiDatabase(url: string, logger?: Logger): Promise<PublicApiDatabase> {
