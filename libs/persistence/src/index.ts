@@ -1,2 +1,3 @@
 export * from './database';
 export * from './notifications';
+export * from './pg-pool';

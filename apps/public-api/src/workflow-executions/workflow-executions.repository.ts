@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedRows, queryRows } from '@docflow/persistence';
 import type { ExecutionStatus } from './execution-status';
 import { APPLY_RESULT_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
@@ -93,17 +94,6 @@ export type ExecutionStatusRow = Pick<
   | 'correlationTokenSealed'
 >;
 
-interface PgResult {
-  rows: Record<string, unknown>[];
-}
-
-/** node-postgres' pool under the DataSource: one round trip per call, no entity hydration, no query runner. */
-interface PgPool {
-  query(text: string, values?: unknown[]): Promise<PgResult | PgResult[]>;
-  query(config: { name: string; text: string; values: unknown[] }): Promise<PgResult>;
-}
-
-
 export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
 
 
@@ -114,24 +104,13 @@ export class WorkflowExecutionsRepository {
     return this.ds.getRepository(WorkflowExecutionEntity);
   }
 
-  private get pool(): PgPool {
-    return (this.ds.driver as unknown as { master: PgPool }).master;
+  private rows<T>(text: string, values: unknown[]): Promise<T[]> {
+    return queryRows<T>(this.ds, text, values);
   }
 
-  private async rows<T>(text: string, values: unknown[]): Promise<T[]> {
-    const result = await this.pool.query(text, values);
-    return (Array.isArray(result) ? (result[result.length - 1]?.rows ?? []) : result.rows) as T[];
-  }
-
-  /**
-   * A statement of the execution hot path as a named prepared statement:
-   * each pooled connection parses and plans it once, not on every call
-   * (the result CTE's planning was a good part of PostgreSQL's CPU per
-   * execution). Result columns are listed explicitly, so a later migration
-   * that adds columns cannot invalidate the cached plans.
-   */
-  private async prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query({ name, text, values })).rows as T[];
+  /** Hot-path statements (insert, status read, result CTE) are prepared once per pooled connection. */
+  private prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    return preparedRows<T>(this.ds, name, text, values);
   }
 
   /** One INSERT ... RETURNING id (no entity, no transaction around a single statement). */

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { preparedRows } from '@docflow/persistence';
 import type { JobStatus, JobType, QueueName, ResultStatus } from '@docflow/contracts';
 import { isTerminal, JOB_STATUS_RANK } from './job-status';
 import { RouterJobEntity } from './router-job.entity';
@@ -24,28 +25,13 @@ function RANK_SQL(expr: string): string {
 
 export type ApplyOutcome = { outcome: 'applied'; from: JobStatus } | { outcome: 'ignored'; from: JobStatus } | { outcome: 'unknown' };
 
-/** node-postgres' pool under the DataSource. */
-interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
-}
-
 export class RouterJobsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /**
-   * One statement of the job hot path as a named prepared statement, run on
-   * node-postgres' pool: each pooled connection parses and plans it once,
-   * and no TypeORM query runner is taken per call. Result columns are
-   * explicit, so a migration that adds columns cannot invalidate the plans.
-   */
-  private async prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const pool = (this.ds.driver as unknown as { master: PgPool }).master;
-    return (await pool.query({ name, text, values })).rows as T[];
-  }
-
   /** Inserts the job as `queued`; false when the job id is taken. */
   async insertQueued(job: NewRouterJob): Promise<boolean> {
-    const rows = await this.prepared(
+    const rows = await preparedRows(
+      this.ds,
       'router_insert_queued',
       `INSERT INTO router_jobs (job_id, job_type, queue, status, token)
        VALUES ($1, $2, $3, 'queued', $4)
@@ -70,7 +56,8 @@ export class RouterJobsRepository {
    * `decideTransition` (a terminal job never changes; a lower rank is stale).
    */
   async applyResult(jobId: string, update: ResultUpdate): Promise<ApplyOutcome> {
-    const rows = await this.prepared<{ current: JobStatus | null; applied: boolean }>(
+    const rows = await preparedRows<{ current: JobStatus | null; applied: boolean }>(
+      this.ds,
       'router_apply_result',
       `WITH cur AS (
          SELECT job_id, status FROM router_jobs WHERE job_id = $1 FOR UPDATE
