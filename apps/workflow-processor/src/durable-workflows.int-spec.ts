@@ -2,7 +2,7 @@ import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { CountingCheckpoints } from './test-support/counting-checkpoints';
 import { chain, definition, edge, endNode, startNode, taskNode } from './test-support/definitions';
 import { TestHttpServer } from './test-support/http-servers';
-import { LoopbackSmtp } from './test-support/loopback-smtp';
+import { LoopbackSmtp } from '@docflow/testing';
 import { ProcessorHarness, type ProcessorInstance } from './test-support/processor-harness';
 
 jest.setTimeout(30000);
@@ -21,7 +21,7 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
   const nextId = () => (seq += 1);
 
   beforeAll(async () => {
-    [target, smtp] = await Promise.all([TestHttpServer.start(), LoopbackSmtp.start(MAILBOX)]);
+    [target, smtp] = await Promise.all([TestHttpServer.start(), LoopbackSmtp.start({ mailbox: MAILBOX })]);
     h = await ProcessorHarness.start('wfp_durable');
     env = { REST_API_ALLOWED_HOSTS: `127.0.0.1:${target.port}`, SMTP_URL: smtp.url, MAIL_FROM: `Docflow <${MAILBOX}>` };
     counting = new CountingCheckpoints(new NodeRunsRepository(h.ds));
