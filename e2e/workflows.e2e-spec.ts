@@ -1,5 +1,4 @@
-import { Gate, HttpTarget } from './support/http-target';
-import { LoopbackSmtp } from '@docflow/testing';
+import { Gate, HttpTarget, LoopbackSmtp } from '@docflow/testing';
 import { Stack } from './support/stack';
 import { chain, definition, edge, endNode, ErrorBody, objectSchema, startNode, taskNode, WorkflowApi } from './support/workflow-api';
 

@@ -1,8 +1,7 @@
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { CountingCheckpoints } from './test-support/counting-checkpoints';
 import { chain, definition, edge, endNode, startNode, taskNode } from './test-support/definitions';
-import { TestHttpServer } from './test-support/http-servers';
-import { LoopbackSmtp } from '@docflow/testing';
+import { HttpTarget, LoopbackSmtp } from '@docflow/testing';
 import { ProcessorHarness, type ProcessorInstance } from './test-support/processor-harness';
 
 jest.setTimeout(30000);
@@ -12,7 +11,7 @@ const MAILBOX = 'workflows@docflow.test';
 /** wait, email, pause and resume, deadline, invalid jobs and redelivery, through the broker with real checkpoints. */
 describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + PostgreSQL)', () => {
   let h: ProcessorHarness;
-  let target: TestHttpServer;
+  let target: HttpTarget;
   let smtp: LoopbackSmtp;
   let main: ProcessorInstance;
   let counting: CountingCheckpoints;
@@ -21,7 +20,7 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
   const nextId = () => (seq += 1);
 
   beforeAll(async () => {
-    [target, smtp] = await Promise.all([TestHttpServer.start(), LoopbackSmtp.start({ mailbox: MAILBOX })]);
+    [target, smtp] = await Promise.all([HttpTarget.start(), LoopbackSmtp.start({ mailbox: MAILBOX })]);
     h = await ProcessorHarness.start('wfp_durable');
     env = { REST_API_ALLOWED_HOSTS: `127.0.0.1:${target.port}`, SMTP_URL: smtp.url, MAIL_FROM: `Docflow <${MAILBOX}>` };
     counting = new CountingCheckpoints(new NodeRunsRepository(h.ds));

@@ -1,5 +1,5 @@
 import { chain, definition, edge, endNode, startNode, taskNode } from './test-support/definitions';
-import { TestHttpServer } from './test-support/http-servers';
+import { HttpTarget } from '@docflow/testing';
 import { ProcessorHarness } from './test-support/processor-harness';
 
 jest.setTimeout(30000);
@@ -7,13 +7,13 @@ jest.setTimeout(30000);
 /** rest_api_task, decisions and parallel branches, driven through workflow_queue and results_queue. */
 describe('workflow processor: REST workflows (RabbitMQ + PostgreSQL)', () => {
   let h: ProcessorHarness;
-  let target: TestHttpServer;
-  let canary: TestHttpServer;
+  let target: HttpTarget;
+  let canary: HttpTarget;
   let seq = 100;
   const nextId = () => (seq += 1);
 
   beforeAll(async () => {
-    [target, canary] = await Promise.all([TestHttpServer.start('127.0.0.1'), TestHttpServer.start('::')]);
+    [target, canary] = await Promise.all([HttpTarget.start('127.0.0.1'), HttpTarget.start('::')]);
     h = await ProcessorHarness.start('wfp_rest');
     await h.startProcessor({ REST_API_ALLOWED_HOSTS: `127.0.0.1:${target.port}` });
   });

@@ -4,3 +4,4 @@ export * from './zip-writer';
 export * from './docx-builder';
 export * from './llm-service-process';
 export * from './loopback-smtp';
+export * from './http-target';

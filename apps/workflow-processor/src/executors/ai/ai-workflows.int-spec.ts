@@ -1,8 +1,6 @@
-import type { Hit, Reply } from '../../test-support/http-servers';
-import { TestHttpServer } from '../../test-support/http-servers';
+import { HttpTarget, type LlmServiceProcess, startBuiltLlmService, type TargetHit, type TargetReply } from '@docflow/testing';
 import { chain, definition, endNode, startNode, taskNode } from '../../test-support/definitions';
 import { ProcessorHarness } from '../../test-support/processor-harness';
-import { type LlmServiceProcess, startBuiltLlmService } from '@docflow/testing';
 
 jest.setTimeout(60000);
 
@@ -34,8 +32,8 @@ const PROMPT = {
   exampleOutput: { invoice_number: 'INV-0001', vendor: 'Example Ltd', total_amount_due: 0 },
 };
 
-function publicApiRoutes(api: TestHttpServer): void {
-  api.on('GET /api/internal/prompts', (hit: Hit): Reply => {
+function publicApiRoutes(api: HttpTarget): void {
+  api.on('GET /api/internal/prompts', (hit: TargetHit): TargetReply => {
     if (hit.headers['x-service-key'] !== SERVICE_KEY) return { status: 401, body: { error: { status: 401, name: 'UnauthorizedError', message: 'bad key' } } };
     return { body: { data: [PROMPT] } };
   });
@@ -56,16 +54,16 @@ function extractAndSummarize(id: string): Record<string, unknown> {
 
 describe('AI task types through a stand-in LLM service (RabbitMQ + PostgreSQL)', () => {
   let h: ProcessorHarness;
-  let llm: TestHttpServer;
-  let api: TestHttpServer;
+  let llm: HttpTarget;
+  let api: HttpTarget;
   const failSummaries = { on: false };
   let seq = 500;
   const nextId = () => (seq += 1);
 
   beforeAll(async () => {
-    [llm, api] = await Promise.all([TestHttpServer.start(), TestHttpServer.start()]);
+    [llm, api] = await Promise.all([HttpTarget.start(), HttpTarget.start()]);
     publicApiRoutes(api);
-    llm.on('POST /api/v1/extract', (hit): Reply => {
+    llm.on('POST /api/v1/extract', (hit): TargetReply => {
       if (hit.headers['x-service-key'] !== SERVICE_KEY) return { status: 401, body: { error: 'unauthorized', message: 'bad key' } };
       const body = JSON.parse(hit.body) as { task_hint?: string };
       if (body.task_hint === 'summarize') {
@@ -138,11 +136,11 @@ describe('AI task types through a stand-in LLM service (RabbitMQ + PostgreSQL)',
 
 describe('AI task types through the real LLM service with no provider (local engine)', () => {
   let h: ProcessorHarness;
-  let api: TestHttpServer;
+  let api: HttpTarget;
   let service: LlmServiceProcess;
 
   beforeAll(async () => {
-    [api, service] = await Promise.all([TestHttpServer.start(), startBuiltLlmService(SERVICE_KEY)]);
+    [api, service] = await Promise.all([HttpTarget.start(), startBuiltLlmService(SERVICE_KEY)]);
     publicApiRoutes(api);
     h = await ProcessorHarness.start('wfp_ai_local');
     await h.startProcessor({ LLM_SERVICE_URL: service.url, PUBLIC_API_INTERNAL_URL: api.url(''), SERVICE_KEY });

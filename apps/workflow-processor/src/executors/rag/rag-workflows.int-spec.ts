@@ -6,7 +6,7 @@ import { NodeRunsRepository } from '../../checkpoints/node-runs.repository';
 import { WorkflowJobHandler } from '../../jobs/workflow-job.handler';
 import { createWorkflowMetrics } from '../../metrics';
 import { chain, definition, endNode, startNode, taskNode } from '../../test-support/definitions';
-import { type Hit, TestHttpServer } from '../../test-support/http-servers';
+import { HttpTarget, type TargetHit } from '@docflow/testing';
 import { ProcessorHarness } from '../../test-support/processor-harness';
 import { declareWorkflowQueues } from '../../topology';
 import { buildExecutors } from '../build-executors';
@@ -22,8 +22,8 @@ interface Sent {
 }
 
 /** A stand-in for the public API's internal RAG endpoints. */
-function ragRoutes(api: TestHttpServer, sent: Sent[]): void {
-  const record = (hit: Hit) => {
+function ragRoutes(api: HttpTarget, sent: Sent[]): void {
+  const record = (hit: TargetHit) => {
     const body = JSON.parse(hit.body) as Record<string, unknown>;
     sent.push({ key: hit.headers['x-service-key'] as string | undefined, body });
     return body;
@@ -57,7 +57,7 @@ function ragRoutes(api: TestHttpServer, sent: Sent[]): void {
  */
 describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
   let h: ProcessorHarness;
-  let api: TestHttpServer;
+  let api: HttpTarget;
   let broker: Broker;
   let consumer: ConsumerHandle;
   let handler: WorkflowJobHandler;
@@ -66,7 +66,7 @@ describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
   const nextId = () => (seq += 1);
 
   beforeAll(async () => {
-    api = await TestHttpServer.start('127.0.0.1');
+    api = await HttpTarget.start('127.0.0.1');
     ragRoutes(api, sent);
     h = await ProcessorHarness.start('wfp_rag');
     broker = Broker.connect({ url: h.vhost.url, logger: silentLogger, name: 'wfp-rag-test', reconnect: { initialMs: 50, maxMs: 500 } });

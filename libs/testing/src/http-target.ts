@@ -19,7 +19,7 @@ export interface TargetReply {
 export type TargetRoute = (hit: TargetHit) => TargetReply | Promise<TargetReply>;
 
 /**
- * A loopback HTTP server that workflows call in end-to-end tests: routes by
+ * A loopback HTTP server that workflows call in tests: routes by
  * `METHOD /path` (`* /path` for any method, query string ignored), records
  * every request (routed or not) and lets a test await the n-th hit of a path.
  * Unrouted paths answer 200 `{"canary": true}`.
