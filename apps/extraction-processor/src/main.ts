@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createContentClient, createLlmClient } from '@docflow/llm-client';
+import { createAiClients } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
@@ -15,16 +15,7 @@ async function main(): Promise<void> {
   const budget = config.SHUTDOWN_TIMEOUT_MS;
 
   // Shutdown hooks run in reverse: HTTP first, then the consumer (jobs finish or are requeued), then the broker and the clients.
-  const llm = createLlmClient({ baseUrl: config.LLM_SERVICE_URL, serviceKey: config.SERVICE_KEY, timeoutMs: config.LLM_SERVICE_TIMEOUT_MS, logger });
-  const content = createContentClient({
-    baseUrl: config.PUBLIC_API_INTERNAL_URL,
-    serviceKey: config.SERVICE_KEY,
-    logger,
-    maxChars: config.DOCUMENT_TEXT_MAX_CHARS,
-    maxPages: config.DOCUMENT_MAX_PAGES,
-    textWaitMs: config.DOCUMENT_TEXT_WAIT_MS,
-    pollMs: config.DOCUMENT_TEXT_POLL_MS,
-  });
+  const { llm, content } = createAiClients(config, logger);
   lifecycle.onShutdown('http clients', () => {
     llm.close();
     content.close();

@@ -1,10 +1,12 @@
 import { IsArray, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
-import { BaseConfig, EnvInt, EnvList, Secret } from '@docflow/service-kit';
+import { AiClientsConfig } from '@docflow/llm-client';
+import { EnvInt, EnvList, Secret } from '@docflow/service-kit';
 
 const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
 
 /** The workflow processor's settings, validated once at boot (runtime contract). */
-export class WorkflowProcessorConfig extends BaseConfig {
+/** The LLM and document settings of AI tasks come from AiClientsConfig. */
+export class WorkflowProcessorConfig extends AiClientsConfig {
   @EnvInt() @IsInt() @Min(1) @Max(65535)
   WORKFLOW_PROCESSOR_PORT = 8040;
 
@@ -48,37 +50,9 @@ export class WorkflowProcessorConfig extends BaseConfig {
   PROGRESS_INTERVAL_MS = 250;
 
   @Secret()
-  SERVICE_KEY!: string;
-
-  @Secret()
   INTERNAL_SERVICE_JWT_SECRET!: string;
-
-  @IsUrl(URL_OPTIONS)
-  LLM_SERVICE_URL = 'http://127.0.0.1:8020';
-
-  /** One call to the LLM service; it should outlast the service's own provider retries. */
-  @EnvInt() @IsInt() @Min(1000) @Max(3600000)
-  LLM_SERVICE_TIMEOUT_MS = 240000;
-
-  @IsUrl(URL_OPTIONS)
-  PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
 
   /** Where documents' file_url point; AI tasks read such URLs as Docflow documents (and fetch no other URL). */
   @IsUrl(URL_OPTIONS)
   PUBLIC_BASE_URL = 'http://127.0.0.1:1337';
-
-  /** A document with more characters of text is refused by AI tasks. */
-  @EnvInt() @IsInt() @Min(1000) @Max(50000000)
-  DOCUMENT_TEXT_MAX_CHARS = 400000;
-
-  /** A document with more pages is refused by AI tasks. */
-  @EnvInt() @IsInt() @Min(1) @Max(100000)
-  DOCUMENT_MAX_PAGES = 500;
-
-  /** How long an AI task waits for a document whose text is still being extracted. */
-  @EnvInt() @IsInt() @Min(0) @Max(600000)
-  DOCUMENT_TEXT_WAIT_MS = 60000;
-
-  @EnvInt() @IsInt() @Min(10) @Max(60000)
-  DOCUMENT_TEXT_POLL_MS = 1000;
 }

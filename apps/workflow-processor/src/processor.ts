@@ -1,5 +1,5 @@
 import { JobMessageV1, QUEUES } from '@docflow/contracts';
-import { createContentClient, createLlmClient } from '@docflow/llm-client';
+import { createAiClients } from '@docflow/llm-client';
 import type { Mailer } from '@docflow/mail';
 import type { Broker, ConsumerHandle } from '@docflow/messaging';
 import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
@@ -44,19 +44,7 @@ export interface WorkflowProcessorDeps {
 
 /** The AI executors' clients, from the config. */
 export function aiDepsFromConfig(config: ProcessorSettings, logger: Logger): AiExecutorDeps {
-  return {
-    llm: createLlmClient({ baseUrl: config.LLM_SERVICE_URL, serviceKey: config.SERVICE_KEY, timeoutMs: config.LLM_SERVICE_TIMEOUT_MS, logger }),
-    content: createContentClient({
-      baseUrl: config.PUBLIC_API_INTERNAL_URL,
-      serviceKey: config.SERVICE_KEY,
-      logger,
-      maxChars: config.DOCUMENT_TEXT_MAX_CHARS,
-      maxPages: config.DOCUMENT_MAX_PAGES,
-      textWaitMs: config.DOCUMENT_TEXT_WAIT_MS,
-      pollMs: config.DOCUMENT_TEXT_POLL_MS,
-    }),
-    documentOrigins: [config.PUBLIC_BASE_URL, config.PUBLIC_API_INTERNAL_URL],
-  };
+  return { ...createAiClients(config, logger), documentOrigins: [config.PUBLIC_BASE_URL, config.PUBLIC_API_INTERNAL_URL] };
 }
 
 export interface WorkflowProcessor {
