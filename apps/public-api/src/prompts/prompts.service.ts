@@ -1,25 +1,14 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
-import type { PromptLevel, PromptType, RtioOutputFormat, RtioRole } from '@docflow/rtio';
+import type { PromptType, RtioRole } from '@docflow/rtio';
 import { BadRequestError, ForbiddenError, NotFoundError, validatePlain } from '@docflow/service-kit';
 import type { AuthUser } from '../auth';
 import type { PromptEntity } from './prompt.entity';
 import { CreatePromptBody, MAX_EXAMPLE_OUTPUT_BYTES, UpdatePromptBody, withApiSpellings } from './prompts.dto';
-import type { PromptChanges, PromptListQuery, PromptsRepository } from './prompts.repository';
+import type { NewPromptRow, PromptChanges, PromptListQuery, PromptsRepository } from './prompts.repository';
 
-/** A prompt as the API returns it (spec 2.4), with the spec's camelCase names. */
-export interface PromptView {
+/** A prompt as the API returns it (spec 2.4), with the spec's camelCase names: the stored fields, without the owner's id. */
+export interface PromptView extends Omit<NewPromptRow, 'ownerId'> {
   id: number;
-  title: string;
-  type: PromptType;
-  level: PromptLevel;
-  section: string | null;
-  description: string | null;
-  roles: RtioRole[];
-  tasks: string[];
-  instructions: string[];
-  outputFormat: RtioOutputFormat;
-  exampleOutput: Record<string, unknown> | null;
-  version: string;
   /** `{id, username}`; null for ownerless system prompts; absent from lists unless populated. */
   owner?: { id: number; username: string } | null;
   createdAt: string;
