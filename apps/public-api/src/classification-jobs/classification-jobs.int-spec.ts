@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { openDocumentsKit, SERVICE_KEY, upload, type Actor, type DocumentsKit, type ErrorBody, type UploadBody } from '../documents/test-support/documents-kit';
-import { FakeJobRouter } from './test-support/fake-job-router';
+import { FakeRouter } from '../test-support/fake-router';
 
 const ROUTER_KEY = 'classification-router-key-0123456789';
 const JOB_ID = /^cls_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -25,7 +25,7 @@ interface StatusBody {
 }
 
 let kit: DocumentsKit;
-let router: FakeJobRouter;
+let router: FakeRouter;
 let invoiceDoc: number;
 let contractDoc: number;
 let bobDoc: number;
@@ -59,7 +59,7 @@ async function jobRows(): Promise<number> {
 }
 
 beforeAll(async () => {
-  router = await FakeJobRouter.start(ROUTER_KEY);
+  router = await FakeRouter.start(ROUTER_KEY);
   kit = await openDocumentsKit({ ROUTER_URL: router.url, ROUTER_API_KEY: ROUTER_KEY });
   invoiceDoc = await uploadText(kit.alice, 'invoice', 'Invoice Number: INV-7\nTotal: 10.00 EUR');
   contractDoc = await uploadText(kit.alice, 'contract', 'This Services Agreement is made between Acme and Globex.');
@@ -138,14 +138,14 @@ describe('POST /api/jobs/collection/{collection_id}/generate', () => {
   });
 
   it('answers 503 and keeps no record when the router cannot queue the job', async () => {
-    router.brokerDown = true;
+    router.mode = 'broker_down';
     try {
       const before = await jobRows();
       const res = await submit(kit.alice, aliceCollection);
       expect(res.status).toBe(503);
       expect(await jobRows()).toBe(before);
     } finally {
-      router.brokerDown = false;
+      router.mode = 'queue';
     }
   });
 });

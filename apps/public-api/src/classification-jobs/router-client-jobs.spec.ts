@@ -1,16 +1,15 @@
 import { RouterClient, RouterUnavailableError } from '../jobs-client/router-client';
 import { recordingLogger } from '../test-support/test-app';
-import { closedPortUrl } from '../workflow-executions/test-support/fake-router';
 import { resultFromRouter } from './classification-jobs.service';
-import { FakeJobRouter } from './test-support/fake-job-router';
+import { closedPortUrl, FakeRouter } from '../test-support/fake-router';
 
 const KEY = 'router-key-jobs-0123456789';
 
 describe('RouterClient for extraction-queue jobs', () => {
-  let router: FakeJobRouter;
+  let router: FakeRouter;
 
   beforeAll(async () => {
-    router = await FakeJobRouter.start(KEY);
+    router = await FakeRouter.start(KEY);
   });
 
   afterAll(async () => {

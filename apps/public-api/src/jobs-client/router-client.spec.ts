@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkflowJobPayload } from '@docflow/contracts';
 import { LogLine, recordingLogger } from '../test-support/test-app';
-import { closedPortUrl, FakeRouter } from '../workflow-executions/test-support/fake-router';
+import { closedPortUrl, FakeRouter } from '../test-support/fake-router';
 import { RouterClient, RouterUnavailableError } from './router-client';
 
 const KEY = 'router-key-0123456789abcdef';

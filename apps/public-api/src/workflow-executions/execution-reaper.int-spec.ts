@@ -3,7 +3,7 @@ import { buildTestApp, LogLine, openTestBed, recordingLogger, TestBed, testConfi
 import { startExecutionReaper } from './execution-reaper';
 import { Actors, createActors } from './test-support/actors';
 import { executionEnv, ExecutionApi, ROUTER_KEY } from './test-support/execution-api';
-import { FakeRouter } from './test-support/fake-router';
+import { FakeRouter } from '../test-support/fake-router';
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 let bed: TestBed;

@@ -9,7 +9,7 @@ import type { ApplyOutcome } from './execution-results.service';
 import { startResultsConsumer } from './results.consumer';
 import { Actors, createActors } from './test-support/actors';
 import { executionEnv, ExecutionApi, ROUTER_KEY } from './test-support/execution-api';
-import { FakeRouter } from './test-support/fake-router';
+import { FakeRouter } from '../test-support/fake-router';
 import { createExecutionServices } from './workflow-executions.feature';
 
 let bed: TestBed;

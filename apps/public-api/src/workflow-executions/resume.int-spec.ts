@@ -4,7 +4,7 @@ import { buildTestApp, LogLine, openTestBed, recordingLogger, TEST_JWT_SECRET, T
 import { signPollingToken } from './polling-token';
 import { Actors, createActors } from './test-support/actors';
 import { APPROVAL_SCHEMA, ErrorBody, executionEnv, ExecutionApi, ROUTER_KEY } from './test-support/execution-api';
-import { FakeRouter } from './test-support/fake-router';
+import { FakeRouter } from '../test-support/fake-router';
 
 let bed: TestBed;
 let router: FakeRouter;

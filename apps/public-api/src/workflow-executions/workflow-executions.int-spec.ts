@@ -5,7 +5,7 @@ import { MISSING_INPUT_SCHEMA_MESSAGE } from '@docflow/workflow';
 import { buildTestApp, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../test-support/test-app';
 import { Actors, createActor, createActors, sampleDefinition } from './test-support/actors';
 import { ErrorBody, executionEnv, ExecutionApi, INTERNAL_SECRET } from './test-support/execution-api';
-import { closedPortUrl, FakeRouter } from './test-support/fake-router';
+import { closedPortUrl, FakeRouter } from '../test-support/fake-router';
 import { signPollingToken } from './polling-token';
 
 let bed: TestBed;

@@ -1,8 +1,9 @@
 import express from 'express';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JobStatus, JobStatusResponse, JobType } from '@docflow/contracts';
+import http from 'node:http';
+import { type JobStatus, type JobStatusResponse, type JobType, queueForJobType } from '@docflow/contracts';
 
+/** One job the fake router received. */
 export interface ReceivedJob {
   job_id: string;
   job_type: JobType;
@@ -10,6 +11,8 @@ export interface ReceivedJob {
   token?: string;
   apiKey: string | undefined;
 }
+
+export type FakeRouterMode = 'queue' | 'broker_down' | 'duplicate';
 
 interface StoredJob {
   job: ReceivedJob;
@@ -19,20 +22,22 @@ interface StoredJob {
 }
 
 /**
- * A loopback server speaking the router's job API (spec 4.16): POST
- * /api/v1/jobs records the job (or answers 503 when `brokerDown`), GET
- * /api/v1/jobs/{job_id} answers what the test stored with `settle`.
+ * A loopback server speaking the router's job API (spec 4.16), for the
+ * public API's tests. POST /api/v1/jobs answers 200 and records the job, or
+ * 503 (mode `broker_down`), or 409 (mode `duplicate`, or a job id it already
+ * holds); GET /api/v1/jobs/{job_id} answers what the test stored with
+ * `settle`. A wrong X-API-Key is 401. Closing it makes the router unreachable.
  */
-export class FakeJobRouter {
+export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
-  brokerDown = false;
+  mode: FakeRouterMode = 'queue';
   private readonly stored = new Map<string, StoredJob>();
   private server: http.Server | undefined;
 
   private constructor(readonly apiKey: string) {}
 
-  static async start(apiKey: string): Promise<FakeJobRouter> {
-    const router = new FakeJobRouter(apiKey);
+  static async start(apiKey: string): Promise<FakeRouter> {
+    const router = new FakeRouter(apiKey);
     const app = express();
     app.use(express.json({ limit: '5mb' }));
     app.use((req, res, next) => {
@@ -41,14 +46,18 @@ export class FakeJobRouter {
     });
     app.post('/api/v1/jobs', (req, res) => {
       const body = req.body as Omit<ReceivedJob, 'apiKey'>;
-      if (router.brokerDown) {
+      if (router.mode === 'broker_down') {
         res.status(503).json({ error: 'broker_unavailable', message: 'Message broker is not connected', details: {} });
+        return;
+      }
+      if (router.mode === 'duplicate' || router.stored.has(body.job_id)) {
+        res.status(409).json({ error: 'conflict', message: `Job ${body.job_id} already exists`, details: { job_id: body.job_id } });
         return;
       }
       const job = { ...body, apiKey: req.header('x-api-key') };
       router.jobs.push(job);
       router.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
-      res.json({ job_id: body.job_id, success: true, message: 'Job queued on extraction_queue' });
+      res.status(200).json({ job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` });
     });
     app.get('/api/v1/jobs/:job_id', (req, res) => {
       const stored = router.stored.get(req.params['job_id'] ?? '');
@@ -65,7 +74,7 @@ export class FakeJobRouter {
         job_type: stored.job.job_type,
         result: stored.result,
         error: stored.error,
-        metadata: { status: stored.status, created_at: at, updated_at: at, queue: 'extraction_queue', completed_at: null },
+        metadata: { status: stored.status, created_at: at, updated_at: at, queue: queueForJobType(stored.job.job_type), completed_at: null },
       };
       res.json(body);
     });
@@ -103,4 +112,13 @@ export class FakeJobRouter {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** A port on which nothing listens (the router is down). */
+export async function closedPortUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
