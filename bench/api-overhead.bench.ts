@@ -14,24 +14,18 @@ import path from 'node:path';
 import { Stack } from '../e2e/support/stack';
 import { httpRequest } from '../e2e/support/lean-http';
 import { definition, edge, endNode, objectSchema, startNode, WorkflowApi } from '../e2e/support/workflow-api';
-import { report } from './support';
+import { report, serviceCpuSeconds } from './support';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONCURRENCY = 8;
 const ROOT = path.resolve(__dirname, '..', '..');
-
-async function cpuSeconds(stack: Stack): Promise<number> {
-  const text = await (await fetch(`${stack.url('public-api')}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
-  return value('process_cpu_user_seconds_total') + value('process_cpu_system_seconds_total');
-}
 
 const ONLY = process.env.BENCH_ONLY;
 
 async function scenario(stack: Stack, name: string, send: () => Promise<number>, expected: number): Promise<Record<string, string | number>> {
   if (ONLY && !name.includes(ONLY)) return { scenario: name, requests: 0 };
   for (let i = 0; i < 300; i++) await send(); // warm-up
-  const cpu0 = await cpuSeconds(stack);
+  const cpu0 = await serviceCpuSeconds(stack.url('public-api'));
   const t0 = performance.now();
   let next = 0;
   await Promise.all(
@@ -43,7 +37,7 @@ async function scenario(stack: Stack, name: string, send: () => Promise<number>,
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = (await cpuSeconds(stack)) - cpu0;
+  const cpu = (await serviceCpuSeconds(stack.url('public-api'))) - cpu0;
   return { scenario: name, requests: REQUESTS, 'requests/s': +(REQUESTS / seconds).toFixed(0), 'public-api CPU µs/request': +((cpu / REQUESTS) * 1e6).toFixed(0) };
 }
 

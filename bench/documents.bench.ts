@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, createTestVhost } from '@docflow/testing';
 import { httpRequest } from '../e2e/support/lean-http';
-import { report, runConcurrent, serverCpu, summarize } from './support';
+import { report, runConcurrent, serverCpu, serviceCpuSeconds, summarize } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PORT = Number(process.env.BENCH_PORT ?? 22337);
@@ -41,18 +41,6 @@ async function waitFor(url: string, status: number, child: ChildProcess, timeout
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
-}
-
-/** User + system CPU seconds the public API has used so far (prom-client's process metrics). */
-async function cpuSeconds(): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  let total = 0;
-  for (const name of ['process_cpu_user_seconds_total', 'process_cpu_system_seconds_total']) {
-    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
-    if (!m?.[1]) throw new Error(`/metrics has no ${name}`);
-    total += Number(m[1]);
-  }
-  return total;
 }
 
 async function login(identifier: string, password: string): Promise<string> {
@@ -141,7 +129,7 @@ async function main(): Promise<void> {
     // Uploads: warm up, then UPLOADS at CONCURRENCY.
     await runConcurrent(100, CONCURRENCY, async (i) => void (await uploadOne(token, -1 - i)));
     const latencies: number[] = [];
-    const cpuBefore = await cpuSeconds();
+    const cpuBefore = await serviceCpuSeconds(base);
     const client0 = process.cpuUsage();
     const servers0 = serverCpu();
     const t0 = performance.now();
@@ -150,7 +138,7 @@ async function main(): Promise<void> {
     const client = process.cpuUsage(client0);
     const servers1 = serverCpu();
     const postgresMsPerUpload = ((servers1.postgres - servers0.postgres) * 1000) / UPLOADS;
-    const cpuMsPerUpload = ((await cpuSeconds()) - cpuBefore) * 1000 / UPLOADS;
+    const cpuMsPerUpload = ((await serviceCpuSeconds(base)) - cpuBefore) * 1000 / UPLOADS;
     const clientMsPerUpload = (client.user + client.system) / 1000 / UPLOADS;
     const u = summarize(latencies);
     rows.push({

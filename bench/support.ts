@@ -63,3 +63,15 @@ export function serverCpu(): { postgres: number; rabbitmq: number } {
   }
   return out;
 }
+
+/** User + system CPU seconds a service has used so far, from prom-client's process metrics on its /metrics. */
+export async function serviceCpuSeconds(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  let total = 0;
+  for (const name of ['process_cpu_user_seconds_total', 'process_cpu_system_seconds_total']) {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
+    if (!m?.[1]) throw new Error(`${baseUrl}/metrics has no ${name}`);
+    total += Number(m[1]);
+  }
+  return total;
+}
