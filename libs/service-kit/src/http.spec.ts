@@ -34,6 +34,12 @@ describe('createHttpApp error bodies (public style)', () => {
     expect(res.body.error).toEqual({ status: 404, name: 'NotFoundError', message: 'Cannot GET /api/nowhere', details: {} });
   });
 
+  it('writes exactly the body of spec part 7, {"error": {status, name, message, details}}, as JSON', async () => {
+    const res = await request(app).get('/api/missing');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ error: { status: 404, name: 'NotFoundError', message: 'Activity not found', details: {} } });
+  });
+
   it('keeps the message of a thrown NotFoundError', async () => {
     const res = await request(app).get('/api/missing');
     expect(res.status).toBe(404);

@@ -25,7 +25,7 @@ export function sendError(res: Response, style: ErrorStyle, err: AppError): void
   if (res.headersSent) return;
   const body =
     style === 'public'
-      ? { data: null, error: { status: err.status, name: err.name, message: err.message, details: err.details } }
+      ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } }
       : { error: err.code, message: err.message, details: err.details };
   res.status(err.status).json(body);
 }
