@@ -174,6 +174,28 @@ describe('global documents', () => {
     expect(file.headers['content-disposition']).toContain('filename="terms.txt"');
     expect((await request(kit.app).get('/api/documents/global/download/no-such-key')).status).toBe(404);
   });
+
+  it("are read and downloaded by id by any signed-in user, without the owner's collections, and changed only by the owner", async () => {
+    await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.admin.auth).send({ name: 'Legal', documents: [global.id] }).expect(201);
+    const read = await get(`/api/documents/${global.id}?populate=*`, kit.bob);
+    expect(read.status).toBe(200);
+    expect((read.body as { data: DocumentView }).data).toMatchObject({ id: global.id, visibility: 'global', title: 'Terms', owner: { id: kit.admin.id }, collections: [] });
+    const own = await get(`/api/documents/${global.id}?populate=collections`, kit.admin);
+    expect((own.body as { data: DocumentView }).data.collections?.map((c) => c.name)).toEqual(['Legal']);
+    const file = await download(kit.app, `/api/documents/${global.id}/download`, kit.bob);
+    expect(file.status).toBe(200);
+    expect(file.body.toString()).toBe('Terms of service\n');
+    expect((await request(kit.app).get(`/api/documents/${global.id}`)).status).toBe(401);
+
+    const writes = await Promise.all([
+      request(kit.app).put(`/api/documents/${global.id}`).set('authorization', kit.bob.auth).send({ data: { title: 'mine now' } }),
+      request(kit.app).put(`/api/documents/${global.id}/metadata`).set('authorization', kit.bob.auth).send({ metadata: { x: 1 } }),
+      request(kit.app).patch(`/api/documents/${global.id}/rag-status`).set('authorization', kit.bob.auth).send({ ragEnabled: true }),
+      request(kit.app).delete(`/api/documents/${global.id}`).set('authorization', kit.bob.auth),
+    ]);
+    expect(writes.map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    expect(((await get(`/api/documents/${global.id}`, kit.admin)).body as { data: DocumentView }).data).toMatchObject({ title: 'Terms', metadata: {}, ragEnabled: false });
+  });
 });
 
 describe('GET /api/internal/documents', () => {

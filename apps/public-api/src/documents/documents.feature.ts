@@ -77,8 +77,10 @@ export function createDocumentsFeature(deps: DocumentsFeatureDeps): ApiFeature {
 
       api.get('/documents/:id', requireAuth, async (req, res) => {
         const q = parseListQuery(listQueryString(req.originalUrl), documentListSpec);
-        const doc = await documents.getOwned(parseId(req.params.id), currentUser(req).id);
-        const [view] = await documents.views([doc], q.populate);
+        const readerId = currentUser(req).id;
+        // Global documents are public (listed and downloadable without a token), so any user reads them by id.
+        const doc = await documents.getReadable(parseId(req.params.id), readerId);
+        const [view] = await documents.views([doc], q.populate, readerId);
         res.json({ data: view });
       });
 
@@ -112,7 +114,7 @@ export function createDocumentsFeature(deps: DocumentsFeatureDeps): ApiFeature {
       });
 
       api.get('/documents/:id/download', requireAuth, async (req, res) => {
-        const doc = await documents.getOwned(parseId(req.params.id), currentUser(req).id);
+        const doc = await documents.getReadable(parseId(req.params.id), currentUser(req).id);
         await documents.send(res, doc, parseVariant(queryValue(req, 'variant')));
       });
 

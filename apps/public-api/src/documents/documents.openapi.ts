@@ -139,7 +139,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     errors: [404],
   });
   openapi.add('get', '/documents/{id}', {
-    summary: 'One of the caller\'s documents',
+    summary: 'One of the caller\'s documents, or any global document',
     tags,
     parameters: [id, { name: 'populate', in: 'query', description: '`owner` (always shown), `collections` or `*`', schema: { type: 'string' } }],
     responses: documentResponse,
@@ -184,7 +184,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     errors: [404],
   });
   openapi.add('get', '/documents/{id}/download', {
-    summary: 'Download the document (the PDF of a converted DOCX; `variant=original` for the uploaded file)',
+    summary: 'Download the caller\'s or a global document (the PDF of a converted DOCX; `variant=original` for the uploaded file)',
     tags,
     parameters: [id, { name: 'variant', in: 'query', schema: { type: 'string', enum: ['served', 'original'] } }],
     responses: fileResponse,

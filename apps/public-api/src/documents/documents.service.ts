@@ -31,11 +31,15 @@ export class DocumentsService {
     return toDocumentView(doc, this.deps.publicBaseUrl, collections);
   }
 
-  /** Views of the documents, with `collections` when that relation is populated. */
-  async views(docs: DocumentRecord[], populate: readonly DocumentRelation[] = []): Promise<DocumentView[]> {
+  /**
+   * Views of the documents, with `collections` when that relation is populated.
+   * Collections are private to their owner: a reader who is not the owner (of a
+   * global document) sees an empty list.
+   */
+  async views(docs: DocumentRecord[], populate: readonly DocumentRelation[] = [], readerId?: number): Promise<DocumentView[]> {
     if (!populate.includes('collections')) return docs.map((d) => this.view(d));
     const collections = await this.deps.repo.collectionsOf(docs.map((d) => d.id));
-    return docs.map((d) => this.view(d, collections.get(d.id) ?? []));
+    return docs.map((d) => this.view(d, readerId === undefined || readerId === d.ownerId ? (collections.get(d.id) ?? []) : []));
   }
 
   async list(ownerId: number, q: ListQuery<DocumentRelation>): Promise<DocumentPage> {
@@ -57,6 +61,13 @@ export class DocumentsService {
   async getOwned(id: number, ownerId: number): Promise<DocumentRecord> {
     const doc = await this.deps.repo.findOwned(id, ownerId);
     if (!doc) throw new NotFoundError('Document not found');
+    return doc;
+  }
+
+  /** The caller's document or a global one (readable by every user); 404 otherwise. */
+  async getReadable(id: number, readerId: number): Promise<DocumentRecord> {
+    const doc = await this.deps.repo.findById(id);
+    if (!doc || (doc.ownerId !== readerId && doc.visibility !== 'global')) throw new NotFoundError('Document not found');
     return doc;
   }
 
