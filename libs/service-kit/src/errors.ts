@@ -20,8 +20,9 @@ export class AppError extends Error {
 }
 
 export class BadRequestError extends AppError {
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(400, 'BadRequestError', message, details, 'validation_error');
+  /** details.errors is always an array of strings (spec part 7); without one, it lists the message. */
+  constructor(message: string, details: ErrorDetails = {}, code = 'validation_error') {
+    super(400, 'BadRequestError', message, Array.isArray(details.errors) ? details : { ...details, errors: [message] }, code);
   }
   /** A 400 whose details.errors lists every problem found. */
   static withErrors(message: string, errors: string[], extra: ErrorDetails = {}): BadRequestError {

@@ -16,6 +16,13 @@ function build(style: 'public' | 'internal', health: HealthCheck[] = []) {
     app.get('/api/bad', () => {
       throw BadRequestError.withErrors('Validation failed', ['name is required', 'level must be one of system, user']);
     });
+    app.get('/api/bare-bad-request', () => {
+      throw new BadRequestError('job_id is required');
+    });
+    app.post('/api/upload', (_req, _res, next) => {
+      // What multer passes on for a form with too many fields.
+      next(Object.assign(new Error('Too many fields'), { code: 'LIMIT_FIELD_COUNT', field: 'meta' }));
+    });
     app.get('/api/boom', async () => {
       throw new Error('database password is hunter2 at /srv/app/file.ts:12');
     });
@@ -53,10 +60,27 @@ describe('createHttpApp error bodies (public style)', () => {
     expect(res.body.error.details.errors).toEqual(['name is required', 'level must be one of system, user']);
   });
 
-  it('answers malformed JSON with 400', async () => {
+  it('answers malformed JSON with 400 and details.errors', async () => {
     const res = await request(app).post('/api/echo').set('content-type', 'application/json').send('{"a":');
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ status: 400, name: 'BadRequestError' });
+    expect(res.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'Malformed JSON body', details: { errors: ['body is not valid JSON'] } });
+  });
+
+  it('gives every 400 a details.errors array of strings, the message when nothing more is known', async () => {
+    const res = await request(app).get('/api/bare-bad-request');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'job_id is required', details: { errors: ['job_id is required'] } });
+  });
+
+  it('answers an upload over a multer limit with 400 and details.errors', async () => {
+    const res = await request(app).post('/api/upload');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      status: 400,
+      name: 'BadRequestError',
+      message: 'Upload rejected: limit_field_count',
+      details: { field: 'meta', errors: ['Upload rejected: limit_field_count'] },
+    });
   });
 
   it('answers a body over the limit with 413', async () => {

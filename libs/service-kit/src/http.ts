@@ -1,7 +1,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
-import { AppError, NotFoundError } from './errors';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from './errors';
 import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
 import { Metrics } from './metrics';
@@ -41,18 +41,19 @@ interface BodyParserError {
 function fromParserError(err: unknown): AppError | undefined {
   const e = err as BodyParserError | null;
   if (!e || typeof e !== 'object') return undefined;
-  if (e.type === 'entity.parse.failed') return new AppError(400, 'BadRequestError', 'Malformed JSON body', {}, 'invalid_json');
-  if (e.type === 'entity.too.large' || e.code === 'LIMIT_FILE_SIZE') {
-    return new AppError(413, 'PayloadTooLargeError', 'Request body is too large', {}, 'payload_too_large');
+  if (e.type === 'entity.parse.failed') return new BadRequestError('Malformed JSON body', { errors: ['body is not valid JSON'] }, 'invalid_json');
+  if (e.type === 'entity.too.large' || e.type === 'parameters.too.many' || e.code === 'LIMIT_FILE_SIZE') {
+    return new PayloadTooLargeError('Request body is too large');
   }
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
     return new AppError(415, 'UnsupportedMediaTypeError', 'Unsupported body encoding', {}, 'unsupported_media_type');
   }
   if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) {
-    return new AppError(400, 'BadRequestError', `Upload rejected: ${e.code.toLowerCase()}`, { field: e.field }, 'validation_error');
+    return new BadRequestError(`Upload rejected: ${e.code.toLowerCase()}`, { field: e.field });
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.type) {
-    return new AppError(e.status, 'BadRequestError', 'Invalid request body', {}, 'invalid_body');
+    // request.aborted, request.size.invalid and the like: all the caller's doing, all 400.
+    return new BadRequestError('Invalid request body', {}, 'invalid_body');
   }
   return undefined;
 }
