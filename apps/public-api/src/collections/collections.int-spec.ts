@@ -123,6 +123,42 @@ describe('collections', () => {
   });
 });
 
+describe('bad collection input', () => {
+  it('answers the spec error body and creates or changes nothing', async () => {
+    const alice = as(kit.alice);
+    const doc = await uploadText(kit.alice, 'kept\n', 'kept.txt');
+    const kept = (await alice.post('/api/collections/create-collection', { name: 'Kept', documents: [doc.id] })).body as CollectionIds;
+    const listed = async () => ((await alice.get('/api/collections')).body as { data: { id: number; documents: { id: number }[] }[] }).data;
+    const before = await listed();
+    const raw = (url: string, text: string) => request(kit.app).post(url).set('authorization', kit.alice.auth).set('content-type', 'application/json').send(text);
+
+    const refused = await Promise.all([
+      raw('/api/collections/create-collection', '{"data": {"name": "Half'),
+      alice.post('/api/collections/create-collection', { data: { name: 5 } }),
+      alice.post('/api/collections/create-collection', { data: 'Flat', name: 'Flat' }),
+      alice.post('/api/collections/create-collection', { data: { name: 'Mixed', documents: [doc.id, 'x'] } }),
+      alice.post(`/api/collections/${kept.id}/add-document`, { documentId: 'x' }),
+      alice.post(`/api/collections/${kept.id}/remove-document`, { documentId: [doc.id] }),
+      raw(`/api/collections/${kept.id}/remove-document`, '{"documentId":'),
+    ]);
+    for (const res of refused) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', message: expect.any(String) as string, details: expect.any(Object) as object } });
+    }
+    const missing = await Promise.all([
+      alice.post('/api/collections/create-collection', { name: 'Ghost', documents: [doc.id, 2_000_000_000] }),
+      alice.post('/api/collections/abc/add-document', { documentId: doc.id }),
+      alice.get('/api/collections/1.5/documents'),
+      alice.delete('/api/collections/abc/delete'),
+    ]);
+    expect(missing.map((r) => [r.status, (r.body as ErrorBody).error.name])).toEqual(Array(4).fill([404, 'NotFoundError']));
+    expect((await request(kit.app).post('/api/collections/create-collection').send({ name: 'Anon' })).body).toMatchObject({ error: { status: 401, name: 'UnauthorizedError' } });
+
+    expect(await listed()).toEqual(before);
+    expect((await alice.get(`/api/documents/${doc.id}`)).status).toBe(200);
+  });
+});
+
 describe("another user's collections and documents", () => {
   it('are 404 for bob on every collection route', async () => {
     const doc = await uploadText(kit.alice, 'private\n', 'private.txt');

@@ -136,6 +136,44 @@ describe('one document', () => {
   });
 });
 
+describe('bad input', () => {
+  it('answers the spec error body and changes nothing', async () => {
+    const before = ((await get(`/api/documents/${report.id}`, kit.alice)).body as { data: DocumentView }).data;
+    const put = (body: string | object, url = `/api/documents/${report.id}`) =>
+      request(kit.app).put(url).set('authorization', kit.alice.auth).set('content-type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+    const answers = await Promise.all([
+      put('{"data": {"title": "half'),
+      put({ data: { title: 'Renamed', tags: 'not-a-list' } }),
+      put({ data: { title: 'Renamed', metadata: [1, 2] } }),
+      put({ data: { title: 7 } }),
+      put({ data: 'Renamed' }),
+      put({ title: 'Renamed', description: 12 }, `/api/documents/${report.id}/metadata`),
+      request(kit.app).patch(`/api/documents/${report.id}/rag-status`).set('authorization', kit.alice.auth).send({ ragEnabled: true, ragStatus: 'indexed' }),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', message: expect.any(String) as string, details: expect.any(Object) as object } });
+    }
+    // Unknown fields are ignored (as Strapi's input sanitising does), so a body with nothing known is refused.
+    expect((await put({ data: { colour: 'red' } })).status).toBe(400);
+
+    const notFound = await Promise.all([
+      get('/api/documents/abc', kit.alice),
+      get('/api/documents/1.5', kit.alice),
+      get('/api/documents/99999999999', kit.alice),
+      put({ data: { title: 'x' } }, '/api/documents/abc'),
+      request(kit.app).delete('/api/documents/-1').set('authorization', kit.alice.auth),
+    ]);
+    expect(notFound.map((r) => [r.status, (r.body as ErrorBody).error.name])).toEqual(Array(5).fill([404, 'NotFoundError']));
+
+    const unauthenticated = await request(kit.app).put(`/api/documents/${report.id}`).send({ data: { title: 'x' } });
+    expect(unauthenticated.body).toMatchObject({ error: { status: 401, name: 'UnauthorizedError' } });
+
+    const after = ((await get(`/api/documents/${report.id}`, kit.alice)).body as { data: DocumentView }).data;
+    expect(after).toEqual(before);
+  });
+});
+
 describe("another user's document", () => {
   it('is 404 for bob on every document route', async () => {
     const id = report.id;
