@@ -66,6 +66,25 @@ describe('createHttpApp error bodies (public style)', () => {
     expect(res.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'Malformed JSON body', details: { errors: ['body is not valid JSON'] } });
   });
 
+  it('reads a JSON body sent as text/plain or with no content type (fetch and requests defaults)', async () => {
+    const plain = await request(app).post('/api/echo').set('content-type', 'text/plain;charset=UTF-8').send('{"identifier":"alice"}');
+    expect(plain.body).toEqual({ got: { identifier: 'alice' } });
+    // A Buffer body goes out without a content type.
+    const bare = await request(app).post('/api/echo').send(Buffer.from('{"identifier":"bob"}'));
+    expect(bare.request.getHeader('content-type')).toBeUndefined();
+    expect(bare.body).toEqual({ got: { identifier: 'bob' } });
+    const empty = await request(app).post('/api/echo').send(Buffer.alloc(0));
+    expect(empty.status).toBe(200);
+    const form = await request(app).post('/api/echo').type('form').send('identifier=alice');
+    expect(form.body.got).toBeUndefined();
+  });
+
+  it('answers text/plain that is not JSON as malformed JSON', async () => {
+    const res = await request(app).post('/api/echo').set('content-type', 'text/plain').send('hello');
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Malformed JSON body');
+  });
+
   it('gives every 400 a details.errors array of strings, the message when nothing more is known', async () => {
     const res = await request(app).get('/api/bare-bad-request');
     expect(res.status).toBe(400);

@@ -1,5 +1,6 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from './errors';
 import { HealthCheck, runHealthChecks } from './health';
@@ -82,6 +83,12 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
   };
 }
 
+const JSON_BODY_TYPES = ['application/json', 'application/*+json', 'text/plain'];
+
+function isJsonBody(req: IncomingMessage): boolean {
+  return !req.headers['content-type'] || Boolean((req as Request).is(JSON_BODY_TYPES));
+}
+
 function routeLabel(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
@@ -130,7 +137,9 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
     app.get(`${prefix}/metrics`, metricsHandler);
   }
 
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: ['application/json', 'application/*+json'] }));
+  // Bodies are JSON (spec part 4): also when a client sends one as text/plain or with no
+  // content type, the defaults of fetch and of Python requests given a string.
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: isJsonBody }));
 
   mount(app);
 
