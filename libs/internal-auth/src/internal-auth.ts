@@ -16,6 +16,9 @@ export function safeEqual(a: string, b: string): boolean {
 
 export const SERVICE_JWT_AUDIENCE = 'docflow-internal';
 
+/** Issuer of the public API's user access tokens; such a token is never a service token. */
+export const PUBLIC_API_TOKEN_ISSUER = 'docflow-public-api';
+
 const hmacKeys = new Map<string, KeyObject>();
 
 /**
@@ -37,12 +40,21 @@ export function signServiceToken(secret: string, service: string, ttlSeconds = 3
   return jwt.sign({ svc: service }, hmacKey(secret), { algorithm: 'HS256', expiresIn: ttlSeconds, audience: SERVICE_JWT_AUDIENCE, issuer: service });
 }
 
+/**
+ * Spec 5 asks of a service JWT only that it is signed with HS256 with the
+ * shared secret, so any such token is accepted, not only ours: unexpired
+ * when it has `exp`, for SERVICE_JWT_AUDIENCE when it has `aud`, and never
+ * a user token of the public API (should an operator reuse that secret).
+ * The service is named by `svc`, else `sub`, else `iss`.
+ */
 export function verifyServiceToken(secret: string, token: string): { service: string } {
-  const payload = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], audience: SERVICE_JWT_AUDIENCE });
-  if (typeof payload !== 'object' || payload === null || typeof (payload as { svc?: unknown }).svc !== 'string') {
-    throw new Error('not a service token');
-  }
-  return { service: (payload as { svc: string }).svc };
+  const payload = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'] });
+  if (typeof payload !== 'object' || payload === null) throw new Error('not a service token');
+  const { aud, iss } = payload;
+  if (aud !== undefined && !(Array.isArray(aud) ? aud : [aud]).includes(SERVICE_JWT_AUDIENCE)) throw new Error('token is for another audience');
+  if (iss === PUBLIC_API_TOKEN_ISSUER) throw new Error('a user token is not a service token');
+  const name = [(payload as { svc?: unknown }).svc, payload.sub, iss].find((v): v is string => typeof v === 'string' && v.length > 0);
+  return { service: name ?? 'unknown' };
 }
 
 export interface ServiceAuthOptions {
@@ -61,10 +73,10 @@ export function requireServiceAuth(options: ServiceAuthOptions): RequestHandler 
       if (safeEqual(key, options.serviceKey)) return next();
       return next(new UnauthorizedError('Invalid service key'));
     }
-    const auth = req.header('authorization');
-    if (auth?.startsWith('Bearer ')) {
+    const bearer = /^Bearer +(\S+) *$/i.exec(req.header('authorization') ?? '');
+    if (bearer) {
       try {
-        verifyServiceToken(options.jwtSecret, auth.slice(7).trim());
+        verifyServiceToken(options.jwtSecret, bearer[1]!);
         return next();
       } catch {
         return next(new UnauthorizedError('Invalid service token'));

@@ -1,11 +1,12 @@
-import { hmacKey } from '@docflow/internal-auth';
+import { hmacKey, PUBLIC_API_TOKEN_ISSUER } from '@docflow/internal-auth';
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import { isUserRole, UserRole } from '../users/user-role';
 
 /** Pinned on sign and on verify: a token in any other algorithm (`none`, HS512, RS256) is refused. */
 export const JWT_ALGORITHM = 'HS256' as const;
-export const JWT_ISSUER = 'docflow-public-api';
+/** Service-token checks refuse tokens of this issuer (see verifyServiceToken). */
+export const JWT_ISSUER = PUBLIC_API_TOKEN_ISSUER;
 
 export interface AccessTokenClaims {
   /** The user id, as a string (RFC 7519). */
