@@ -57,3 +57,37 @@ describe('validatePlain', () => {
     expect(toInstance(Flat, { name: 'x', payload: {} })).toBeInstanceOf(Flat);
   });
 });
+
+describe('validatePlain against keys that reach the prototype', () => {
+  // JSON.parse makes `__proto__` and `constructor` own properties, as express.json does for a request body.
+  it('drops a top-level __proto__, as plainToInstance does, instead of letting it replace the prototype and skip validation', () => {
+    const bad = validatePlain(Flat, JSON.parse('{"name": 5, "payload": {}, "__proto__": {}}'));
+    expect(bad).toEqual({ ok: false, errors: ['name must be a string'] });
+    const good = validatePlain(Flat, JSON.parse('{"name": "a", "payload": {}, "__proto__": {"x": 1}}'));
+    expect(good.ok).toBe(true);
+    if (!good.ok) return;
+    expect(Object.getPrototypeOf(good.value)).toBe(Flat.prototype);
+    expect((good.value as unknown as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('drops a top-level constructor, which class-validator would take for the class', () => {
+    const bad = validatePlain(Flat, JSON.parse('{"name": 5, "payload": {}, "constructor": {}}'));
+    expect(bad).toEqual({ ok: false, errors: ['name must be a string'] });
+    const good = validatePlain(Flat, JSON.parse('{"name": "a", "payload": {}, "constructor": {}}'));
+    expect(good.ok && Object.hasOwn(good.value, 'constructor')).toBe(false);
+  });
+
+  it('validates nested instances even when they carry such keys', () => {
+    const proto = validatePlain(WithNested, JSON.parse('{"inner": {"n": "x", "__proto__": {}}, "payload": {}}'));
+    expect(proto.ok).toBe(false);
+    const ctor = validatePlain(WithNested, JSON.parse('{"inner": {"n": "x", "constructor": {}}, "payload": {}}'));
+    expect(ctor.ok).toBe(false);
+  });
+
+  it('leaves such keys alone inside untyped values, where they are plain data', () => {
+    const payload = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": 2}') as Record<string, unknown>;
+    const result = validatePlain(Flat, { name: 'a', payload });
+    expect(result.ok).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -42,7 +42,16 @@ function needsTransformer(cls: Function, plain: object): boolean {
  * plainToInstance. Nested values may be shared with `plain`.
  */
 export function toInstance<T extends object>(cls: new () => T, plain: object): T {
-  return needsTransformer(cls, plain) ? plainToInstance(cls, plain) : Object.assign(new cls(), plain);
+  if (needsTransformer(cls, plain)) return plainToInstance(cls, plain);
+  const value = new cls();
+  for (const [key, v] of Object.entries(plain)) {
+    // JSON.parse makes these own keys. Assigned, `__proto__` would replace the
+    // prototype and an own `constructor` would hide the class from
+    // class-validator, skipping validation; plainToInstance drops both too.
+    if (key === '__proto__' || key === 'constructor') continue;
+    (value as Record<string, unknown>)[key] = v;
+  }
+  return value;
 }
 
 /** Turns a plain value into a validated instance of `cls`, or lists what is wrong with it. */
