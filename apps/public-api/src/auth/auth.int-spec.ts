@@ -89,6 +89,22 @@ describe('POST /api/auth/local', () => {
     expect(errors.some((e) => e.startsWith('password'))).toBe(true);
   });
 
+  it('validates a body carrying constructor or __proto__ keys like any other (400, not 500)', async () => {
+    for (const key of ['constructor', '__proto__']) {
+      const res = await request(app).post('/api/auth/local').set('content-type', 'application/json').send(`{"identifier": {}, "password": [], "${key}": {}}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: { status: 400, name: 'BadRequestError', message: 'identifier and password are required', details: { errors: expect.arrayContaining(['identifier must be a string', 'password must be a string']) } },
+      });
+    }
+  });
+
+  it('logs in with a JSON body sent as text/plain, what fetch sends for a string body', async () => {
+    const res = await request(app).post('/api/auth/local').set('content-type', 'text/plain;charset=UTF-8').send(JSON.stringify({ identifier: 'bob', password: 'Bob#Pass123' }));
+    expect(res.status).toBe(200);
+    expect((res.body as { user: { username: string } }).user.username).toBe('bob');
+  });
+
   it('refuses a blocked user, and the tokens the user already holds', async () => {
     await request(app).post('/api/auth/local').send({ identifier: 'bob', password: 'Bob#Pass123' }).expect(200);
     const token = await login(app, 'bob', 'Bob#Pass123');
