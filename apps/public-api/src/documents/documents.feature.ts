@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
-import { BadRequestError, ForbiddenError, NotFoundError } from '@docflow/service-kit';
+import { BadRequestError, ForbiddenError } from '@docflow/service-kit';
 import { currentUser } from '../auth/auth-user';
 import type { ApiFeature } from '../feature';
 import { parseDocumentUpdate, parseId, parseMetadataUpdate, parseRagStatusUpdate } from './documents.dto';
@@ -69,11 +69,6 @@ export function createDocumentsFeature(deps: DocumentsFeatureDeps): ApiFeature {
 
       api.get('/documents/global', optionalAuth, async (req, res) => {
         res.json(await documents.listGlobal(listQuery(req)));
-      });
-
-      // No auth, so that a missing key is 404 here rather than 401 from /documents/:id/download.
-      api.get('/documents/global/download', () => {
-        throw new NotFoundError('Document not found');
       });
 
       api.get('/documents/global/download/:key', async (req, res) => {
