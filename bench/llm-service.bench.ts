@@ -119,9 +119,10 @@ async function startService(providerUrl: string, profileDir: string | undefined)
   const deadline = Date.now() + 30000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`llm-service exited with ${child.exitCode}`);
-    const status = await fetch(`${url}/_health`).then((r) => r.status, () => 0);
-    if (status === 204) break;
-    if (Date.now() > deadline) throw new Error(`llm-service /_health did not answer 204 within 30 s (last: ${status})`);
+    // Listening (its /_health stays 503 here: no Data Shield gateway runs).
+    const status = await fetch(`${url}/metrics`).then((r) => r.status, () => 0);
+    if (status === 200) break;
+    if (Date.now() > deadline) throw new Error(`llm-service /metrics did not answer 200 within 30 s (last: ${status})`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

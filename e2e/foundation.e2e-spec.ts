@@ -144,6 +144,22 @@ describe('foundation, end to end', () => {
     expect(await stack.health('workflow-processor')).toBe(204);
   });
 
+  it('is unhealthy while a service it calls is down: the LLM service stopped, its callers answer 503 naming it', async () => {
+    await stack.stopService('llm-service');
+    try {
+      for (const caller of ['public-api', 'workflow-processor', 'extraction-processor'] as const) {
+        const res = await fetch(`${stack.url(caller)}/_health`);
+        expect(res.status).toBe(503);
+        const body = (await res.json()) as { failing: { name: string }[] };
+        expect(body.failing.map((f) => f.name)).toContain('llm-service');
+      }
+      expect(await stack.health('router')).toBe(204);
+    } finally {
+      stack.spawn('llm-service');
+    }
+    for (const s of SERVICES) await stack.waitForHealth(s, 204, 60000);
+  });
+
   it('rides out a RabbitMQ restart without restarting any service', async () => {
     await stopBroker();
     try {

@@ -79,9 +79,9 @@ export class Stack {
     }
     const [db, vhost] = await Promise.all([createTestDatabase('docflow_e2e'), createTestVhost('docflow_e2e')]);
     const stack = new Stack(db, vhost, options);
-    // The public API migrates and seeds first; the others follow.
+    // The public API migrates and seeds first (it listens once done; healthy only when the router and LLM service are); the others follow.
     stack.spawn('public-api');
-    await stack.waitForHealth('public-api', 204, 60000);
+    await stack.waitForListening('public-api', 60000);
     for (const s of SERVICES) if (s !== 'public-api') stack.spawn(s);
     await Promise.all(SERVICES.map((s) => stack.waitForHealth(s, 204, 60000)));
     return stack;
@@ -122,6 +122,18 @@ export class Stack {
     } catch {
       return 0;
     }
+  }
+
+  /** Until the service answers /_health at all (204, or 503 while a service it calls is not up yet). */
+  async waitForListening(service: ServiceName, timeoutMs = 30000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.health(service)) !== 0) return;
+      const child = this.children.get(service);
+      if (child && child.exitCode !== null) throw new Error(`${service} exited with code ${child.exitCode}; see .tmp/e2e-logs/${service}.log`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`${service} did not answer /_health within ${timeoutMs} ms`);
   }
 
   async waitForHealth(service: ServiceName, status: number, timeoutMs = 30000): Promise<void> {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createAiClients } from '@docflow/llm-client';
+import { aiClientsHealthChecks, createAiClients } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   // Most of the budget lets jobs finish; what still runs then is requeued.
   lifecycle.onShutdown('extraction consumer', () => processor.stop(Math.floor(budget * 0.6), Math.min(2000, Math.floor(budget * 0.1))));
 
-  const app = createApp({ logger, metrics, health: [broker.healthCheck()] });
+  const app = createApp({ logger, metrics, health: [broker.healthCheck(), ...aiClientsHealthChecks(config)] });
   await lifecycle.listen(app, config.EXTRACTION_PROCESSOR_PORT, config.HOST);
   logger.info('listening', { port: config.EXTRACTION_PROCESSOR_PORT, prefetch: config.EXTRACTION_PREFETCH });
 }

@@ -19,7 +19,7 @@ export interface LlmServiceDeps {
   pricing: Pricing;
   /** Measures call durations; the system clock unless a test gives one. */
   clock?: Clock;
-  /** Empty by default: providers are not probed on every health call. */
+  /** main passes the Data Shield gateway's; providers are not probed on every health call. */
   health?: HealthCheck[];
   bodyLimit?: string;
 }

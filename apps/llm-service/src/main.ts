@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
 import { LlmServiceConfig, providerSettings } from './config';
 import { HttpDataShield } from './data-shield/data-shield.client';
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     providers,
     dataShield: new HttpDataShield({ baseUrl: config.DATA_SHIELD_URL, serviceKey: config.SERVICE_KEY }),
     pricing: new Pricing(config.LLM_PRICES ?? {}),
+    health: [httpHealthCheck('data-shield', config.DATA_SHIELD_URL)],
   });
   await lifecycle.listen(app, config.LLM_SERVICE_PORT, config.HOST);
   logger.info('listening', { port: config.LLM_SERVICE_PORT, providers: providers.describe() });

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
-import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
 import { runPrimary } from './cluster-primary';
 import { startAuthHousekeeping } from './auth/housekeeping';
@@ -71,7 +71,14 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck()] });
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, health: [
+      databaseHealthCheck(database),
+      broker.healthCheck(),
+      storage.healthCheck(),
+      httpHealthCheck('router', config.ROUTER_URL),
+      httpHealthCheck('llm-service', config.LLM_SERVICE_URL),
+    ],
+  });
   // Principals are cached only while this LISTEN holds: every change to a user or a revocation, by any replica, empties their entries.
   const authChanges = listenForNotifications({
     url: config.DATABASE_URL,

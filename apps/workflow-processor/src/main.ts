@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { aiClientsHealthChecks } from '@docflow/llm-client';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   // Most of the budget lets runs finish; what is still running then is requeued.
   lifecycle.onShutdown('workflow consumer', () => processor.stop(Math.floor(budget * 0.6), Math.min(2000, Math.floor(budget * 0.1))));
 
-  const app = createApp({ logger, metrics, health: [broker.healthCheck(), databaseHealthCheck(ds)] });
+  const app = createApp({ logger, metrics, health: [broker.healthCheck(), databaseHealthCheck(ds), ...aiClientsHealthChecks(config)] });
   await lifecycle.listen(app, config.WORKFLOW_PROCESSOR_PORT, config.HOST);
   logger.info('listening', { port: config.WORKFLOW_PROCESSOR_PORT, prefetch: config.WORKFLOW_PREFETCH, smtp: config.SMTP_URL ? 'smtp' : 'outbox' });
 }

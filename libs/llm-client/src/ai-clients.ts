@@ -1,5 +1,5 @@
 import { IsInt, IsUrl, Max, Min } from 'class-validator';
-import { BaseConfig, EnvInt, type Logger, Secret } from '@docflow/service-kit';
+import { BaseConfig, EnvInt, type HealthCheck, httpHealthCheck, type Logger, Secret } from '@docflow/service-kit';
 import { type ContentClient, createContentClient } from './content-client';
 import { createLlmClient, type LlmClient } from './llm-client';
 
@@ -67,4 +67,9 @@ export function createAiClients(config: AiClientSettings, logger: Logger): { llm
       pollMs: config.DOCUMENT_TEXT_POLL_MS,
     }),
   };
+}
+
+/** The services a processor's AI work calls, as checks behind its /_health (runtime contract: "the services it calls"). */
+export function aiClientsHealthChecks(config: Pick<AiClientSettings, 'LLM_SERVICE_URL' | 'PUBLIC_API_INTERNAL_URL'>): HealthCheck[] {
+  return [httpHealthCheck('llm-service', config.LLM_SERVICE_URL), httpHealthCheck('public-api', config.PUBLIC_API_INTERNAL_URL)];
 }

@@ -24,5 +24,5 @@ export { answerObject, confidenceField, stringField } from './operations/json-an
 export { countWords, keyTerms, limitWords } from './operations/text-features';
 export { UsageTally } from './operations/usage';
 export type { LlmUsageTotals } from './operations/usage';
-export { AiClientsConfig, createAiClients } from './ai-clients';
+export { AiClientsConfig, aiClientsHealthChecks, createAiClients } from './ai-clients';
 export type { AiClientSettings } from './ai-clients';

@@ -38,8 +38,14 @@ export async function runHealthChecks(checks: HealthCheck[], timeoutMs = 2000): 
   return { healthy: failing.length === 0, failing };
 }
 
-/** Health check of another Docflow service's /_health endpoint. */
-export function httpHealthCheck(name: string, url: string): HealthCheck {
+/**
+ * Health check of another Docflow service: its /_health under baseUrl must
+ * answer 2xx. A service that is not usable itself answers 503, so the check
+ * passes through the whole chain of services behind it (which has no cycle:
+ * the README lists who calls whom).
+ */
+export function httpHealthCheck(name: string, baseUrl: string): HealthCheck {
+  const url = `${baseUrl.replace(/\/+$/, '')}/_health`;
   return {
     name,
     async check() {
