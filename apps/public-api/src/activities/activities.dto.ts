@@ -1,7 +1,10 @@
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ACTIVITY_LEVELS, ACTIVITY_STATUSES, type ActivityLevel, type ActivityStatus } from './activity-vocabulary';
 
 const MAX_DEADLINE_SECONDS = 30 * 86400;
+
+/** Optional, but not nullable: unlike @IsOptional, a null is validated (and refused) rather than skipped. */
+const IfPresent = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /** `data` of POST /activities (spec 4.6). */
 export class CreateActivityBody {
@@ -31,24 +34,24 @@ export class CreateActivityBody {
   data_shield_policy?: Record<string, unknown> | null;
 }
 
-/** `data` of PUT /activities/{id}: every field optional. */
+/** `data` of PUT /activities/{id}: every field optional; only description, execution_deadline_seconds and data_shield_policy may be null. */
 export class UpdateActivityBody {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IfPresent() @IsString() @IsNotEmpty() @MaxLength(255)
   name?: string;
 
-  @IsOptional() @IsObject({ message: 'workflow_definition must be an object' })
+  @IfPresent() @IsObject({ message: 'workflow_definition must be an object' })
   workflow_definition?: Record<string, unknown>;
 
   @IsOptional() @IsString() @MaxLength(10000)
   description?: string | null;
 
-  @IsOptional() @IsIn(ACTIVITY_STATUSES as unknown as string[], { message: `status must be one of ${ACTIVITY_STATUSES.join(', ')}` })
+  @IfPresent() @IsIn(ACTIVITY_STATUSES as unknown as string[], { message: `status must be one of ${ACTIVITY_STATUSES.join(', ')}` })
   status?: ActivityStatus;
 
-  @IsOptional() @IsIn(ACTIVITY_LEVELS as unknown as string[], { message: `level must be one of ${ACTIVITY_LEVELS.join(', ')}` })
+  @IfPresent() @IsIn(ACTIVITY_LEVELS as unknown as string[], { message: `level must be one of ${ACTIVITY_LEVELS.join(', ')}` })
   level?: ActivityLevel;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(50)
+  @IfPresent() @IsString() @IsNotEmpty() @MaxLength(50)
   workflow_type?: string;
 
   @IsOptional() @IsInt() @Min(1) @Max(MAX_DEADLINE_SECONDS)

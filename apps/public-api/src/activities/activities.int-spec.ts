@@ -213,6 +213,22 @@ describe('PUT and DELETE /api/activities/{id}', () => {
     expect((bad.body as ErrorBody).error.details.errors?.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('refuses null for a field that cannot be empty with 400, changing nothing', async () => {
+    const a = await create(actors.alice.auth, { name: 'Kept', workflow_definition: sampleDefinition(), status: 'active' });
+    for (const field of ['name', 'workflow_definition', 'status', 'workflow_type', 'level']) {
+      const res = await request(app)
+        .put(`/api/activities/${a.id}`)
+        .set('Authorization', actors.alice.auth)
+        .send({ data: { [field]: null } });
+      expect(res.status).toBe(400);
+      const error = (res.body as ErrorBody).error;
+      expect(error).toMatchObject({ status: 400, name: 'BadRequestError' });
+      expect(error.details.errors!.join(' ')).toContain(field);
+    }
+    const after = await request(app).get(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth);
+    expect((after.body as { data: ActivityBody }).data).toMatchObject({ name: 'Kept', status: 'active', workflow_type: a.workflow_type, level: 'user', updatedAt: a.updatedAt });
+  });
+
   it('deletes and then answers 404', async () => {
     const a = await create(actors.alice.auth, { name: 'Doomed', workflow_definition: {} });
     const res = await request(app).delete(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth);
