@@ -17,6 +17,7 @@ jest.setTimeout(30000);
 
 const API_KEY = 'router-test-key-0123456789';
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.caller-jwt.signature';
+const WF_PAYLOAD = { workflow_definition: { nodes: [], edges: [] }, inputs: {} };
 
 type Received<T> = { msg: T; meta: MessageMeta };
 
@@ -148,7 +149,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
 
   it('refuses a duplicate job id with 409 and keeps the first job', async () => {
     expect((await submit({ job_id: 'dup_1', job_type: 'OCR', payload: { documents: [] } })).status).toBe(200);
-    const res = await submit({ job_id: 'dup_1', job_type: 'task_based_workflow', payload: {} });
+    const res = await submit({ job_id: 'dup_1', job_type: 'task_based_workflow', payload: WF_PAYLOAD });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'conflict', message: 'Job dup_1 already exists' });
     expect((await status('dup_1')).body.job_type).toBe('OCR');
@@ -168,6 +169,32 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     );
     expect((await submit([1, 2])).status).toBe(400);
     expect((await status('bad 1')).status).toBe(404);
+  });
+
+  it('answers 400 missing_field for a missing job_id, job_type or payload, and for a workflow job without workflow_definition', async () => {
+    const none = await submit({});
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ error: 'missing_field', details: { missing: ['job_id', 'job_type', 'payload'] } });
+    expect(none.body.details.errors).toEqual(['job_id is required', 'job_type is required', 'payload is required']);
+    const noPayload = await submit({ job_id: 'mf_1', job_type: 'OCR', payload: null });
+    expect(noPayload.body).toMatchObject({ error: 'missing_field', details: { missing: ['payload'] } });
+
+    for (const payload of [{ inputs: { a: 1 } }, { workflow_definition: null, inputs: {} }]) {
+      const res = await submit({ job_id: 'mf_wf', job_type: 'task_based_workflow', payload });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'missing_field',
+        message: 'payload.workflow_definition is required for a task_based_workflow job',
+        details: { missing: ['payload.workflow_definition'], errors: ['payload.workflow_definition is required for a task_based_workflow job'] },
+      });
+    }
+    const notObject = await submit({ job_id: 'mf_wf', job_type: 'task_based_workflow', payload: { workflow_definition: 'nodes' } });
+    expect(notObject.status).toBe(400);
+    expect(notObject.body).toMatchObject({ error: 'validation_error', details: { errors: ['payload.workflow_definition must be an object'] } });
+    expect((await status('mf_wf')).status).toBe(404);
+    expect((await status('mf_1')).status).toBe(404);
+    // Other job types carry documents; the router does not look inside their payload.
+    expect((await submit({ job_id: 'mf_ocr', job_type: 'OCR', payload: {} })).status).toBe(200);
   });
 
   it('requires the API key (401)', async () => {
@@ -203,7 +230,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
   });
 
   it('records a result, relays it, and ignores a late processing message', async () => {
-    expect((await submit({ job_id: 'wf_res', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
+    expect((await submit({ job_id: 'wf_res', job_type: 'task_based_workflow', payload: WF_PAYLOAD })).status).toBe(200);
     const completed: ResultMessage = {
       job_id: 'wf_res',
       status: 'completed',
@@ -226,7 +253,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
   });
 
   it('moves through processing and awaiting input, and a failed result sets the error', async () => {
-    expect((await submit({ job_id: 'wf_path', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
+    expect((await submit({ job_id: 'wf_path', job_type: 'task_based_workflow', payload: WF_PAYLOAD })).status).toBe(200);
     await deliver({ job_id: 'wf_path', status: 'processing' });
     expect((await status('wf_path')).body.status).toBe('processing');
     await deliver({ job_id: 'wf_path', status: 'awaiting_user_input', awaiting_node: 'approve', awaiting_since: '2026-01-01T00:00:00Z' });
@@ -237,7 +264,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
   });
 
   it('records a result its publisher already delivered to the public API, without relaying it again', async () => {
-    expect((await submit({ job_id: 'wf_direct', job_type: 'task_based_workflow', payload: {} })).status).toBe(200);
+    expect((await submit({ job_id: 'wf_direct', job_type: 'task_based_workflow', payload: WF_PAYLOAD })).status).toBe(200);
     const before = await recordedTotal();
     await probe.publish(QUEUES.results, ResultMessage, { job_id: 'wf_direct', status: 'completed', outputs: {} }, { headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } });
     for (let i = 0; i < 500 && (await recordedTotal()) <= before; i++) await new Promise((r) => setTimeout(r, 10));

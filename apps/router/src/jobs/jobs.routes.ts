@@ -1,7 +1,7 @@
 import type express from 'express';
-import { JobRequest } from '@docflow/contracts';
 import { requireApiKey } from '@docflow/internal-auth';
-import { BadRequestError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError } from '@docflow/service-kit';
+import { parseJobRequest } from './job-request';
 import type { JobsService } from './jobs.service';
 
 /** POST /api/v1/jobs and GET /api/v1/jobs/:job_id, both behind `X-API-Key`. */
@@ -9,9 +9,7 @@ export function mountJobRoutes(app: express.Express, jobs: JobsService, apiKey: 
   const auth = requireApiKey('x-api-key', apiKey);
 
   app.post('/api/v1/jobs', auth, async (req, res) => {
-    const parsed = validatePlain(JobRequest, req.body);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid job request', parsed.errors);
-    res.status(200).json(await jobs.submit(parsed.value));
+    res.status(200).json(await jobs.submit(parseJobRequest(req.body)));
   });
 
   app.get('/api/v1/jobs/:job_id', auth, async (req, res) => {
