@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { PROMPT_LEVELS, PROMPT_TYPES, RTIO_OUTPUT_FORMATS, RTIO_ROLES, type PromptLevel, type PromptType, type RtioOutputFormat, type RtioRoleName } from '@docflow/rtio';
 
 const MAX_ROLES = 20;
@@ -8,6 +8,16 @@ const MAX_PROMPT_CHARS = 20000;
 const MAX_ITEM_CHARS = 5000;
 
 const oneOf = (name: string, values: readonly string[]) => ({ message: `${name} must be one of ${values.join(', ')}` });
+
+/**
+ * Validates the field only when it is sent, but refuses null: for fields
+ * that cannot be empty (unlike `@IsOptional()`, which lets null through to
+ * a write that cannot store it).
+ */
+const IfSent = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/** A title that is more than whitespace (it is stored trimmed). */
+const NOT_BLANK = /\S/;
 
 export class RtioRoleBody {
   @IsIn(RTIO_ROLES as unknown as string[], oneOf('role', RTIO_ROLES))
@@ -25,28 +35,28 @@ class PromptFieldsBody {
   @IsOptional() @IsString() @MaxLength(10000)
   description?: string | null;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ROLES) @ValidateNested({ each: true }) @Type(() => RtioRoleBody)
+  @IfSent() @IsArray() @ArrayMaxSize(MAX_ROLES) @ValidateNested({ each: true }) @Type(() => RtioRoleBody)
   roles?: RtioRoleBody[];
 
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
+  @IfSent() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
   tasks?: string[];
 
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
+  @IfSent() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
   instructions?: string[];
 
-  @IsOptional() @IsIn(RTIO_OUTPUT_FORMATS as unknown as string[], oneOf('outputFormat', RTIO_OUTPUT_FORMATS))
+  @IfSent() @IsIn(RTIO_OUTPUT_FORMATS as unknown as string[], oneOf('outputFormat', RTIO_OUTPUT_FORMATS))
   outputFormat?: RtioOutputFormat;
 
   @IsOptional() @IsObject({ message: 'exampleOutput must be an object' })
   exampleOutput?: Record<string, unknown> | null;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(50)
+  @IfSent() @IsString() @IsNotEmpty() @MaxLength(50)
   version?: string;
 }
 
 /** `data` of POST /prompts. */
 export class CreatePromptBody extends PromptFieldsBody {
-  @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsString() @IsNotEmpty() @Matches(NOT_BLANK, { message: 'title must not be blank' }) @MaxLength(255)
   title!: string;
 
   @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
@@ -59,13 +69,13 @@ export class CreatePromptBody extends PromptFieldsBody {
 
 /** `data` of PUT /prompts/{id}: every field optional. */
 export class UpdatePromptBody extends PromptFieldsBody {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IfSent() @IsString() @IsNotEmpty() @Matches(NOT_BLANK, { message: 'title must not be blank' }) @MaxLength(255)
   title?: string;
 
-  @IsOptional() @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
+  @IfSent() @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
   type?: PromptType;
 
-  @IsOptional() @IsIn(PROMPT_LEVELS as unknown as string[], oneOf('level', PROMPT_LEVELS))
+  @IfSent() @IsIn(PROMPT_LEVELS as unknown as string[], oneOf('level', PROMPT_LEVELS))
   level?: PromptLevel;
 }
 

@@ -246,6 +246,29 @@ describe('GET, PUT and DELETE /api/prompts/{id}', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('refuses null for a field that cannot be empty, and a blank title, with 400 and no change', async () => {
+    const before = (await request(app).get(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).expect(200)).body as { data: PromptBody };
+    for (const field of ['title', 'type', 'level', 'roles', 'tasks', 'instructions', 'outputFormat', 'version']) {
+      const res = await request(app).put(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).send({ data: { [field]: null, description: 'changed' } });
+      expect([field, res.status]).toEqual([field, 400]);
+      const error = (res.body as ErrorBody).error;
+      expect(error.name).toBe('BadRequestError');
+      expect(error.details.errors?.join(' | ')).toContain(field);
+    }
+    const blank = await request(app).put(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).send({ data: { title: '   ' } });
+    expect(blank.status).toBe(400);
+    expect((blank.body as ErrorBody).error.details.errors).toEqual(['title must not be blank']);
+    const after = (await request(app).get(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).expect(200)).body as { data: PromptBody };
+    expect(after).toEqual(before);
+
+    const createBlank = await request(app).post('/api/prompts').set('Authorization', actors.bob.auth).send({ data: { title: ' \t ', type: 'extraction', level: 'user' } });
+    expect(createBlank.status).toBe(400);
+    expect((createBlank.body as ErrorBody).error.details.errors).toEqual(['title must not be blank']);
+    const createNullTasks = await request(app).post('/api/prompts').set('Authorization', actors.bob.auth).send({ data: { title: 'T', type: 'extraction', level: 'user', tasks: null } });
+    expect(createNullTasks.status).toBe(400);
+    expect((await list(actors.bob.auth, '?filters[level][$eq]=user')).data.map((p) => p.id)).toEqual([bobPrompt.id]);
+  });
+
   it('deletes one’s own prompt', async () => {
     const p = await create(actors.bob.auth, { title: 'Short-lived', type: 'extraction', level: 'user' });
     const res = await request(app).delete(`/api/prompts/${p.id}`).set('Authorization', actors.bob.auth);
