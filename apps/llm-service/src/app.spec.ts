@@ -256,6 +256,21 @@ describe('Data Shield on extract', () => {
     expect(openai.requests).toHaveLength(0);
     expect(shield.requests).toHaveLength(0);
   });
+
+  it('answers 400 for shielding with file_urls also when the files are the only content', async () => {
+    const { app } = build();
+    const file_urls = [{ url: 'http://127.0.0.1:1337/files/1', mime_type: 'application/pdf' }];
+    for (const body of [
+      { prompt_template: 'Extract the invoice number.', data_shield: { enabled: true }, file_urls },
+      { messages: [{ role: 'user', content: 'Extract the invoice number.' }], redact_pii: true, file_urls },
+      { data_shield: { enabled: true }, file_urls },
+    ]) {
+      const res = await post(app, '/api/v1/extract', body).expect(400);
+      expect(res.body).toMatchObject({ error: 'validation_error', message: expect.any(String), details: { errors: [expect.stringContaining('file_urls')] } });
+    }
+    expect(openai.requests).toHaveLength(0);
+    expect(shield.requests).toHaveLength(0);
+  });
 });
 
 describe('the local engine behind a model type with no provider URL', () => {

@@ -44,24 +44,25 @@ export interface ExtractPlan {
 
 /**
  * Turns a validated body into one provider call, or refuses it:
- * 422 with neither form; 400 for shielding with files (spec 4.17 rule 8);
- * 422 for file_urls, which this build cannot resolve.
+ * 400 for shielding with files (spec 4.17 rule 8), whatever else is sent;
+ * 422 with neither form; 422 for file_urls, which this build cannot resolve.
  */
 export function planExtract(body: ExtractBody): ExtractPlan {
   const form = extractRequestForm(body);
   const shielded = body.redact_pii === true || body.data_shield?.enabled === true;
   const files = body.file_urls ?? [];
+  // Before the form check: a shielded request whose files are its only content is still this 400.
+  if (shielded && files.length > 0) {
+    throw new AppError(400, 'BadRequestError', 'Data Shield cannot shield file_urls: send the document text instead', {
+      errors: ['file_urls: must be empty when data_shield.enabled or redact_pii is true'],
+    }, 'validation_error');
+  }
   if (form === 'none') {
     const missing = body.content !== undefined && body.prompt_template === undefined ? ['prompt_template'] : body.prompt_template !== undefined && body.content === undefined ? ['content'] : ['messages', 'content', 'prompt_template'];
     throw new UnprocessableEntityError('Send either a non-empty messages array or content plus prompt_template', {
       accepted_forms: [['messages'], ['content', 'prompt_template']],
       missing,
     });
-  }
-  if (shielded && files.length > 0) {
-    throw new AppError(400, 'BadRequestError', 'Data Shield cannot shield file_urls: send the document text instead', {
-      errors: ['file_urls: must be empty when data_shield.enabled or redact_pii is true'],
-    }, 'validation_error');
   }
   if (files.length > 0) {
     throw new UnprocessableEntityError(
