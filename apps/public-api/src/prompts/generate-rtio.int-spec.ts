@@ -150,6 +150,10 @@ describe('POST /api/prompts/generate-rtio', () => {
     expect((other.body as ErrorBody).error.name).toBe('ForbiddenError');
     const missing = await generate(kit.alice.auth, { document_id: 987654, classification_result: classification });
     expect(missing.status).toBe(404);
+    // An integer beyond any record id names no document either (not a database error).
+    const beyond = await generate(kit.alice.auth, { document_id: 99999999999, classification_result: classification });
+    expect(beyond.status).toBe(404);
+    expect((beyond.body as ErrorBody).error).toMatchObject({ status: 404, name: 'NotFoundError', message: 'Document not found' });
     expect(llm.calls).toHaveLength(0);
     expect((await request(kit.app).post('/api/prompts/generate-rtio').send({ document_id: aliceDoc, classification_result: classification })).status).toBe(401);
   });

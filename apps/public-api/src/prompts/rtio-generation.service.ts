@@ -30,6 +30,9 @@ export interface RtioGenerationDeps {
   logger: Logger;
 }
 
+/** Largest record id (PostgreSQL integer): a larger document_id names no document. */
+const MAX_ID = 2147483647;
+
 /** Classifier confidence when the request carries none. */
 const DEFAULT_CONFIDENCE = 0.5;
 
@@ -54,7 +57,7 @@ export class RtioGenerationService {
     if (!parsed.ok) throw BadRequestError.withErrors('Invalid RTIO generation request', parsed.errors);
     const { document_id: documentId, classification_result: c } = parsed.value;
 
-    const owner = await this.deps.prompts.documentOwner(documentId);
+    const owner = documentId <= MAX_ID ? await this.deps.prompts.documentOwner(documentId) : undefined;
     if (owner === undefined) throw new NotFoundError('Document not found');
     if (owner !== user.id) throw new ForbiddenError('You can only generate prompts from your own documents');
 
