@@ -135,10 +135,10 @@ describe('POST /api/v1/extract', () => {
     expect(text.body.content).toBe('{"a": 1}');
   });
 
-  it('answers 422 validation_error when neither form is sent', async () => {
+  it('answers 422 missing_field when neither form is sent', async () => {
     const { app } = build();
     const none = await post(app, '/api/v1/extract', { model_type: 'provider_a' }).expect(422);
-    expect(none.body).toMatchObject({ error: 'validation_error', details: { missing: ['messages', 'content', 'prompt_template'] } });
+    expect(none.body).toMatchObject({ error: 'missing_field', message: expect.any(String), details: { missing: ['messages', 'content', 'prompt_template'] } });
     const half = await post(app, '/api/v1/extract', { content: 'only content', messages: [] }).expect(422);
     expect(half.body.details.missing).toEqual(['prompt_template']);
     expect(openai.requests).toHaveLength(0);

@@ -62,7 +62,7 @@ export function planExtract(body: ExtractBody): ExtractPlan {
     throw new UnprocessableEntityError('Send either a non-empty messages array or content plus prompt_template', {
       accepted_forms: [['messages'], ['content', 'prompt_template']],
       missing,
-    });
+    }, 'missing_field');
   }
   if (files.length > 0) {
     throw new UnprocessableEntityError(
