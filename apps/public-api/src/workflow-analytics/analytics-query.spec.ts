@@ -3,15 +3,25 @@ import { parseErrorsLimit, parsePeriod } from './analytics-query';
 
 describe('parsePeriod', () => {
   it('defaults to last_7_days when absent or empty', () => {
-    expect(parsePeriod(undefined)).toBe('last_7_days');
-    expect(parsePeriod('')).toBe('last_7_days');
+    expect(parsePeriod(undefined)).toEqual({ name: 'last_7_days', interval: '7 days' });
+    expect(parsePeriod('')).toEqual({ name: 'last_7_days', interval: '7 days' });
   });
 
-  it.each(['last_24_hours', 'last_7_days', 'last_30_days', 'last_90_days', 'all_time'])('accepts %s', (p) => {
-    expect(parsePeriod(p)).toBe(p);
+  it.each([
+    ['last_24_hours', '24 hours'],
+    ['last_7_days', '7 days'],
+    ['last_30_days', '30 days'],
+    ['last_90_days', '90 days'],
+    ['last_14_days', '14 days'],
+    ['last_1_day', '1 days'],
+    ['last_2_weeks', '2 weeks'],
+    ['last_12_months', '12 months'],
+    ['all_time', null],
+  ])('reads %s as the interval %p', (p, interval) => {
+    expect(parsePeriod(p)).toEqual({ name: p, interval });
   });
 
-  it.each([['last_year'], ['toString'], ['__proto__'], [['last_7_days', 'all_time']], [7]])('refuses %p', (p) => {
+  it.each([['last_year'], ['last_0_days'], ['last_07_days'], ['last_10000_days'], ['last_7_fortnights'], ['last_7_days '], ['toString'], ['__proto__'], [['last_7_days', 'all_time']], [7]])('refuses %p', (p) => {
     expect(() => parsePeriod(p)).toThrow(BadRequestError);
   });
 });

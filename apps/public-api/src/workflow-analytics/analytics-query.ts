@@ -1,31 +1,35 @@
 import { BadRequestError } from '@docflow/service-kit';
 
-/** The windows GET /workflows/metrics/overview accepts (spec 4.7), as PostgreSQL intervals; `all_time` has none. */
-export const ANALYTICS_PERIODS = {
-  last_24_hours: '24 hours',
-  last_7_days: '7 days',
-  last_30_days: '30 days',
-  last_90_days: '90 days',
-  all_time: null,
-} as const satisfies Record<string, string | null>;
+/** A window of GET /workflows/metrics/overview: its name as asked and echoed, and a PostgreSQL interval (null: all time). */
+export interface AnalyticsPeriod {
+  name: string;
+  interval: string | null;
+}
 
-export type AnalyticsPeriod = keyof typeof ANALYTICS_PERIODS;
+/** The periods listed in the API description; any `last_<n>_<unit>` is read too. */
+export const PERIOD_NAMES = ['last_24_hours', 'last_7_days', 'last_30_days', 'last_90_days', 'all_time'] as const;
 
-export const DEFAULT_PERIOD: AnalyticsPeriod = 'last_7_days';
-export const PERIOD_NAMES = Object.keys(ANALYTICS_PERIODS) as AnalyticsPeriod[];
+export const DEFAULT_PERIOD = 'last_7_days';
+
+/** `last_<n>_<unit>`: n from 1 to 9999, unit hour, day, week or month (singular or plural). */
+const RELATIVE_PERIOD = /^last_([1-9]\d{0,3})_(hour|day|week|month)s?$/;
+
+export const PERIOD_RULE = `period must be all_time or last_<n>_<hours|days|weeks|months> (for example ${PERIOD_NAMES.join(', ')})`;
 
 export const DEFAULT_ERRORS_LIMIT = 20;
 export const MAX_ERRORS_LIMIT = 100;
 
-function isPeriod(value: string): value is AnalyticsPeriod {
-  return Object.prototype.hasOwnProperty.call(ANALYTICS_PERIODS, value);
-}
-
-/** `?period=`: absent or empty means the default; anything else not in the list (or given twice) is a 400. */
+/**
+ * `?period=`: absent or empty means last_7_days. The spec gives only
+ * `last_7_days` as an example, so every `last_<n>_<unit>` is understood;
+ * anything else (or the parameter given twice) is a 400.
+ */
 export function parsePeriod(raw: unknown): AnalyticsPeriod {
-  if (raw === undefined || raw === '') return DEFAULT_PERIOD;
-  if (typeof raw === 'string' && isPeriod(raw)) return raw;
-  throw BadRequestError.withErrors('Invalid period', [`period must be one of ${PERIOD_NAMES.join(', ')}`]);
+  if (raw === undefined || raw === '') return parsePeriod(DEFAULT_PERIOD);
+  if (raw === 'all_time') return { name: raw, interval: null };
+  const m = typeof raw === 'string' ? RELATIVE_PERIOD.exec(raw) : null;
+  if (typeof raw === 'string' && m) return { name: raw, interval: `${m[1]} ${m[2]}s` };
+  throw BadRequestError.withErrors('Invalid period', [PERIOD_RULE]);
 }
 
 /** `?limit=`: absent or empty means 20; otherwise an integer from 1 to 100, else a 400 (never clamped silently). */

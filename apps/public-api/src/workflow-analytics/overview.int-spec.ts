@@ -110,6 +110,10 @@ describe('GET /api/workflows/metrics/overview', () => {
     ['last_30_days', { total_executions: 9, successful: 3, failed: 2, awaiting_input: 1, success_rate: 60, avg_execution_time_seconds: 14 }],
     ['last_90_days', { total_executions: 10, successful: 4, failed: 2, awaiting_input: 1, success_rate: 66.67, avg_execution_time_seconds: 13 }],
     ['all_time', { total_executions: 11, successful: 5, failed: 2, awaiting_input: 1, success_rate: 71.43, avg_execution_time_seconds: 11.43 }],
+    // Any last_<n>_<unit>, since the spec gives last_7_days only as an example.
+    ['last_4_days', { total_executions: 7, successful: 2, failed: 1, awaiting_input: 1, success_rate: 66.67, avg_execution_time_seconds: 11.33 }],
+    ['last_2_weeks', { total_executions: 8, successful: 3, failed: 1, awaiting_input: 1, success_rate: 75, avg_execution_time_seconds: 10 }],
+    ['last_3_months', { total_executions: 10, successful: 4, failed: 2, awaiting_input: 1, success_rate: 66.67, avg_execution_time_seconds: 13 }],
   ])('period %s counts only executions created in it', async (period, expected) => {
     const data = await overview(actors.alice, `?period=${period}`);
     expect(data).toMatchObject({ period, ...expected });
@@ -167,10 +171,10 @@ describe('GET /api/workflows/metrics/overview', () => {
     expect(admin.by_workflow.map((w) => w.activity_id).sort((x, y) => x - y)).toEqual([shared, a1, a2, bobFlow, daveFlow]);
   });
 
-  it.each(['last_year', 'LAST_7_DAYS', '7', 'last_7_days&period=all_time'])('refuses period=%s with 400', async (period) => {
+  it.each(['last_year', 'LAST_7_DAYS', '7', 'last_0_days', 'last_7_days&period=all_time'])('refuses period=%s with 400', async (period) => {
     const res = await request(app).get(`/api/workflows/metrics/overview?period=${period}`).set('Authorization', actors.alice.auth);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('last_24_hours')] } } });
+    expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('last_<n>_<hours|days|weeks|months>')] } } });
   });
 
   it('needs a token', async () => {

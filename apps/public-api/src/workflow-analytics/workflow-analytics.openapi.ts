@@ -1,5 +1,7 @@
 import type { OpenApiRegistry } from '../openapi/registry';
 import { DEFAULT_ERRORS_LIMIT, DEFAULT_PERIOD, MAX_ERRORS_LIMIT, PERIOD_NAMES } from './analytics-query';
+
+const periodSchema = { type: 'string', pattern: '^(all_time|last_[1-9][0-9]{0,3}_(hour|day|week|month)s?)$', examples: [...PERIOD_NAMES] };
 import { INPUT_SUMMARY_MAX_CHARS, INPUT_SUMMARY_MAX_KEYS } from './inputs-summary';
 
 const dataOf = (schema: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: schema } });
@@ -14,7 +16,7 @@ export function describeAnalyticsRoutes(openapi: OpenApiRegistry): void {
     summary: 'Execution metrics over a period',
     description: `${scopeNote} The period filters on creation time; days are UTC dates and only days with executions are listed.`,
     tags: ['workflows'],
-    parameters: [{ name: 'period', in: 'query', schema: { type: 'string', enum: PERIOD_NAMES, default: DEFAULT_PERIOD } }],
+    parameters: [{ name: 'period', in: 'query', schema: { ...periodSchema, default: DEFAULT_PERIOD } }],
     responses: {
       200: {
         description: 'Totals, per workflow and per day',
@@ -22,7 +24,7 @@ export function describeAnalyticsRoutes(openapi: OpenApiRegistry): void {
           type: 'object',
           required: ['period', 'total_executions', 'successful', 'failed', 'awaiting_input', 'success_rate', 'avg_execution_time_seconds', 'by_workflow', 'by_day'],
           properties: {
-            period: { type: 'string', enum: PERIOD_NAMES },
+            period: periodSchema,
             total_executions: count,
             successful: count,
             failed: count,

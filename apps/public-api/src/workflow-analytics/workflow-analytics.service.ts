@@ -1,12 +1,12 @@
 import { NotFoundError } from '@docflow/service-kit';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from './analytics-query';
+import type { AnalyticsPeriod } from './analytics-query';
 import { summarizeInputs, type InputSummaryValue } from './inputs-summary';
 import type { AnalyticsScope, ActivityFigures, DayBucket, OverviewTotals, RecentErrorRow, WorkflowAnalyticsRepository, WorkflowBreakdown } from './workflow-analytics.repository';
 
 /** GET /workflows/metrics/overview (spec 4.7). */
-export type OverviewView = { period: AnalyticsPeriod } & OverviewTotals & { by_workflow: WorkflowBreakdown[]; by_day: DayBucket[] };
+export type OverviewView = { period: string } & OverviewTotals & { by_workflow: WorkflowBreakdown[]; by_day: DayBucket[] };
 
 /** GET /workflows/{activityId}/analytics (spec 4.7). */
 export type ActivityAnalyticsView = { activity_id: number; workflow_name: string } & ActivityFigures;
@@ -38,8 +38,8 @@ export class WorkflowAnalyticsService {
   constructor(private readonly deps: WorkflowAnalyticsDeps) {}
 
   async overview(user: Caller, period: AnalyticsPeriod): Promise<OverviewView> {
-    const f = await this.deps.repo.overview(scopeOf(user), ANALYTICS_PERIODS[period]);
-    return { period, ...f.totals, by_workflow: f.by_workflow, by_day: f.by_day };
+    const f = await this.deps.repo.overview(scopeOf(user), period.interval);
+    return { period: period.name, ...f.totals, by_workflow: f.by_workflow, by_day: f.by_day };
   }
 
   /** 404 `Activity not found` unless the caller may read the activity (system, own, or any for a super administrator). */
