@@ -111,6 +111,14 @@ describe('POST /api/jobs/collection/{collection_id}/generate', () => {
     expect((ocr.body as SubmitBody).job_id).toMatch(/^ocr_/);
   });
 
+  it('reads null fields as left out: every document of the collection, a classification, empty metadata and config', async () => {
+    const res = await submit(kit.alice, aliceCollection, { job_type: null, document_ids: null, metadata: null, config: null });
+    expect(res.status).toBe(200);
+    const body = res.body as SubmitBody;
+    expect(body).toMatchObject({ job_type: 'classification', document_count: 2, message: 'Classification job queued for 2 documents' });
+    expect(router.job(body.job_id)?.payload).toMatchObject({ documents: [{ id: invoiceDoc }, { id: contractDoc }], metadata: {}, config: {} });
+  });
+
   it('answers 404 for another user’s collection or document, and submits nothing', async () => {
     const before = router.jobs.length;
     const collection = await submit(kit.alice, bobCollection);

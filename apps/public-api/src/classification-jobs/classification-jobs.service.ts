@@ -83,7 +83,8 @@ export class ClassificationJobsService {
     const { repo, router, logger } = this.deps;
     if (!(await repo.ownsCollection(collectionId, user.id))) throw new NotFoundError(COLLECTION_NOT_FOUND);
 
-    const documents = await this.documentsFor(user.id, collectionId, body.document_ids);
+    // null, like leaving the field out, means every document of the collection (as null metadata or config means none).
+    const documents = await this.documentsFor(user.id, collectionId, body.document_ids ?? undefined);
     const jobType = body.job_type ?? 'classification';
     const jobId = `${JOB_ID_PREFIX[jobType]}_${randomUUID()}`;
     const payload: ExtractionJobPayload = {
