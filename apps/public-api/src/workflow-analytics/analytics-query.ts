@@ -32,12 +32,16 @@ export function parsePeriod(raw: unknown): AnalyticsPeriod {
   throw BadRequestError.withErrors('Invalid period', [PERIOD_RULE]);
 }
 
-/** `?limit=`: absent or empty means 20; otherwise an integer from 1 to 100, else a 400 (never clamped silently). */
+/**
+ * `?limit=`: absent or empty means 20; a positive integer, of which at most
+ * 100 are served (a larger one is clamped, as list page sizes are); zero,
+ * negatives and non-integers are a 400.
+ */
 export function parseErrorsLimit(raw: unknown): number {
   if (raw === undefined || raw === '') return DEFAULT_ERRORS_LIMIT;
-  if (typeof raw === 'string' && /^\d{1,4}$/.test(raw)) {
+  if (typeof raw === 'string' && /^\d{1,15}$/.test(raw)) {
     const n = Number(raw);
-    if (n >= 1 && n <= MAX_ERRORS_LIMIT) return n;
+    if (n >= 1) return Math.min(n, MAX_ERRORS_LIMIT);
   }
-  throw BadRequestError.withErrors('Invalid limit', [`limit must be an integer from 1 to ${MAX_ERRORS_LIMIT}`]);
+  throw BadRequestError.withErrors('Invalid limit', ['limit must be a positive integer (at most 100 errors are listed)']);
 }

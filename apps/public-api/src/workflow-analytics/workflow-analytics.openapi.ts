@@ -60,7 +60,7 @@ export function describeAnalyticsRoutes(openapi: OpenApiRegistry): void {
     summary: 'The latest failed executions',
     description: `${scopeNote} \`total\` and \`by_error_type\` cover every failed execution, \`errors\` the latest \`limit\` of them.`,
     tags: ['workflows'],
-    parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_ERRORS_LIMIT, default: DEFAULT_ERRORS_LIMIT } }],
+    parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, default: DEFAULT_ERRORS_LIMIT }, description: `At most ${MAX_ERRORS_LIMIT} are listed; a larger limit is read as ${MAX_ERRORS_LIMIT}` }],
     responses: {
       200: {
         description: 'Recent errors',
