@@ -317,10 +317,23 @@ describe('POST /api/v1/chat', () => {
     expect(res.body.provider).toBe('anthropic');
   });
 
-  it('rejects an empty conversation with 400', async () => {
+  it('answers 422 missing_field without a conversation, and 400 validation_error for a malformed one', async () => {
     const { app } = build();
-    const res = await post(app, '/api/v1/chat', { messages: [] }).expect(400);
-    expect(res.body.details.errors.some((e: string) => e.includes('messages'))).toBe(true);
+    for (const body of [{}, { messages: [] }, { content: 'only content' }]) {
+      const res = await post(app, '/api/v1/chat', body).expect(422);
+      expect(res.body).toMatchObject({ error: 'missing_field', message: expect.any(String), details: { accepted_forms: [['messages'], ['content', 'prompt_template']] } });
+    }
+    const bad = await post(app, '/api/v1/chat', { messages: 'hi' }).expect(400);
+    expect(bad.body.error).toBe('validation_error');
+    expect(bad.body.details.errors.some((e: string) => e.includes('messages'))).toBe(true);
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('accepts the legacy content plus prompt_template form (spec 9)', async () => {
+    const { app } = build();
+    const res = await post(app, '/api/v1/chat', { content: 'The sky is blue.', prompt_template: 'Describe: {content}' }).expect(200);
+    expect(openai.requests[0]!.body).toMatchObject({ messages: [{ role: 'user', content: 'Describe: The sky is blue.' }] });
+    expect(res.body).toMatchObject({ message: { role: 'assistant', content: 'plain answer' }, model: 'gpt-4o-mini', provider: 'openai', cost: 0.000005 });
   });
 });
 

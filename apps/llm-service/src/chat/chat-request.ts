@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
 import { DataShieldOptions, MODEL_TYPES } from '@docflow/contracts';
 import type { ModelType } from '@docflow/contracts';
 import { GenerationOptions } from '../completion/request-options';
@@ -65,10 +65,20 @@ function isToolChoice(value: unknown): value is ToolChoice {
   return v.type === 'function' && typeof v.function?.name === 'string';
 }
 
-/** Body of POST /api/v1/chat. */
+/**
+ * Body of POST /api/v1/chat: `messages`, or the legacy `content` plus
+ * `prompt_template` (spec 9: the LLM service accepts both); which form is
+ * present is checked by `chatRequestForm`, which gives 422 (spec 7).
+ */
 export class ChatBody extends GenerationOptions {
-  @IsArray() @ArrayNotEmpty() @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ChatMessageDto)
-  messages!: ChatMessageDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ChatMessageDto)
+  messages?: ChatMessageDto[];
+
+  @IsOptional() @IsString()
+  content?: string;
+
+  @IsOptional() @IsString()
+  prompt_template?: string;
 
   @IsOptional() @IsIn(MODEL_TYPES as unknown as string[])
   model_type?: ModelType;

@@ -1,20 +1,32 @@
 import { Router } from 'express';
 import { ModelType } from '@docflow/contracts';
-import { BadRequestError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, UnprocessableEntityError, validatePlain } from '@docflow/service-kit';
 import { CompletionService } from '../completion/completion.service';
 import { explicitJson } from '../completion/request-options';
-import { ChatRequest } from '../providers/provider';
+import { renderTemplate } from '../extract/extract-request';
+import { ChatMessage, ChatRequest } from '../providers/provider';
 import { ChatBody } from './chat-request';
 
-function toChatRequest(body: ChatBody): ChatRequest {
-  const json = explicitJson(undefined, body.response_format);
-  return {
-    messages: body.messages.map((m) => ({
+/** The conversation to send: the messages, else the legacy template rendered as one user turn; 422 with neither. */
+function conversationOf(body: ChatBody): ChatMessage[] {
+  if (body.messages?.length) {
+    return body.messages.map((m) => ({
       role: m.role,
       content: m.content ?? '',
       ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
       ...(m.tool_calls?.length ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } })) } : {}),
-    })),
+    }));
+  }
+  if (body.content !== undefined && body.prompt_template !== undefined) return [{ role: 'user', content: renderTemplate(body.prompt_template, body.content) }];
+  throw new UnprocessableEntityError('Send either a non-empty messages array or content plus prompt_template', {
+    accepted_forms: [['messages'], ['content', 'prompt_template']],
+  }, 'missing_field');
+}
+
+function toChatRequest(body: ChatBody): ChatRequest {
+  const json = explicitJson(undefined, body.response_format);
+  return {
+    messages: conversationOf(body),
     ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
     ...(body.max_tokens !== undefined ? { maxTokens: body.max_tokens } : {}),
     ...(body.tools?.length ? { tools: body.tools.map((t) => ({ type: t.type, function: { ...t.function } })) } : {}),
