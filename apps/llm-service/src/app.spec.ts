@@ -295,6 +295,7 @@ describe('POST /api/v1/chat', () => {
     const res = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools, temperature: 0 }).expect(200);
     expect(openai.requests[0]!.body).toMatchObject({ tools, temperature: 0 });
     expect(res.body).toEqual({
+      content: '',
       message: { role: 'assistant', content: '', tool_calls: toolCalls },
       model: 'gpt-4o-mini',
       provider: 'openai',
@@ -329,11 +330,11 @@ describe('POST /api/v1/chat', () => {
     expect(openai.requests).toHaveLength(0);
   });
 
-  it('accepts the legacy content plus prompt_template form (spec 9)', async () => {
+  it('accepts the legacy content plus prompt_template form (spec 9) and answers content beside message', async () => {
     const { app } = build();
     const res = await post(app, '/api/v1/chat', { content: 'The sky is blue.', prompt_template: 'Describe: {content}' }).expect(200);
     expect(openai.requests[0]!.body).toMatchObject({ messages: [{ role: 'user', content: 'Describe: The sky is blue.' }] });
-    expect(res.body).toMatchObject({ message: { role: 'assistant', content: 'plain answer' }, model: 'gpt-4o-mini', provider: 'openai', cost: 0.000005 });
+    expect(res.body).toMatchObject({ content: 'plain answer', message: { role: 'assistant', content: 'plain answer' }, model: 'gpt-4o-mini', provider: 'openai', cost: 0.000005 });
   });
 });
 

@@ -52,6 +52,8 @@ export function chatRoutes(completions: CompletionService): Router {
       ...(body.data_shield?.enabled ? { shield: { entityTypes: body.data_shield.entity_types } } : {}),
     });
     res.json({
+      // The answer's text at the top level too, as extract answers it (spec 4.16).
+      content: result.content,
       message: { role: 'assistant', content: result.content, ...(result.tool_calls?.length ? { tool_calls: result.tool_calls } : {}) },
       model: result.model,
       provider,
