@@ -9,7 +9,7 @@ import { currentUser } from '../auth';
 import type { ApiContext, ApiFeature } from '../feature';
 import { describePromptRoutes } from './prompts.openapi';
 import { promptListSpec, PromptsRepository } from './prompts.repository';
-import { PROMPT_NOT_FOUND, PromptsService } from './prompts.service';
+import { PROMPT_NOT_FOUND, PromptsService, type PromptView } from './prompts.service';
 import { RtioGenerationService } from './rtio-generation.service';
 
 export interface PromptServices {
@@ -33,6 +33,14 @@ function promptId(value: unknown): number {
   return id;
 }
 
+/**
+ * A written prompt in both shapes clients read (spec 4.4 says only "the saved
+ * prompt"): its fields at the top level, and the same under `data` (2.1).
+ */
+function written(view: PromptView): PromptView & { data: PromptView } {
+  return { ...view, data: view };
+}
+
 function singleQuery(req: Request, name: string): string | undefined {
   const value = (req.query as Record<string, unknown>)[name];
   if (value === undefined) return undefined;
@@ -53,7 +61,7 @@ export const promptsFeature: ApiFeature = {
     });
 
     api.post('/prompts', auth, async (req, res) => {
-      res.status(201).json({ data: await prompts.create(currentUser(req), requestFields(req.body)) });
+      res.status(201).json(written(await prompts.create(currentUser(req), requestFields(req.body))));
     });
 
     api.post('/prompts/generate-rtio', auth, async (req, res) => {
@@ -65,7 +73,7 @@ export const promptsFeature: ApiFeature = {
     });
 
     api.put('/prompts/:id', auth, async (req, res) => {
-      res.json({ data: await prompts.update(currentUser(req), promptId(req.params['id']), requestFields(req.body)) });
+      res.json(written(await prompts.update(currentUser(req), promptId(req.params['id']), requestFields(req.body))));
     });
 
     api.delete('/prompts/:id', auth, async (req, res) => {

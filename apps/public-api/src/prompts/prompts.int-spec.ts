@@ -109,6 +109,20 @@ describe('POST /api/prompts', () => {
     expect(Date.parse(alicePrompt.createdAt)).not.toBeNaN();
   });
 
+  it('answers the saved prompt both at the top level and under data', async () => {
+    const res = await request(app).post('/api/prompts').set('Authorization', actors.bob.auth).send({ data: { title: 'Both shapes', type: 'extraction', level: 'user' } });
+    expect(res.status).toBe(201);
+    const body = res.body as PromptBody & { data: PromptBody };
+    expect(body.data).toMatchObject({ title: 'Both shapes', level: 'user', owner: { id: actors.bob.id, username: 'bob' } });
+    expect(body).toEqual({ ...body.data, data: body.data });
+    const put = await request(app).put(`/api/prompts/${body.id}`).set('Authorization', actors.bob.auth).send({ data: { title: 'Both shapes v2' } });
+    expect(put.status).toBe(200);
+    const updated = put.body as PromptBody & { data: PromptBody };
+    expect(updated.data).toMatchObject({ id: body.id, title: 'Both shapes v2' });
+    expect(updated).toEqual({ ...updated.data, data: updated.data });
+    await request(app).delete(`/api/prompts/${body.id}`).set('Authorization', actors.bob.auth).expect(200);
+  });
+
   it('forces level user for a non-admin asking for system, and lets a super administrator create system prompts', async () => {
     const forced = await create(actors.alice.auth, { title: 'Wants system', type: 'extraction', level: 'system' });
     expect(forced.level).toBe('user');

@@ -80,7 +80,7 @@ export function describePromptRoutes(openapi: OpenApiRegistry): void {
     description: 'Only a super administrator creates `system` prompts; for anyone else the level is forced to `user`.',
     tags: ['prompts'],
     requestBody: dataOf({ allOf: [ref('PromptWrite'), { required: ['title', 'type', 'level'] }] }),
-    responses: { 201: { description: 'Created', schema: dataOf(ref('Prompt')) } },
+    responses: { 201: { description: 'Created: the prompt’s fields, and the same under `data`', schema: { allOf: [ref('Prompt'), dataOf(ref('Prompt'))] } } },
     errors: [400],
   });
   openapi.add('get', '/prompts/{id}', {
@@ -95,7 +95,7 @@ export function describePromptRoutes(openapi: OpenApiRegistry): void {
     tags: ['prompts'],
     parameters: [idParam],
     requestBody: dataOf(ref('PromptWrite')),
-    responses: { 200: { description: 'Updated', schema: dataOf(ref('Prompt')) } },
+    responses: { 200: { description: 'Updated: the prompt’s fields, and the same under `data`', schema: { allOf: [ref('Prompt'), dataOf(ref('Prompt'))] } } },
     errors: [400, 403, 404],
   });
   openapi.add('delete', '/prompts/{id}', {
