@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ACTIVITY_LEVELS, ACTIVITY_STATUSES, type ActivityLevel, type ActivityStatus } from './activity-vocabulary';
 
 const MAX_DEADLINE_SECONDS = 30 * 86400;
@@ -6,9 +6,12 @@ const MAX_DEADLINE_SECONDS = 30 * 86400;
 /** Optional, but not nullable: unlike @IsOptional, a null is validated (and refused) rather than skipped. */
 const IfPresent = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
+/** Names are stored trimmed, so one of blanks only would be stored empty. */
+const NotBlank = (): PropertyDecorator => Matches(/\S/, { message: '$property must not be blank' });
+
 /** `data` of POST /activities (spec 4.6). */
 export class CreateActivityBody {
-  @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsString() @IsNotEmpty() @NotBlank() @MaxLength(255)
   name!: string;
 
   @IsObject({ message: 'workflow_definition is required and must be an object' })
@@ -36,7 +39,7 @@ export class CreateActivityBody {
 
 /** `data` of PUT /activities/{id}: every field optional; only description, execution_deadline_seconds and data_shield_policy may be null. */
 export class UpdateActivityBody {
-  @IfPresent() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IfPresent() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(255)
   name?: string;
 
   @IfPresent() @IsObject({ message: 'workflow_definition must be an object' })
@@ -63,7 +66,7 @@ export class UpdateActivityBody {
 
 /** Body of POST /activities/{id}/instantiate. */
 export class InstantiateActivityBody {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255)
+  @IsOptional() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(255)
   name?: string;
 
   @IsOptional() @IsString() @MaxLength(10000)

@@ -90,6 +90,22 @@ describe('POST /api/activities', () => {
     expect((noName.body as ErrorBody).error.details.errors).toEqual(expect.arrayContaining([expect.stringContaining('name')]));
   });
 
+  it('refuses a blank name on create, update and instantiate (400), creating and changing nothing', async () => {
+    const before = await bed.database.query('SELECT count(*)::int AS n FROM activities');
+    const created = await request(app).post('/api/activities').set('Authorization', actors.alice.auth).send({ data: { name: '   ', workflow_definition: {} } });
+    expect(created.status).toBe(400);
+    expect((created.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: ['name must not be blank'] } });
+
+    const a = await create(actors.alice.auth, { name: 'Named', workflow_definition: {} });
+    const updated = await request(app).put(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth).send({ data: { name: ' \t ' } });
+    expect(updated.status).toBe(400);
+    const copied = await request(app).post(`/api/activities/${a.id}/instantiate`).set('Authorization', actors.alice.auth).send({ name: '  ' });
+    expect(copied.status).toBe(400);
+    expect((await bed.database.query('SELECT count(*)::int AS n FROM activities'))).toEqual([{ n: (before as { n: number }[])[0]!.n + 1 }]);
+    const after = await request(app).get(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth);
+    expect((after.body as { data: ActivityBody }).data.name).toBe('Named');
+  });
+
   it('accepts both status vocabularies and refuses other values', async () => {
     for (const status of ['active', 'paused', 'archived', 'published']) {
       const a = await create(actors.alice.auth, { name: `S ${status}`, status, workflow_definition: {} });
