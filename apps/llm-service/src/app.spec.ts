@@ -336,6 +336,14 @@ describe('POST /api/v1/chat', () => {
     expect(openai.requests[0]!.body).toMatchObject({ messages: [{ role: 'user', content: 'Describe: The sky is blue.' }] });
     expect(res.body).toMatchObject({ content: 'plain answer', message: { role: 'assistant', content: 'plain answer' }, model: 'gpt-4o-mini', provider: 'openai', cost: 0.000005 });
   });
+
+  it('shields a chat with redact_pii as extract does, failing closed when the gateway refuses', async () => {
+    const { app } = build();
+    const res = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], redact_pii: true }).expect(503);
+    expect(res.body).toMatchObject({ error: 'data_shield_unavailable' });
+    expect(shield.requests).toHaveLength(1);
+    expect(openai.requests).toHaveLength(0);
+  });
 });
 
 describe('POST /api/v1/embeddings', () => {

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
 import { DataShieldOptions, MODEL_TYPES } from '@docflow/contracts';
 import type { ModelType } from '@docflow/contracts';
 import { GenerationOptions } from '../completion/request-options';
@@ -79,6 +79,10 @@ export class ChatBody extends GenerationOptions {
 
   @IsOptional() @IsString()
   prompt_template?: string;
+
+  /** Shields the conversation as `data_shield.enabled` does, like extract's flag. */
+  @IsOptional() @IsBoolean()
+  redact_pii?: boolean;
 
   @IsOptional() @IsIn(MODEL_TYPES as unknown as string[])
   model_type?: ModelType;

@@ -49,7 +49,7 @@ export function chatRoutes(completions: CompletionService): Router {
       endpoint: 'chat',
       modelType,
       request: toChatRequest(body),
-      ...(body.data_shield?.enabled ? { shield: { entityTypes: body.data_shield.entity_types } } : {}),
+      ...(body.data_shield?.enabled || body.redact_pii ? { shield: { entityTypes: body.data_shield?.entity_types } } : {}),
     });
     res.json({
       // The answer's text at the top level too, as extract answers it (spec 4.16).
