@@ -23,7 +23,7 @@ interface PromptBody {
   outputFormat: string;
   exampleOutput: Record<string, unknown> | null;
   version: string;
-  owner?: { id: number; username: string } | null;
+  owner: { id: number; username: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -193,11 +193,13 @@ describe('GET /api/prompts', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('sorts, pages, filters other fields and populates the owner only when asked', async () => {
+  it('sorts, pages and filters other fields, with every prompt’s owner with or without populate', async () => {
     const sorted = await list(actors.alice.auth, '?sort=title:asc&pagination[pageSize]=2&pagination[page]=2');
     expect(sorted.data.map((p) => p.title)).toEqual(['Contract Summary', 'Document Classification']);
     expect(sorted.meta.pagination).toEqual({ page: 2, pageSize: 2, pageCount: 3, total: 6 });
-    expect(sorted.data[0]).not.toHaveProperty('owner');
+    expect(sorted.data.map((p) => p.owner)).toEqual([null, null]);
+    const own = await list(actors.alice.auth, '?filters[level][$eq]=user');
+    expect(own.data.map((p) => p.owner)).toEqual([{ id: actors.alice.id, username: 'alice' }]);
     const typed = await list(actors.alice.auth, '?filters[type][$eq]=extraction&filters[title][$containsi]=invoice');
     expect(typed.data.map((p) => p.title)).toEqual(['Invoice Extraction']);
     const populated = await list(actors.alice.auth, '?populate=owner&filters[level][$eq]=user');

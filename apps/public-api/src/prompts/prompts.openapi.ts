@@ -59,7 +59,7 @@ export function describePromptRoutes(openapi: OpenApiRegistry): void {
         ...promptFields,
         owner: {
           type: ['object', 'null'],
-          description: 'Present on single reads and with populate=owner; null for ownerless system prompts',
+          description: 'Null for ownerless system prompts',
           properties: { id: { type: 'integer' }, username: { type: 'string' } },
         },
         createdAt: { type: 'string', format: 'date-time' },

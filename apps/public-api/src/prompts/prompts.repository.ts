@@ -59,9 +59,11 @@ export class PromptsRepository {
 
   /** System prompts plus those owned by `viewerId`, filtered, sorted and paged. */
   async list(viewerId: number, q: PromptListQuery): Promise<{ rows: PromptEntity[]; total: number }> {
-    let qb = this.repo.createQueryBuilder('p').where(`("p"."level" = 'system' OR "p"."owner_id" = :viewerId)`, { viewerId });
-    // A to-one join never multiplies rows, so it cannot eat the page.
-    if (q.populate.includes('owner')) qb = qb.leftJoinAndSelect('p.owner', 'o');
+    // The owner is part of every prompt (spec 2.4); a to-one join never multiplies rows, so it cannot eat the page.
+    const qb = this.repo
+      .createQueryBuilder('p')
+      .leftJoinAndSelect('p.owner', 'o')
+      .where(`("p"."level" = 'system' OR "p"."owner_id" = :viewerId)`, { viewerId });
     const [rows, total] = await applyListQuery(qb, q).getManyAndCount();
     return { rows, total };
   }

@@ -9,13 +9,13 @@ import type { NewPromptRow, PromptChanges, PromptListQuery, PromptsRepository } 
 /** A prompt as the API returns it (spec 2.4), with the spec's camelCase names: the stored fields, without the owner's id. */
 export interface PromptView extends Omit<NewPromptRow, 'ownerId'> {
   id: number;
-  /** `{id, username}`; null for ownerless system prompts; absent from lists unless populated. */
-  owner?: { id: number; username: string } | null;
+  /** `{id, username}` (spec 2.4), in lists too; null for ownerless system prompts. */
+  owner: { id: number; username: string } | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export function toPromptView(p: PromptEntity, withOwner: boolean): PromptView {
+export function toPromptView(p: PromptEntity): PromptView {
   return {
     id: p.id,
     title: p.title,
@@ -29,7 +29,7 @@ export function toPromptView(p: PromptEntity, withOwner: boolean): PromptView {
     outputFormat: p.outputFormat,
     exampleOutput: p.exampleOutput,
     version: p.version,
-    ...(withOwner ? { owner: p.owner ? { id: p.owner.id, username: p.owner.username } : null } : {}),
+    owner: p.owner ? { id: p.owner.id, username: p.owner.username } : null,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
@@ -70,8 +70,7 @@ export class PromptsService {
 
   async list(user: PromptCaller, q: PromptListQuery): Promise<{ data: PromptView[]; meta: { pagination: PaginationMeta } }> {
     const { rows, total } = await this.repo.list(user.id, q);
-    const withOwner = q.populate.includes('owner');
-    return { data: rows.map((p) => toPromptView(p, withOwner)), meta: { pagination: paginationMeta(q.pagination, total) } };
+    return { data: rows.map((p) => toPromptView(p)), meta: { pagination: paginationMeta(q.pagination, total) } };
   }
 
   /** 404 `Prompt not found` when the prompt is missing or belongs to someone else (others' prompts are not revealed). */
@@ -82,7 +81,7 @@ export class PromptsService {
   }
 
   async get(user: PromptCaller, id: number): Promise<PromptView> {
-    return toPromptView(await this.findReadable(user, id), true);
+    return toPromptView(await this.findReadable(user, id));
   }
 
   /**
@@ -105,7 +104,7 @@ export class PromptsService {
       version: body.version ?? DEFAULT_PROMPT_VERSION,
       ownerId: user.id,
     });
-    return toPromptView(created, true);
+    return toPromptView(created);
   }
 
   async update(user: PromptCaller, id: number, fields: Record<string, unknown>): Promise<PromptView> {
@@ -129,7 +128,7 @@ export class PromptsService {
     }
     const updated = await this.repo.update(id, changes);
     if (!updated) throw new NotFoundError(PROMPT_NOT_FOUND);
-    return toPromptView(updated, true);
+    return toPromptView(updated);
   }
 
   async delete(user: PromptCaller, id: number): Promise<{ id: number }> {
@@ -140,7 +139,7 @@ export class PromptsService {
 
   /** The prompts a user sees (system plus own), for internal services such as the extraction processor. */
   async visibleTo(userId: number, type?: PromptType): Promise<PromptView[]> {
-    return (await this.repo.visibleTo(userId, type)).map((p) => toPromptView(p, true));
+    return (await this.repo.visibleTo(userId, type)).map((p) => toPromptView(p));
   }
 
   /**
