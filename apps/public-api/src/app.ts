@@ -3,6 +3,8 @@ import type { Mailer } from '@docflow/mail';
 import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { activitiesFeature } from './activities/activities.feature';
+import { AuditLog } from './audit/audit-log';
+import { auditFeature } from './audit/audit.feature';
 import { createAuthModule } from './auth/auth.module';
 import type { PrincipalCache } from './auth/principal-cache';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
@@ -42,10 +44,12 @@ export interface PublicApiDeps {
   storage?: StorageDriver;
   /** RabbitMQ, for RAG indexing jobs (rag_index_queue); without it, enabling RAG answers 503. */
   broker?: RagBroker;
+  /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
+  audit?: AuditLog;
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature];
 
 export interface PublicApi {
   app: express.Express;
@@ -57,12 +61,15 @@ export interface PublicApi {
   rag: RagModule;
   /** Authenticated principals; main turns the cache on while it listens for auth changes. */
   principals: PrincipalCache;
+  /** The audit log's writer (tests flush it before reading the table). */
+  audit: AuditLog;
 }
 
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
 export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const users = new UsersService(new UsersRepository(deps.database));
-  const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics });
+  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
+  const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit });
   const openapi = new OpenApiRegistry();
   const ctx: ApiContext = {
     config: deps.config,
@@ -73,8 +80,9 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     users,
     auth: authModule.guards,
     openapi,
+    audit,
   };
-  const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, storage: deps.storage });
+  const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, ...(deps.features ?? []), openApiFeature];
 
@@ -86,7 +94,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals };
+  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

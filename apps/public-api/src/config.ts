@@ -96,6 +96,10 @@ export class PublicApiConfig extends BaseConfig {
   @EnvInt() @IsInt() @Min(1) @Max(1024 * 1024 * 1024)
   STORAGE_QUOTA_MB = 1024;
 
+  /** Audit rows are deleted this many days after they were written (spec 8: 400). */
+  @EnvInt() @IsInt() @Min(1) @Max(36500)
+  AUDIT_LOG_RETENTION_DAYS = 400;
+
   @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
   SIGNED_URL_TTL_SECONDS = 3600;
 

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Mailer } from '@docflow/mail';
 import type { Logger, Metrics } from '@docflow/service-kit';
+import type { AuditLog } from './audit/audit-log';
 import type { AuthGuards } from './auth/guards';
 import type { PublicApiConfig } from './config';
 import type { PublicApiDatabase } from './data-source';
@@ -17,6 +18,8 @@ export interface ApiContext {
   users: UsersService;
   auth: AuthGuards;
   openapi: OpenApiRegistry;
+  /** Audited actions (spec 2.19); record() never throws or waits. */
+  audit: AuditLog;
 }
 
 /**

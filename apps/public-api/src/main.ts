@@ -6,7 +6,9 @@ import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@doc
 import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
 import { runPrimary } from './cluster-primary';
-import { startAuthHousekeeping } from './auth/housekeeping';
+import { purgeExpiredAuthRecords } from './auth/housekeeping';
+import { startHousekeeping } from './housekeeping';
+import { AuditLog } from './audit/audit-log';
 import { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
 import { PublicApiConfig } from './config';
 import { openPublicApiDatabase } from './data-source';
@@ -34,6 +36,9 @@ async function main(): Promise<void> {
 
   const database = await openPublicApiDatabase(config.DATABASE_URL, logger);
   lifecycle.onShutdown('database', () => closeDatabase(database));
+  // Closed (what is pending written) after everything that records audit rows has stopped.
+  const audit = new AuditLog({ database, logger: logger.child({ component: 'audit' }), retentionDays: config.AUDIT_LOG_RETENTION_DAYS });
+  lifecycle.onShutdown('audit log', () => audit.close());
 
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.OUTBOX_DIR, from: config.MAIL_FROM, logger: logger.child({ component: 'mail' }) });
   lifecycle.onShutdown('mailer', () => mailer.close());
@@ -48,9 +53,6 @@ async function main(): Promise<void> {
   } else if (config.SEED_DEMO_USERS) {
     logger.warn('SEED_DEMO_USERS is ignored with NODE_ENV=production');
   }
-
-  const housekeeping = startAuthHousekeeping(database, logger);
-  lifecycle.onShutdown('auth housekeeping', () => housekeeping.stop());
 
   // Connects in the background and keeps retrying: HTTP serves while RabbitMQ is down (health 503).
   const broker = Broker.connect({ url: config.AMQP_URL, logger, name: SERVICE });
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, health: [
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, health: [
       databaseHealthCheck(database),
       broker.healthCheck(),
       storage.healthCheck(),
@@ -79,6 +81,14 @@ async function main(): Promise<void> {
       httpHealthCheck('llm-service', config.LLM_SERVICE_URL),
     ],
   });
+  const housekeeping = startHousekeeping(
+    [
+      { name: 'expired auth records', run: () => purgeExpiredAuthRecords(database) },
+      { name: 'expired audit rows', run: async () => ({ auditRows: await audit.purgeExpired() }) },
+    ],
+    logger,
+  );
+  lifecycle.onShutdown('housekeeping', () => housekeeping.stop());
   // Principals are cached only while this LISTEN holds: every change to a user or a revocation, by any replica, empties their entries.
   const authChanges = listenForNotifications({
     url: config.DATABASE_URL,

@@ -6,6 +6,7 @@ import type { PublicApiConfig } from '../config';
 import type { PublicApiDatabase } from '../data-source';
 import type { ApiFeature } from '../feature';
 import type { UsersService } from '../users/users.service';
+import type { AuditLog } from '../audit/audit-log';
 import { AuthEvents } from './auth-events';
 import { currentUser } from './auth-user';
 import { LoginBody, StepUpVerifyBody } from './auth.dto';
@@ -25,6 +26,7 @@ export interface AuthModuleDeps {
   mailer: Mailer;
   logger: Logger;
   metrics: Metrics;
+  audit: AuditLog;
 }
 
 export interface AuthModule {
@@ -36,17 +38,16 @@ export interface AuthModule {
 
 /** Builds authentication for one app: the passport-jwt strategy, the guards and the /auth routes. */
 export function createAuthModule(deps: AuthModuleDeps): AuthModule {
-  const events = new AuthEvents(deps.metrics);
+  const events = new AuthEvents(deps.metrics, deps.logger, deps.audit);
   const revocations = new RevokedTokensRepository(deps.database);
   const principals = new PrincipalCache();
-  const stepUp = new StepUpService({ repo: new StepUpRepository(deps.database), mailer: deps.mailer, logger: deps.logger, events, secret: deps.config.JWT_SECRET });
+  const stepUp = new StepUpService({ repo: new StepUpRepository(deps.database), mailer: deps.mailer, events, secret: deps.config.JWT_SECRET });
   const auth = new AuthService({
     users: deps.users,
     revocations,
     principals,
     stepUp,
     events,
-    logger: deps.logger,
     jwtSecret: deps.config.JWT_SECRET,
     jwtExpiresInSeconds: deps.config.JWT_EXPIRES_IN_SECONDS,
   });

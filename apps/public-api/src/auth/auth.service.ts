@@ -1,4 +1,4 @@
-import { BadRequestError, Logger } from '@docflow/service-kit';
+import { BadRequestError } from '@docflow/service-kit';
 import { dummyPasswordHash, verifyPassword } from '../users/password';
 import { PublicUser, toPublicUser, UsersService } from '../users/users.service';
 import type { AuthEvents } from './auth-events';
@@ -17,7 +17,6 @@ export interface AuthServiceDeps {
   principals: PrincipalCache;
   stepUp: StepUpService;
   events: AuthEvents;
-  logger: Logger;
   jwtSecret: string;
   jwtExpiresInSeconds: number;
 }
@@ -30,22 +29,19 @@ export class AuthService {
    * answer after the same amount of bcrypt work.
    */
   async login(identifier: string, password: string): Promise<{ jwt: string; user: PublicUser }> {
-    const { users, events, logger } = this.deps;
+    const { users, events } = this.deps;
     const user = await users.findByIdentifier(identifier);
     const matches = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !matches) {
-      events.record('login_failed');
-      logger.info('auth.login.failed', { action: 'auth.login.failed', userId: user?.id, reason: user ? 'wrong_password' : 'unknown_identifier' });
+      events.audited('login_failed', 'auth.login.failed', user?.id, { reason: user ? 'wrong_password' : 'unknown_identifier' });
       throw BadRequestError.withErrors(INVALID_CREDENTIALS, [INVALID_CREDENTIALS]);
     }
     if (user.blocked) {
-      events.record('login_failed');
-      logger.info('auth.login.failed', { action: 'auth.login.failed', userId: user.id, reason: 'blocked' });
+      events.audited('login_failed', 'auth.login.failed', user.id, { reason: 'blocked' });
       throw BadRequestError.withErrors('Your account has been blocked', ['account is blocked']);
     }
     const signed = signAccessToken(user, { secret: this.deps.jwtSecret, expiresInSeconds: this.deps.jwtExpiresInSeconds });
-    events.record('login_succeeded');
-    logger.info('auth.login', { action: 'auth.login', userId: user.id, jti: signed.jti });
+    events.audited('login_succeeded', 'auth.login', user.id, { jti: signed.jti });
     return { jwt: signed.token, user: toPublicUser(user) };
   }
 
@@ -54,7 +50,6 @@ export class AuthService {
     await this.deps.revocations.revoke(user.jti, user.id, new Date(user.exp * 1000));
     this.deps.principals.invalidateUser(user.id);
     await this.deps.stepUp.revokeGrant(user);
-    this.deps.events.record('logout');
-    this.deps.logger.info('auth.logout', { action: 'auth.logout', userId: user.id, jti: user.jti });
+    this.deps.events.audited('logout', 'auth.logout', user.id, { jti: user.jti });
   }
 }

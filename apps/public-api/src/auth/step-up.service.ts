@@ -1,7 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { safeEqual } from '@docflow/internal-auth';
 import type { Mailer } from '@docflow/mail';
-import { BadRequestError, Logger, ServiceUnavailableError } from '@docflow/service-kit';
+import { BadRequestError, ServiceUnavailableError } from '@docflow/service-kit';
 import type { AuthUser } from './auth-user';
 import type { AuthEvents } from './auth-events';
 import type { StepUpRepository } from './step-up.repository';
@@ -24,7 +24,6 @@ export function hashStepUpCode(code: string, secret: string): string {
 export interface StepUpServiceDeps {
   repo: StepUpRepository;
   mailer: Mailer;
-  logger: Logger;
   events: AuthEvents;
   /** Key of the code HMAC (JWT_SECRET). */
   secret: string;
@@ -36,7 +35,7 @@ export class StepUpService {
 
   /** Mails a new code to the user; any previous code stops working. */
   async requestCode(user: AuthUser): Promise<void> {
-    const { repo, mailer, logger, events, secret } = this.deps;
+    const { repo, mailer, events, secret } = this.deps;
     const code = generateStepUpCode();
     await repo.replaceCode(user.id, hashStepUpCode(code, secret), STEP_UP_CODE_TTL_SECONDS);
     try {
@@ -50,30 +49,26 @@ export class StepUpService {
       });
     } catch (err) {
       await repo.deleteCode(user.id);
-      events.record('step_up_mail_failed');
-      logger.error('auth.step_up.mail_failed', { action: 'auth.step_up.mail_failed', userId: user.id, error: err instanceof Error ? err.message : String(err) });
+      events.audited('step_up_mail_failed', 'auth.step_up.mail_failed', user.id, { error: err instanceof Error ? err.message : String(err) }, 'error');
       throw new ServiceUnavailableError('The verification code could not be sent; try again later', {}, 'mail_unavailable');
     }
-    events.record('step_up_requested');
-    logger.info('auth.step_up.requested', { action: 'auth.step_up.requested', userId: user.id, expiresIn: STEP_UP_CODE_TTL_SECONDS });
+    events.audited('step_up_requested', 'auth.step_up.requested', user.id, { expiresIn: STEP_UP_CODE_TTL_SECONDS });
   }
 
   /** Checks a code and grants step-up to the presented token for STEP_UP_GRANT_TTL_SECONDS. */
   async verify(user: AuthUser, code: string): Promise<{ expiresIn: number }> {
-    const { repo, logger, events, secret } = this.deps;
+    const { repo, events, secret } = this.deps;
     const attempt = await repo.countAttempt(user.id, STEP_UP_MAX_ATTEMPTS);
     if (!attempt) {
-      events.record('step_up_rejected');
-      logger.info('auth.step_up.rejected', { action: 'auth.step_up.rejected', userId: user.id, reason: 'no_live_code' });
+      events.audited('step_up_rejected', 'auth.step_up.rejected', user.id, { reason: 'no_live_code' });
       throw BadRequestError.withErrors('No valid verification code; request a new one', ['code has expired, was used, or too many attempts were made']);
     }
     if (!safeEqual(attempt.codeHash, hashStepUpCode(code, secret))) {
       const attemptsRemaining = Math.max(0, STEP_UP_MAX_ATTEMPTS - attempt.attempts);
-      events.record('step_up_failed');
-      logger.info('auth.step_up.failed', { action: 'auth.step_up.failed', userId: user.id, attemptsRemaining });
+      events.audited('step_up_failed', 'auth.step_up.failed', user.id, { attemptsRemaining });
       if (attemptsRemaining === 0) {
         await repo.deleteCode(user.id);
-        logger.warn('auth.step_up.locked', { action: 'auth.step_up.locked', userId: user.id });
+        events.audited('step_up_locked', 'auth.step_up.locked', user.id, {}, 'warn');
         throw BadRequestError.withErrors('Invalid verification code; too many attempts, request a new one', ['code is wrong'], { attemptsRemaining });
       }
       throw BadRequestError.withErrors('Invalid verification code', ['code is wrong'], { attemptsRemaining });
@@ -83,8 +78,7 @@ export class StepUpService {
       throw BadRequestError.withErrors('No valid verification code; request a new one', ['code was already used']);
     }
     await repo.grant(user.jti, user.id, STEP_UP_GRANT_TTL_SECONDS);
-    events.record('step_up_verified');
-    logger.info('auth.step_up.verified', { action: 'auth.step_up.verified', userId: user.id, expiresIn: STEP_UP_GRANT_TTL_SECONDS });
+    events.audited('step_up_verified', 'auth.step_up.verified', user.id, { expiresIn: STEP_UP_GRANT_TTL_SECONDS });
     return { expiresIn: STEP_UP_GRANT_TTL_SECONDS };
   }
 

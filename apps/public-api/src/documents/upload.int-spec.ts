@@ -166,6 +166,11 @@ describe('POST /api/documents/upload', () => {
     expect(refusal.details.errors?.[0]).toMatch(/^storing 307200 more bytes would exceed your storage quota of 2097152 bytes/);
     expect(await usedBytes(kit.alice.id)).toBe(6 * size);
     expect(await filesUnder(kit.storageDir)).toHaveLength(6);
+    // Each refusal is audited as quota.exceeded (spec 2.19) for the uploader.
+    await kit.api.audit.flush();
+    const audited = (await kit.bed.database.query("SELECT actor_user_id, details FROM audit_log WHERE action = 'quota.exceeded'")) as { actor_user_id: number; details: Record<string, number> }[];
+    expect(audited).toHaveLength(14);
+    expect(audited.every((a) => a.actor_user_id === kit.alice.id && a.details.requested_bytes === size && a.details.quota_bytes === 2 * MB)).toBe(true);
 
     // From 5 files (1,536,000 bytes, 73 %) to 6 (88 %): only uploads that ended past 80 % carry the warning.
     const warnings = accepted.map((r) => (r.body as UploadBody).warning).filter((w) => w !== undefined);

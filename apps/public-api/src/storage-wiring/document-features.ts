@@ -13,6 +13,7 @@ import { StorageQuotaRepository } from '../documents/storage-quota.repository';
 import { TextExtractionRunner } from '../documents/text-extraction.runner';
 import { createUploadMiddleware } from '../documents/upload/upload-middleware';
 import { UploadService } from '../documents/upload/upload.service';
+import type { AuditLog } from '../audit/audit-log';
 import type { ApiFeature } from '../feature';
 import { createStorageFromConfig, uploadTempDir } from './storage-from-config';
 
@@ -22,6 +23,7 @@ export interface DocumentFeaturesDeps {
   config: PublicApiConfig;
   database: PublicApiDatabase;
   logger: Logger;
+  audit: AuditLog;
   /** Default: the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
   /** Default: one LibreOffice at a time, DOCX_CONVERSION_TIMEOUT_SECONDS each. */
@@ -58,6 +60,7 @@ export function createDocumentFeatures(deps: DocumentFeaturesDeps): DocumentFeat
     storage,
     converter,
     logger,
+    audit: deps.audit,
     quotaBytes: config.STORAGE_QUOTA_MB * MB,
     conversionTimeoutMs,
     tempDir,

@@ -7,6 +7,7 @@ import { ConversionRefusedError, type DocConverter } from '@docflow/doc-conversi
 import { generateKey, type StorageDriver } from '@docflow/storage';
 import { BadRequestError, ConflictError, ForbiddenError, type Logger } from '@docflow/service-kit';
 import { type AcceptedMimeType, sniffMime } from '@docflow/text-extraction';
+import type { AuditLog } from '../../audit/audit-log';
 import type { UserRole } from '../../users/user-role';
 import type { TextStatus } from '../document-types';
 import { type DocumentRecord, type DocumentsRepository, GlobalKeyTakenError, type NewDocument } from '../documents.repository';
@@ -50,6 +51,7 @@ export interface UploadServiceDeps {
   storage: StorageDriver;
   converter: DocConverter;
   logger: Logger;
+  audit: AuditLog;
   quotaBytes: number;
   conversionTimeoutMs: number;
   /** Where converted PDFs are written before they are stored. */
@@ -130,11 +132,13 @@ export class UploadService {
   private async reserve(ownerId: number, bytes: number): Promise<number> {
     const result = await this.deps.quota.reserve(ownerId, bytes, this.deps.quotaBytes);
     if (result.ok) return result.usedBytes;
-    throw this.quotaExceeded(bytes, result.usedBytes);
+    throw this.quotaExceeded(ownerId, bytes, result.usedBytes);
   }
 
-  private quotaExceeded(bytes: number, usedBytes: number): BadRequestError {
+  /** The refusal of an upload over quota, audited as `quota.exceeded`. */
+  private quotaExceeded(ownerId: number, bytes: number, usedBytes: number): BadRequestError {
     const quota = this.deps.quotaBytes;
+    this.deps.audit.record({ action: 'quota.exceeded', actorUserId: ownerId, details: { requested_bytes: bytes, used_bytes: usedBytes, quota_bytes: quota } });
     return BadRequestError.withErrors(
       'Storage quota exceeded',
       [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${usedBytes} bytes used)`],
@@ -196,7 +200,7 @@ export class UploadService {
   private async storeAsIs(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
     const { storage, logger, quota, quotaBytes } = this.deps;
     const bytes = item.file.size;
-    if (bytes > quotaBytes) throw this.quotaExceeded(bytes, await quota.usedBytes(ownerId));
+    if (bytes > quotaBytes) throw this.quotaExceeded(ownerId, bytes, await quota.usedBytes(ownerId));
     const key = generateKey(item.ext);
     const put = await storage.put(key, sourceOf(item.file), { contentType: item.mime });
     try {
@@ -216,7 +220,7 @@ export class UploadService {
         extractedText: inlineText ?? null,
       });
       const stored = await this.deps.documents.insertReserving(doc, quotaBytes);
-      if (!stored) throw this.quotaExceeded(bytes, await quota.usedBytes(ownerId));
+      if (!stored) throw this.quotaExceeded(ownerId, bytes, await quota.usedBytes(ownerId));
       logger.info('document uploaded', { documentId: stored.document.id, ownerId, mimeType: item.mime, bytes: put.size, converted: false });
       return stored;
     } catch (err) {

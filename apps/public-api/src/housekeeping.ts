@@ -1,0 +1,37 @@
+import type { Logger } from '@docflow/service-kit';
+
+/** One periodic clean-up; resolves with what it removed, by kind. */
+export interface HousekeepingTask {
+  name: string;
+  run(): Promise<Record<string, number>>;
+}
+
+/**
+ * Runs every task now and then every intervalMs, one round at a time; a
+ * failing task is logged and the others still run. `stop()` waits for a
+ * round in progress. Safe with replicas when the tasks are plain deletes.
+ */
+export function startHousekeeping(tasks: readonly HousekeepingTask[], logger: Logger, intervalMs = 10 * 60_000): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const runTask = (task: HousekeepingTask) =>
+    task.run().then(
+      (removed) => {
+        if (Object.values(removed).some((n) => n > 0)) logger.debug(`housekeeping: ${task.name}`, removed);
+      },
+      (err: unknown) => logger.warn(`housekeeping: ${task.name} failed`, { error: err instanceof Error ? err.message : String(err) }),
+    );
+  const round = () => {
+    running = running.then(async () => {
+      for (const task of tasks) await runTask(task);
+    });
+  };
+  const timer = setInterval(round, intervalMs);
+  timer.unref();
+  round();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
