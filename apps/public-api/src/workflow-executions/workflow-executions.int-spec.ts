@@ -72,6 +72,18 @@ describe('POST /api/workflow-executions', () => {
     expect(withOwn.status).toBe(201);
   });
 
+  it.each([['a string', 'object'], ['an array', []], ['a number', 5], ['a schema that does not compile', { type: 'object', required: 'document_url' }]])(
+    'refuses an input_schema that is %s (400), so no execution is recorded that could never start',
+    async (_what, schema) => {
+      const activityId = await api.createActivity(actors.alice, { ...sampleDefinition(), input_schema: schema });
+      const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
+      const res = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: activityId } });
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('input_schema')] } });
+      expect(await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')).toEqual(before);
+    },
+  );
+
   it('validates the inputs against input_schema (400 with details.errors)', async () => {
     const activityId = await api.createActivity(actors.alice);
     const res = await request(app)

@@ -1,5 +1,5 @@
 import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
-import { isPlainObject, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
+import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
@@ -57,6 +57,12 @@ export function executeInputsOf(fields: Record<string, unknown>): Record<string,
   return { ...inputs, document_url: url, ...(typeof mime === 'string' ? { mime_type: mime } : {}) };
 }
 
+function inputSchemaError(schema: unknown): string | undefined {
+  if (!isPlainObject(schema)) return 'input_schema must be a JSON Schema object';
+  const problem = jsonSchemaProblem(schema);
+  return problem === undefined ? undefined : `input_schema is not a valid JSON Schema: ${problem}`;
+}
+
 function deadlineFrom(activity: Pick<ActivityForExecution, 'executionDeadlineSeconds'> | null, at: Date): Date | null {
   const seconds = activity?.executionDeadlineSeconds;
   return seconds ? new Date(at.getTime() + seconds * 1000) : null;
@@ -83,6 +89,9 @@ export class WorkflowExecutionsService {
     if (definition.input_schema === undefined || definition.input_schema === null) {
       throw BadRequestError.withErrors(MISSING_INPUT_SCHEMA_MESSAGE, [MISSING_INPUT_SCHEMA_MESSAGE]);
     }
+    // An unusable schema would refuse every start of the execution.
+    const schemaError = inputSchemaError(definition.input_schema);
+    if (schemaError !== undefined) throw BadRequestError.withErrors('The workflow definition has an unusable input schema', [schemaError]);
     if (inputs !== undefined) {
       const errors = validateInputs(definition.input_schema, inputs);
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
