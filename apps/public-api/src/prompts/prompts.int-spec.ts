@@ -189,8 +189,12 @@ describe('GET /api/prompts', () => {
     expect(system.data.map((p) => p.title).sort()).toEqual(['Admin Shared', ...SEEDED].sort());
     const user = await list(actors.alice.auth, '?filters[level][$eq]=user');
     expect(user.data.map((p) => p.id)).toEqual([alicePrompt.id]);
-    const bad = await request(app).get('/api/prompts?filters[level][$eq]=internal').set('Authorization', actors.alice.auth);
+    // Spec 1 names `internal` among the levels of prompts; none is internal, so the filter finds nothing.
+    const internal = await list(actors.alice.auth, '?filters[level][$eq]=internal');
+    expect(internal).toEqual({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
+    const bad = await request(app).get('/api/prompts?filters[level][$eq]=shared').set('Authorization', actors.alice.auth);
     expect(bad.status).toBe(400);
+    expect((bad.body as ErrorBody).error.details.errors).toEqual(['filters[level][$eq]: expected one of system, user, internal, got "shared"']);
   });
 
   it('sorts, pages and filters other fields, with every prompt’s owner with or without populate', async () => {

@@ -13,7 +13,7 @@ const LIST_PARAMETERS: ParameterDoc[] = [
   {
     name: 'filters',
     in: 'query',
-    description: 'Strapi-style filters, e.g. `filters[level][$eq]=system`, `filters[type][$eq]=extraction`, `filters[title][$contains]=invoice`',
+    description: 'Strapi-style filters, e.g. `filters[level][$eq]=system` (`system`, `user`; `internal` finds nothing), `filters[type][$eq]=extraction`, `filters[title][$contains]=invoice`',
     schema: { type: 'object' },
   },
 ];

@@ -4,13 +4,20 @@ import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-qu
 import { PROMPT_LEVELS, PROMPT_TYPES, RTIO_OUTPUT_FORMATS, type PromptLevel, type PromptType, type RtioOutputFormat, type RtioRole } from '@docflow/rtio';
 import { PromptEntity } from './prompt.entity';
 
+/**
+ * Levels GET /prompts may filter on: the two a prompt can have (spec 2.4) and
+ * `internal`, which spec 1 names for prompts too; no prompt is internal, so
+ * that filter finds nothing rather than being refused.
+ */
+const FILTER_LEVELS = [...PROMPT_LEVELS, 'internal'] as const;
+
 /** What GET /prompts may filter, sort and populate (spec 2.1 list conventions). */
 export const promptListSpec = defineListSpec({
   fields: {
     id: { column: '"p"."id"', type: 'integer' },
     title: { column: '"p"."title"', type: 'string' },
     type: { column: '"p"."type"', type: 'enum', values: PROMPT_TYPES },
-    level: { column: '"p"."level"', type: 'enum', values: PROMPT_LEVELS },
+    level: { column: '"p"."level"', type: 'enum', values: FILTER_LEVELS },
     section: { column: '"p"."section"', type: 'string' },
     description: { column: '"p"."description"', type: 'string' },
     outputFormat: { column: '"p"."output_format"', type: 'enum', values: RTIO_OUTPUT_FORMATS },
