@@ -5,6 +5,7 @@ import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-ki
 import { activitiesFeature } from './activities/activities.feature';
 import { AuditLog } from './audit/audit-log';
 import { auditFeature } from './audit/audit.feature';
+import { credentialsFeature } from './credentials/credentials.feature';
 import { createAuthModule } from './auth/auth.module';
 import type { PrincipalCache } from './auth/principal-cache';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
@@ -49,7 +50,7 @@ export interface PublicApiDeps {
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature, credentialsFeature];
 
 export interface PublicApi {
   app: express.Express;

@@ -96,6 +96,13 @@ export class PublicApiConfig extends BaseConfig {
   @EnvInt() @IsInt() @Min(1) @Max(1024 * 1024 * 1024)
   STORAGE_QUOTA_MB = 1024;
 
+  /**
+   * Key of the credential store (AES-256-GCM): 64 hex characters; never change it once credentials are stored.
+   * Outside production a fixed development value is used when unset.
+   */
+  @Secret() @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY must be 64 hex characters' })
+  CREDENTIALS_MASTER_KEY!: string;
+
   /** Audit rows are deleted this many days after they were written (spec 8: 400). */
   @EnvInt() @IsInt() @Min(1) @Max(36500)
   AUDIT_LOG_RETENTION_DAYS = 400;
