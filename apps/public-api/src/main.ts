@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
   const metrics = new Metrics(SERVICE);
   metrics.aggregateAcrossCluster();
-  const executionServices = createExecutionServices({ config, database, logger, metrics });
+  const executionServices = createExecutionServices({ config, database, logger, metrics, audit });
   // The database is ready; the consumer subscribes as soon as the broker is connected (and again after each reconnect).
   const results = await startResultsConsumer({ broker, results: executionServices.results });
   lifecycle.onShutdown('results consumer', () => results.cancel(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));

@@ -43,7 +43,7 @@ export const APPLY_RESULT_SQL = `
               AND e.status NOT IN ('completed', 'failed', 'cancelled')
               AND $4::int >= ${RANK_SQL}
               AND ($15::bigint IS NULL OR e.last_sequence IS NULL OR $15::bigint > e.last_sequence)
-            RETURNING e.id, e.status
+            RETURNING e.id, e.status, e.user_id
   ), steps AS (
     INSERT INTO workflow_execution_steps AS s
            (execution_id, node_id, step_name, step_type, status, started_at, completed_at, duration_seconds, cost, result_summary, error, error_type)
@@ -67,7 +67,7 @@ export const APPLY_RESULT_SQL = `
            error_type = EXCLUDED.error_type,
            updated_at = now()
   )
-  SELECT status FROM upd`;
+  SELECT status, user_id AS "userId" FROM upd`;
 
 /**
  * The two statements of a start, sent as one simple-protocol message (one

@@ -1,6 +1,7 @@
 import type { Counter } from 'prom-client';
 import type { ResultMessage } from '@docflow/contracts';
 import type { Logger, Metrics } from '@docflow/service-kit';
+import type { AuditLog } from '../audit/audit-log';
 import type { ExecutionStatus } from './execution-status';
 import { CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
 import { buildResultUpdate, executionIdOf } from './result-application';
@@ -19,7 +20,11 @@ export interface ExecutionResultsDeps {
   sealer: CorrelationTokenSealer;
   logger: Logger;
   metrics: Metrics;
+  audit: AuditLog;
 }
+
+/** Results that end a run (or pause it for input) are audited as `workflow.execution.<status>`; progress is not. */
+const AUDITED_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['completed', 'failed', 'cancelled', 'awaiting_user_input']);
 
 function resultsCounter(metrics: Metrics): Counter<'status' | 'outcome'> {
   const name = 'public_api_execution_results_total';
@@ -60,6 +65,9 @@ export class ExecutionResultsService {
       case 'applied':
         this.counter.inc({ status: msg.status, outcome: 'applied' });
         logger.info('execution result applied', { ...meta, status: result.status });
+        if (AUDITED_STATUSES.has(result.status)) {
+          this.deps.audit.record({ action: `workflow.execution.${result.status}`, actorUserId: result.userId, details: { execution_id: executionId, job_id: msg.job_id } });
+        }
         return { outcome: 'applied', executionId, status: result.status };
       case 'ignored':
         this.counter.inc({ status: msg.status, outcome: 'ignored' });

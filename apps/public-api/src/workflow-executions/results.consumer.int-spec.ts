@@ -4,7 +4,7 @@ import { RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
 import { Broker, ConsumerHandle } from '@docflow/messaging';
 import { Metrics } from '@docflow/service-kit';
 import { createTestVhost, TestVhost } from '@docflow/testing';
-import { buildTestApp, openTestBed, recordingLogger, TestBed, testConfig } from '../test-support/test-app';
+import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../test-support/test-app';
 import type { ApplyOutcome } from './execution-results.service';
 import { startResultsConsumer } from './results.consumer';
 import { Actors, createActors } from './test-support/actors';
@@ -64,12 +64,13 @@ beforeAll(async () => {
   router = await FakeRouter.start(ROUTER_KEY);
   const config = testConfig(executionEnv(router.url));
   const logger = recordingLogger();
-  app = buildTestApp(bed, { config, logger });
+  const built = buildTestApi(bed, { config, logger });
+  app = built.app;
   api = new ExecutionApi(app);
   actors = await createActors(bed.database);
 
   broker = Broker.connect({ url: vhost.url, logger, name: 'public-api-test' });
-  const { results } = createExecutionServices({ config, database: bed.database, logger, metrics: new Metrics('public-api') });
+  const { results } = createExecutionServices({ config, database: bed.database, logger, metrics: new Metrics('public-api'), audit: built.audit });
   consumer = await startResultsConsumer({
     broker,
     results: {

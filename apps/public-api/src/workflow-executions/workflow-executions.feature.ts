@@ -3,6 +3,8 @@ import { ResultMessage } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, Logger, Metrics, NotFoundError, TooManyRequestsError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
+import type { AuditLog } from '../audit/audit-log';
+import { createCredentialsService } from '../credentials/credentials.feature';
 import { idParam, requestFields } from '../activities/request-body';
 import { currentUser } from '../auth';
 import type { PublicApiConfig } from '../config';
@@ -18,10 +20,11 @@ import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from 
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export interface ExecutionServicesDeps {
-  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER'>;
+  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY'>;
   database: PublicApiDatabase;
   logger: Logger;
   metrics: Metrics;
+  audit: AuditLog;
 }
 
 export interface ExecutionServices {
@@ -38,13 +41,15 @@ export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionS
   const router = new RouterClient({ baseUrl: deps.config.ROUTER_URL, apiKey: deps.config.ROUTER_API_KEY, logger });
   return {
     repo,
-    results: new ExecutionResultsService({ repo, sealer, logger, metrics: deps.metrics }),
+    results: new ExecutionResultsService({ repo, sealer, logger, metrics: deps.metrics, audit: deps.audit }),
     executions: new WorkflowExecutionsService({
       repo,
       activities: new ActivitiesRepository(deps.database),
       router,
       sealer,
       logger,
+      audit: deps.audit,
+      credentials: createCredentialsService(deps),
       maxRunningPerUser: deps.config.MAX_RUNNING_EXECUTIONS_PER_USER,
     }),
   };

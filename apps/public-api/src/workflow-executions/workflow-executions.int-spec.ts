@@ -2,17 +2,19 @@ import request from 'supertest';
 import type express from 'express';
 import { signServiceToken } from '@docflow/internal-auth';
 import { MISSING_INPUT_SCHEMA_MESSAGE } from '@docflow/workflow';
-import { buildTestApp, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../test-support/test-app';
+import { buildTestApi, buildTestApp, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../test-support/test-app';
 import { Actors, createActor, createActors, sampleDefinition } from './test-support/actors';
 import { ErrorBody, executionEnv, ExecutionApi, INTERNAL_SECRET } from './test-support/execution-api';
 import { closedPortUrl, FakeRouter } from '../test-support/fake-router';
 import { signPollingToken } from './polling-token';
+import type { AuditLog } from '../audit/audit-log';
 
 let bed: TestBed;
 let router: FakeRouter;
 let app: express.Express;
 let api: ExecutionApi;
 let actors: Actors;
+let audit: AuditLog;
 
 interface Row {
   status: string;
@@ -30,7 +32,9 @@ async function row(id: number): Promise<Row> {
 beforeAll(async () => {
   bed = await openTestBed();
   router = await FakeRouter.start(executionEnv('').ROUTER_API_KEY!);
-  app = buildTestApp(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() });
+  const built = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() });
+  app = built.app;
+  audit = built.audit;
   api = new ExecutionApi(app);
   actors = await createActors(bed.database);
 });
@@ -209,6 +213,47 @@ describe('POST /api/workflow-executions/{id}/execute', () => {
   });
 });
 
+describe('nodes with a credential_id (spec 2.7, rest_api_task rule 3)', () => {
+  function definitionUsing(credentialId: unknown): Record<string, unknown> {
+    const def = sampleDefinition() as { nodes: { id: string; data: { config: Record<string, unknown> } }[] };
+    const fetch = def.nodes.find((n) => n.id === 'fetch')!;
+    fetch.data.config = { ...fetch.data.config, headers: { Authorization: 'Bearer {{api_key}}', 'X-Doc': '{{document_url}}' }, credential_id: credentialId };
+    return def as unknown as Record<string, unknown>;
+  }
+
+  async function storeCredential(auth: string, fields: Record<string, string>): Promise<number> {
+    const res = await request(app).post('/api/credentials').set('Authorization', auth).send({ data: { name: 'API', provider: 'example', fields } });
+    expect(res.status).toBe(201);
+    return (res.body as { data: { id: number } }).data.id;
+  }
+
+  it('sends the job with the node’s templates resolved from the credential and no credential_id; the record keeps only the id', async () => {
+    const credentialId = await storeCredential(actors.alice.auth, { api_key: 'sk-bound-secret' });
+    const id = await api.started(actors.alice, definitionUsing(credentialId));
+    const job = router.job((await row(id)).job_id!)!;
+    const fetch = (job.payload.workflow_definition as { nodes: { id: string; data: { config: Record<string, unknown> } }[] }).nodes.find((n) => n.id === 'fetch')!;
+    expect(fetch.data.config).toEqual({
+      url: 'https://example.com/status/{{document_url}}',
+      method: 'GET',
+      headers: { Authorization: 'Bearer sk-bound-secret', 'X-Doc': '{{document_url}}' },
+    });
+    const stored = JSON.stringify(await bed.database.query('SELECT workflow_definition FROM workflow_executions WHERE id = $1', [id]));
+    expect(stored).not.toContain('sk-bound-secret');
+    expect(stored).toContain(`"credential_id":${credentialId}`);
+  });
+
+  it('refuses to start with another user’s credential (400) and leaves the execution queued', async () => {
+    const bobs = await storeCredential(actors.bob.auth, { api_key: 'sk-bob' });
+    const id = await api.createExecution(actors.alice, await api.createActivity(actors.alice, definitionUsing(bobs)));
+    const jobsBefore = router.jobs.length;
+    const res = await api.execute(actors.alice, id);
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error.details).toMatchObject({ errors: [expect.stringContaining('node fetch: credential_id')] });
+    expect((await row(id)).status).toBe('queued');
+    expect(router.jobs.length).toBe(jobsBefore);
+  });
+});
+
 describe('reading executions', () => {
   let id: number;
 
@@ -262,6 +307,18 @@ describe('reading executions', () => {
 });
 
 describe('PUT /api/workflow-executions/internal/{id}/results', () => {
+  it('audits a run for its owner: workflow.execution.created, .started, then .completed when the result ends it', async () => {
+    const id = await api.started(actors.alice);
+    expect((await api.postResult(id, { job_id: `wf_${id}`, status: 'processing', sequence: 1 })).status).toBe(200);
+    expect((await api.postResult(id, { job_id: `wf_${id}`, status: 'completed', sequence: 2, outputs: {} })).status).toBe(200);
+    await audit.flush();
+    const rows = (await bed.database.query("SELECT action, actor_user_id FROM audit_log WHERE details->>'execution_id' = $1 ORDER BY id", [String(id)])) as {
+      action: string;
+      actor_user_id: number;
+    }[];
+    expect(rows).toEqual(['workflow.execution.created', 'workflow.execution.started', 'workflow.execution.completed'].map((action) => ({ action, actor_user_id: actors.alice.id })));
+  });
+
   it('needs the service key or a service JWT', async () => {
     const id = await api.started(actors.alice);
     const msg = { job_id: `wf_${id}`, status: 'processing' as const, sequence: 1 };

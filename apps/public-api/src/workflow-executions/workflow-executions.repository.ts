@@ -94,7 +94,7 @@ export type ExecutionStatusRow = Pick<
   | 'correlationTokenSealed'
 >;
 
-export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
+export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus; userId: number } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
 
 
 export class WorkflowExecutionsRepository {
@@ -324,7 +324,7 @@ export class WorkflowExecutionsRepository {
     const costs = u.steps.some((s) => s.cost !== null);
     const applied = costs
       ? await this.ds.transaction(async (m) => {
-          const rows = (await m.query(APPLY_RESULT_SQL, values)) as { status: ExecutionStatus }[];
+          const rows = (await m.query(APPLY_RESULT_SQL, values)) as { status: ExecutionStatus; userId: number }[];
           if (rows[0]) {
             await m.query(
               `UPDATE workflow_executions
@@ -335,8 +335,8 @@ export class WorkflowExecutionsRepository {
           }
           return rows[0];
         })
-      : (await this.prepared<{ status: ExecutionStatus }>('wfx_apply_result', APPLY_RESULT_SQL, values))[0];
-    if (applied) return { outcome: 'applied', status: applied.status };
+      : (await this.prepared<{ status: ExecutionStatus; userId: number }>('wfx_apply_result', APPLY_RESULT_SQL, values))[0];
+    if (applied) return { outcome: 'applied', status: applied.status, userId: applied.userId };
     const current = await this.rows<{ status: ExecutionStatus }>('SELECT status FROM workflow_executions WHERE id = $1', [u.executionId]);
     return current[0] ? { outcome: 'ignored', status: current[0].status } : { outcome: 'unknown' };
   }

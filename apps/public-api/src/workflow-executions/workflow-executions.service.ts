@@ -3,7 +3,9 @@ import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normali
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
+import type { AuditLog } from '../audit/audit-log';
 import type { RouterClient } from '../jobs-client/router-client';
+import { bindCredentials, type CredentialSource } from './credential-binding';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -17,6 +19,9 @@ export interface WorkflowExecutionsDeps {
   router: RouterClient;
   sealer: CorrelationTokenSealer;
   logger: Logger;
+  audit: AuditLog;
+  /** Opens the credentials nodes name (credential_id) for the job. */
+  credentials: CredentialSource;
   /** MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10). */
   maxRunningPerUser: number;
 }
@@ -97,6 +102,7 @@ export class WorkflowExecutionsService {
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
     }
     const row = await this.deps.repo.insert({ activityId, userId: user.id, workflowDefinition: definition, inputs: inputs ?? {} });
+    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: user.id, details: { execution_id: row.id, activity_id: activityId } });
     return { id: row.id, status: 'queued', activity: activityId, started_at: null };
   }
 
@@ -131,8 +137,8 @@ export class WorkflowExecutionsService {
     }
     const row = this.started(id, outcome);
 
-    const payload = this.payloadOf(row);
     try {
+      const payload = await this.payloadOf(row);
       await this.deps.router.submitWorkflowJob({ jobId, payload, token: callerToken });
     } catch (err) {
       const reverted = await this.deps.repo.revertStart(id, jobId, at);
@@ -141,6 +147,7 @@ export class WorkflowExecutionsService {
       if (reverted) throw err;
     }
     this.deps.logger.info('workflow execution started', { executionId: id, jobId, activityId: row.activityId });
+    this.deps.audit.record({ action: 'workflow.execution.started', actorUserId: user.id, details: { execution_id: id, activity_id: row.activityId, job_id: jobId } });
     return {
       success: true,
       message: 'Workflow execution started',
@@ -204,8 +211,8 @@ export class WorkflowExecutionsService {
     // Besides the contract's node_id and payload, the state of the nodes already run,
     // for a processor that keeps none of its own.
     const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
-    const jobPayload: WorkflowJobPayload = { ...this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null }), resume };
     try {
+      const jobPayload: WorkflowJobPayload = { ...(await this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null })), resume };
       await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload, token: callerToken });
     } catch (err) {
       const reverted = await this.deps.repo.revertResume(revert);
@@ -213,6 +220,7 @@ export class WorkflowExecutionsService {
       if (reverted) throw err;
     }
     this.deps.logger.info('workflow execution resumed', { executionId: id, jobId: revert.jobId, node: before.awaitingNode });
+    this.deps.audit.record({ action: 'workflow.execution.resumed', actorUserId: user.id, details: { execution_id: id, job_id: revert.jobId, node_id: before.awaitingNode } });
     return { id, status: 'running', job_id: revert.jobId };
   }
 
@@ -269,9 +277,10 @@ export class WorkflowExecutionsService {
     return new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
   }
 
-  private payloadOf(e: StartedRow): WorkflowJobPayload {
+  /** The job of a start or resume; nodes' credentials are bound into this copy only (the record keeps credential_id). */
+  private async payloadOf(e: StartedRow): Promise<WorkflowJobPayload> {
     return {
-      workflow_definition: e.workflowDefinition,
+      workflow_definition: await bindCredentials(e.workflowDefinition as WorkflowDefinition, e.userId, this.deps.credentials),
       inputs: e.inputs,
       execution_id: e.id,
       activity_id: e.activityId,

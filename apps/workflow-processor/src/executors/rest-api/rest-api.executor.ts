@@ -21,8 +21,10 @@ export interface RestApiExecutorDeps {
 export function createRestApiExecutor(deps: RestApiExecutorDeps): TaskExecutor {
   return async (ctx) => {
     const config = ctx.config;
+    // The public API binds a node's credential into its config and removes credential_id before the job is sent
+    // (spec 2.7 rule 3); one still here came from a job submitted to the router directly, without the store.
     if (config['credential_id'] !== undefined && config['credential_id'] !== null) {
-      throw new NodeFailure('configuration_error', 'credential_id is set but the credential store is not available in this build');
+      throw new NodeFailure('configuration_error', 'credential_id is only resolved for executions started through the public API');
     }
     const url = urlOf(config['url'], 'url');
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';

@@ -1,0 +1,55 @@
+import { BadRequestError } from '@docflow/service-kit';
+import type { WorkflowDefinition } from '@docflow/workflow';
+import { bindCredentials, type CredentialSource } from './credential-binding';
+
+const store: CredentialSource = {
+  async fieldsFor(ownerId, id) {
+    return ownerId === 1 && id === 7 ? { api_key: 'sk-123', 'acct.id': 'a-9' } : undefined;
+  },
+};
+
+function definition(config: Record<string, unknown>): WorkflowDefinition {
+  return {
+    nodes: [
+      { id: 'start', type: 'task', data: { label: 'Start', task_type: 'custom_task', config: {} } },
+      { id: 'call', type: 'task', data: { label: 'Call', task_type: 'rest_api_task', config } },
+    ],
+    edges: [{ id: 'e1', source: 'start', target: 'call' }],
+  } as unknown as WorkflowDefinition;
+}
+
+function configOf(def: WorkflowDefinition, id: string): Record<string, unknown> {
+  const node = (def.nodes as { id: string; data: { config: Record<string, unknown> } }[]).find((n) => n.id === id);
+  return node?.data.config ?? {};
+}
+
+describe('bindCredentials', () => {
+  it('resolves the node’s templates from the credential fields, keeps the others, and drops credential_id', async () => {
+    const given = definition({
+      url: 'https://api.example.com/v1/{{start.path}}',
+      headers: { Authorization: 'Bearer {{api_key}}', 'X-Account': '{{credential["acct.id"]}}' },
+      credential_id: 7,
+    });
+    const bound = await bindCredentials(given, 1, store);
+    expect(configOf(bound, 'call')).toEqual({
+      url: 'https://api.example.com/v1/{{start.path}}',
+      headers: { Authorization: 'Bearer sk-123', 'X-Account': 'a-9' },
+    });
+    // The stored definition is untouched.
+    expect(configOf(given, 'call').credential_id).toBe(7);
+    expect((configOf(given, 'call').headers as Record<string, string>).Authorization).toBe('Bearer {{api_key}}');
+  });
+
+  it('returns the same definition when no node names a credential', async () => {
+    const plain = definition({ url: 'https://x.test' });
+    expect(await bindCredentials(plain, 1, store)).toBe(plain);
+  });
+
+  it('refuses a credential that is missing, another user’s, or not an id, naming the node', async () => {
+    for (const [owner, id] of [[1, 8], [2, 7], [1, 'seven']] as const) {
+      const err = await bindCredentials(definition({ credential_id: id }), owner, store).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BadRequestError);
+      expect((err as BadRequestError).details).toMatchObject({ errors: [expect.stringMatching(/^node call: credential_id .* names no credential of yours$/)] });
+    }
+  });
+});
