@@ -125,6 +125,12 @@ describe('createHttpApp error bodies (public style)', () => {
 });
 
 describe('createHttpApp error bodies (internal style)', () => {
+  it('answers malformed JSON with the validation_error code part 7 names', async () => {
+    const res = await request(build('internal')).post('/api/echo').set('content-type', 'application/json').send('{"broken":');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'validation_error', message: 'Malformed JSON body', details: { errors: ['body is not valid JSON'] } });
+  });
+
   it('writes {error: code, message, details}', async () => {
     const res = await request(build('internal')).get('/api/down');
     expect(res.status).toBe(503);

@@ -42,7 +42,7 @@ interface BodyParserError {
 function fromParserError(err: unknown): AppError | undefined {
   const e = err as BodyParserError | null;
   if (!e || typeof e !== 'object') return undefined;
-  if (e.type === 'entity.parse.failed') return new BadRequestError('Malformed JSON body', { errors: ['body is not valid JSON'] }, 'invalid_json');
+  if (e.type === 'entity.parse.failed') return new BadRequestError('Malformed JSON body', { errors: ['body is not valid JSON'] });
   if (e.type === 'entity.too.large' || e.type === 'parameters.too.many' || e.code === 'LIMIT_FILE_SIZE') {
     return new PayloadTooLargeError('Request body is too large');
   }
