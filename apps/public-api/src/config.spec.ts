@@ -34,6 +34,10 @@ describe('PublicApiConfig', () => {
       expect(problems).toContain('JWT_SECRET');
       expect(problems).toContain('SERVICE_KEY');
       expect(problems).toContain('INTERNAL_SERVICE_JWT_SECRET');
+      expect(problems).toContain('CREDENTIALS_MASTER_KEY');
     }
+    // The credential store's key is 64 hex characters (32 bytes), in every environment.
+    expect(() => loadConfig(PublicApiConfig, { CREDENTIALS_MASTER_KEY: 'not-hex-but-long-enough-0123456789' })).toThrow(/CREDENTIALS_MASTER_KEY must be 64 hex characters/);
+    expect(loadConfig(PublicApiConfig, { CREDENTIALS_MASTER_KEY: 'ab'.repeat(32) }).CREDENTIALS_MASTER_KEY).toBe('ab'.repeat(32));
   });
 });
