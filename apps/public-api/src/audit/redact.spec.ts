@@ -14,6 +14,10 @@ describe('redactDetails', () => {
     expect(out).toEqual({ note: 'mail [email] from [ip], call [number], card [number]', ok: 'order 42 of 2026', at: '2026-11-26T03:40:00.000Z', jti: '52419a27-7c22-4a77-a012-3456789eb0d3' });
   });
 
+  it('keeps a UUID whole even when its groups are all digits', () => {
+    expect(redactDetails({ jti: 'bc92f0d4-1234-4567-92c7-271ac4cbb0cc' })).toEqual({ jti: 'bc92f0d4-1234-4567-92c7-271ac4cbb0cc' });
+  });
+
   it('keeps numbers, booleans and arrays, drops functions and prototype keys, and has no details as {}', () => {
     const input = JSON.parse('{"n": 1, "b": false, "list": ["a@b.co", 2], "__proto__": {"polluted": true}}') as Record<string, unknown>;
     expect(redactDetails({ ...input, fn: () => 1 })).toEqual({ n: 1, b: false, list: ['[email]', 2] });

@@ -15,8 +15,9 @@ const IPV4 = /\b(?:\d{1,3}\.){3}\d{1,3}\b/g;
  * UUID, a hex hash) are part of an identifier, not a number.
  */
 const DIGIT_RUN = /(?<![A-Za-z0-9])\+?\(?\d(?:[\s().-]{0,2}\d){6,}(?![A-Za-z0-9])/g;
-/** A date or timestamp is kept as it is (it would read as a digit run). */
+/** A date or timestamp, or a UUID (an id we issue), is kept as it is: either can hold a digit run. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 const MAX_DEPTH = 6;
 const MAX_STRING = 500;
@@ -24,7 +25,7 @@ const MAX_STRING = 500;
 export const REDACTED = '[redacted]';
 
 function redactString(value: string): string {
-  if (ISO_DATE.test(value)) return value;
+  if (ISO_DATE.test(value) || UUID.test(value)) return value;
   const masked = value.replace(EMAIL, '[email]').replace(IPV4, '[ip]').replace(DIGIT_RUN, '[number]');
   return masked.length > MAX_STRING ? `${masked.slice(0, MAX_STRING)}…` : masked;
 }
