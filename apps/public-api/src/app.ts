@@ -19,6 +19,7 @@ import { promptsFeature } from './prompts/prompts.feature';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/document-features';
 import { usersFeature } from './users/users.feature';
+import { createWebhooksFeature } from './webhooks/webhooks.feature';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { workflowAnalyticsFeature } from './workflow-analytics/workflow-analytics.feature';
@@ -85,7 +86,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, ...(deps.features ?? []), openApiFeature];
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },

@@ -33,6 +33,9 @@ export interface DocumentFeaturesDeps {
 /** Documents and collections with what they share: storage, the DOCX converter and background text extraction. */
 export interface DocumentFeatures {
   features: ApiFeature[];
+  uploads: UploadService;
+  /** Where upload middlewares spool files (webhook triggers build one of their own). */
+  uploadTempDir: string;
   storage: StorageDriver;
   documents: DocumentsService;
   textExtraction: TextExtractionRunner;
@@ -80,6 +83,8 @@ export function createDocumentFeatures(deps: DocumentFeaturesDeps): DocumentFeat
     ],
     storage,
     documents,
+    uploads,
+    uploadTempDir: tempDir,
     textExtraction,
     start: () => textExtraction.start(),
     stop: () => textExtraction.stop(),

@@ -6,7 +6,8 @@ import { MemoryBudget, SpoolStorage } from './spool-storage';
 
 /** One received upload: held in memory when small, else in a temp file that the request handler removes. */
 export interface SpooledFile {
-  field: 'file' | 'files';
+  /** The form field: `file` or `files` on uploads, any name on webhook triggers. */
+  field: string;
   size: number;
   /** The whole content, for files up to the in-memory size. */
   buffer?: Buffer;
@@ -27,6 +28,8 @@ export interface UploadMiddlewareOptions {
   memoryFileBytes?: number;
   /** ...while all requests together hold less than this (default 64 MiB). */
   memoryBudgetBytes?: number;
+  /** Files under any field name (webhook triggers), instead of `file` and `files` only. */
+  anyFieldName?: boolean;
 }
 
 function describeMulterError(err: multer.MulterError): string {
@@ -57,15 +60,18 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
     memoryFileBytes: options.memoryFileBytes ?? 1024 * 1024,
     budget: new MemoryBudget(options.memoryBudgetBytes ?? 64 * 1024 * 1024),
   });
-  const parse = multer({
+  const parser = multer({
     storage,
     // Filenames in the part headers are UTF-8 (what browsers and curl send), not busboy's default latin1.
     defParamCharset: 'utf8',
     limits: { fileSize: options.maxFileBytes, files: MAX_FILES_PER_UPLOAD, fields: 50, fieldSize: 1024 * 1024, parts: 70, fieldNameSize: 200 },
-  }).fields([
-    { name: 'file', maxCount: 1 },
-    { name: 'files', maxCount: MAX_FILES_PER_UPLOAD },
-  ]);
+  });
+  const parse = options.anyFieldName
+    ? parser.any()
+    : parser.fields([
+        { name: 'file', maxCount: 1 },
+        { name: 'files', maxCount: MAX_FILES_PER_UPLOAD },
+      ]);
   const maxMb = options.maxFileBytes / (1024 * 1024);
   return (req, res, next) => {
     parse(req, res, (err: unknown) => {
@@ -86,18 +92,21 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
   };
 }
 
-/** The files multer spooled for this request, in field order (`file` first). */
+function spooled(f: Express.Multer.File): SpooledFile {
+  return {
+    field: f.fieldname,
+    size: f.size,
+    ...(Buffer.isBuffer(f.buffer) ? { buffer: f.buffer } : { path: f.path }),
+    originalName: f.originalname,
+    declaredMime: f.mimetype,
+  };
+}
+
+/** The files multer spooled for this request: `file` first, then `files` (uploads), or in the order sent (any field name). */
 export function spooledFiles(req: Request): SpooledFile[] {
+  if (Array.isArray(req.files)) return req.files.map(spooled);
   const files = (req.files ?? {}) as Partial<Record<'file' | 'files', Express.Multer.File[]>>;
-  return (['file', 'files'] as const).flatMap((field) =>
-    (files[field] ?? []).map((f) => ({
-      field,
-      size: f.size,
-      ...(Buffer.isBuffer(f.buffer) ? { buffer: f.buffer } : { path: f.path }),
-      originalName: f.originalname,
-      declaredMime: f.mimetype,
-    })),
-  );
+  return (['file', 'files'] as const).flatMap((field) => (files[field] ?? []).map(spooled));
 }
 
 /** Removes the temp files of a request (always, after the handler). */

@@ -79,7 +79,8 @@ export interface Uploader {
 export class UploadService {
   constructor(private readonly deps: UploadServiceDeps) {}
 
-  async upload(user: Uploader, fields: UploadFields, files: SpooledFile[]): Promise<UploadResult> {
+  /** `allowedMimeTypes` narrows the accepted types further (a webhook's list). */
+  async upload(user: Uploader, fields: UploadFields, files: SpooledFile[], options: { allowedMimeTypes?: readonly string[] } = {}): Promise<UploadResult> {
     if (files.length === 0) throw BadRequestError.withErrors('A file is required', ['file: send the document as the multipart field "file" (or "files")']);
     if (fields.global && user.role !== 'super_admin') throw new ForbiddenError('Only a super administrator may upload global documents');
     if (fields.globalKey !== undefined && files.length > 1) throw BadRequestError.withErrors('Invalid upload fields', ['globalKey: names one document; upload one file']);
@@ -95,6 +96,7 @@ export class UploadService {
       }
       const problem = contentTypeProblem(sniffed.mime, file.declaredMime, file.originalName);
       if (problem) errors.push(`${filename}: ${problem}`);
+      else if (options.allowedMimeTypes && !options.allowedMimeTypes.includes(sniffed.mime)) errors.push(`${filename}: ${sniffed.mime} is not accepted here (allowed: ${options.allowedMimeTypes.join(', ')})`);
       else checked.push({ file, mime: sniffed.mime, ext: sniffed.ext, filename });
     }
     if (errors.length > 0) throw BadRequestError.withErrors('Unsupported or mismatched file type', errors);

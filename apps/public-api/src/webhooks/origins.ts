@@ -1,0 +1,37 @@
+/**
+ * Spec 2.14 `allowed_origins`: empty accepts any origin; otherwise the
+ * request's Origin (or, without one, its Referer) must name a host that is
+ * listed, or that falls under a listed `*.domain` pattern (the domain itself
+ * and any subdomain). Entries may be hostnames or full origins
+ * (`https://app.example.com`); ports and schemes are not compared.
+ */
+export function originAllowed(allowed: readonly string[], origin: string | undefined, referer: string | undefined): boolean {
+  if (allowed.length === 0) return true;
+  const host = hostOf(origin) ?? hostOf(referer);
+  if (host === undefined) return false;
+  return allowed.some((entry) => {
+    const pattern = patternHost(entry);
+    if (pattern === undefined) return false;
+    if (pattern.startsWith('*.')) {
+      const domain = pattern.slice(2);
+      return host === domain || host.endsWith(`.${domain}`);
+    }
+    return host === pattern;
+  });
+}
+
+function hostOf(value: string | undefined): string | undefined {
+  if (!value || value === 'null') return undefined;
+  try {
+    return new URL(value).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function patternHost(entry: string): string | undefined {
+  const trimmed = entry.trim().toLowerCase();
+  if (trimmed === '') return undefined;
+  if (trimmed.startsWith('*.')) return trimmed;
+  return trimmed.includes('://') ? hostOf(trimmed) : trimmed.replace(/:\d+$/, '');
+}
