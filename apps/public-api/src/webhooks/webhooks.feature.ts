@@ -105,7 +105,7 @@ export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: 
       api.post('/webhooks/trigger/:id', authenticate, spoolFiles, async (req, res) => {
         const files = spooledFiles(req);
         try {
-          res.json(await webhooks.trigger(authenticated(res), inputsOf(req), files));
+          res.json(await webhooks.trigger(authenticated(res), inputsOf(req), files, { form: typeof req.is('multipart/form-data') === 'string' }));
         } finally {
           await removeSpooled(files);
         }

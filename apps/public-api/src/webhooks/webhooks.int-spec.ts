@@ -140,6 +140,7 @@ describe('POST /api/webhooks/trigger/{id}', () => {
       .set('X-Webhook-Secret', w.secret_key!)
       .field('document_url', 'https://files.example/form')
       .field('customer', 'ACME')
+      .field('priority', '3')
       .attach('invoice', pdf, { filename: 'invoice-42.pdf', contentType: 'application/pdf' });
     expect(res.status).toBe(200);
     const body = res.body as TriggerResponse;
@@ -147,7 +148,8 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const [doc] = body.uploaded_documents!;
     expect(doc).toEqual({ field_name: 'invoice', document_id: expect.any(Number), file_url: `http://docs.test:1337/api/documents/${doc!.document_id}/download`, file_name: 'invoice-42.pdf', mime_type: 'application/pdf', file_size: pdf.length });
     const inputs = router.job(body.job_id)!.payload.inputs as Record<string, unknown>;
-    expect(inputs).toMatchObject({ customer: 'ACME', invoice_document_id: doc!.document_id, invoice_file_url: doc!.file_url, _documents: { invoice: doc }, _uploaded_files: [doc] });
+    // priority is an integer in the input schema: the form's text is read as one.
+    expect(inputs).toMatchObject({ customer: 'ACME', priority: 3, invoice_document_id: doc!.document_id, invoice_file_url: doc!.file_url, _documents: { invoice: doc }, _uploaded_files: [doc] });
     const owned = await request(kit.app).get(`/api/documents/${doc!.document_id}`).set('authorization', kit.alice.auth);
     expect(owned.status).toBe(200);
   });

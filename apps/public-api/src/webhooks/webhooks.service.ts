@@ -11,6 +11,7 @@ import type { SpooledFile } from '../documents/upload/upload-middleware';
 import type { UsersService } from '../users/users.service';
 import type { WorkflowExecutionsService } from '../workflow-executions/workflow-executions.service';
 import { signPollingToken } from '../workflow-executions/polling-token';
+import { coerceFormFields } from './form-fields';
 import type { WebhookEntity } from './webhook.entity';
 import { hashWebhookSecret, newWebhookSecret } from './webhook-secret';
 import { type CreateWebhookInput, DEFAULT_MAX_FILE_SIZE_MB, type WebhookSettings } from './webhooks.dto';
@@ -161,17 +162,23 @@ export class WebhooksService {
    * POST /webhooks/trigger/{id} once the caller is authenticated (spec 4.9):
    * files become documents of the webhook's owner (checked against the
    * webhook's size and type limits and the owner's quota; DOCX converted),
-   * their ids and URLs join the inputs (rule 5), and an execution of the
+   * their ids and URLs join the inputs (rule 5), form fields are read as the
+   * types the input schema declares (coerceFormFields), and an execution of the
    * activity is created and started as the owner. A start that fails removes
    * the documents this call stored.
    */
-  async trigger(webhook: WebhookEntity, given: Record<string, unknown>, files: SpooledFile[]): Promise<TriggerResponse> {
+  async trigger(webhook: WebhookEntity, given: Record<string, unknown>, files: SpooledFile[], options: { form: boolean }): Promise<TriggerResponse> {
     const owner = await this.deps.users.findById(webhook.ownerId);
     if (!owner || owner.blocked) throw new ForbiddenError('This webhook is inactive');
     const caller: Caller = { id: owner.id, role: owner.role };
+    let fields = given;
+    if (options.form) {
+      const activity = await this.deps.activities.findForExecution(webhook.activityId);
+      fields = coerceFormFields(given, activity?.workflowDefinition['input_schema']);
+    }
     const stored = files.length > 0 ? await this.storeFiles(webhook, caller, files) : [];
     const uploaded = stored.map(({ field, document }) => this.uploadedView(field, document));
-    const inputs: Record<string, unknown> = { ...given };
+    const inputs: Record<string, unknown> = { ...fields };
     if (uploaded.length > 0) {
       const byField: Record<string, UploadedDocument> = {};
       for (const u of uploaded) {
