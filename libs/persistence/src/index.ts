@@ -1,3 +1,4 @@
 export * from './database';
 export * from './notifications';
 export * from './pg-pool';
+export * from './errors';

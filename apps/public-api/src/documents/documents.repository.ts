@@ -1,5 +1,5 @@
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { preparedRows, queryRows } from '@docflow/persistence';
+import { DataSource, EntityManager } from 'typeorm';
+import { preparedRows, queryRows, uniqueViolation } from '@docflow/persistence';
 import { defineListSpec, type ListQuery, toPositional } from '@docflow/list-query';
 import type { DocumentType, ExtractedPageRow, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
 import { RAG_PROCESSING_STATUSES, RAG_STATUSES, TEXT_STATUSES, VISIBILITIES } from './document-types';
@@ -135,13 +135,6 @@ export type DocumentRelation = (typeof documentListSpec.relations)[number];
 export function returnedRows<T>(raw: unknown): T[] {
   if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as T[];
   return raw as T[];
-}
-
-/** The constraint a unique violation names, from TypeORM's wrapper or straight from node-postgres. */
-function uniqueViolation(err: unknown): string | undefined {
-  const driver = (err instanceof QueryFailedError ? err.driverError : err) as { code?: unknown; constraint?: unknown } | null;
-  if (typeof driver !== 'object' || driver === null || driver.code !== '23505') return undefined;
-  return typeof driver.constraint === 'string' ? driver.constraint : '';
 }
 
 /** A BOM the text decoder would drop, so that the stored text is the same whether it came as a string or as bytes. */

@@ -1,4 +1,5 @@
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { uniqueViolation } from '@docflow/persistence';
 import type { UserRole } from './user-role';
 import { UserEntity } from './user.entity';
 
@@ -15,12 +16,6 @@ export type InsertUserResult = { ok: true; user: UserEntity } | { ok: false; con
 /** Unique indexes created by the users migration; a violation of one names the field that clashes. */
 export const USERS_EMAIL_INDEX = 'users_email_key';
 export const USERS_USERNAME_INDEX = 'users_username_lower_key';
-
-function uniqueViolationOf(err: unknown): string | undefined {
-  if (!(err instanceof QueryFailedError)) return undefined;
-  const driver = err.driverError as { code?: string; constraint?: string };
-  return driver.code === '23505' ? (driver.constraint ?? '') : undefined;
-}
 
 export class UsersRepository {
   constructor(private readonly ds: DataSource) {}
@@ -58,7 +53,7 @@ export class UsersRepository {
       const user = await this.repo.save(this.repo.create({ ...row, blocked: false }));
       return { ok: true, user };
     } catch (err) {
-      const constraint = uniqueViolationOf(err);
+      const constraint = uniqueViolation(err);
       if (constraint === undefined) throw err;
       return { ok: false, conflict: constraint === USERS_USERNAME_INDEX ? 'username' : 'email' };
     }

@@ -1,14 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { safeEqual } from '@docflow/internal-auth';
+import { sha256Hex } from '../public-access/api-keys';
 
 /** A new webhook secret: 32 random bytes as 64 hex characters (spec 2.14). */
 export function newWebhookSecret(): string {
   return randomBytes(32).toString('hex');
 }
 
-export function hashWebhookSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
+export const hashWebhookSecret = sha256Hex;
 
 /**
  * Whether `presented` is the current secret, or the previous one while its

@@ -2,12 +2,12 @@ import { BadRequestError } from '@docflow/service-kit';
 import { ACCEPTED_MIME_TYPES, normaliseMimeType, type AcceptedMimeType } from '@docflow/text-extraction';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../activities/request-body';
+import { parseAllowedOrigins } from '../public-access/origins';
 
 /** Spec 8: 1 to 50; 10 (the developer guide's default; the schema description says 20). */
 export const DEFAULT_MAX_FILE_SIZE_MB = 10;
 const NAME_MAX = 255;
 const EVENT_TYPE_MAX = 100;
-const ORIGINS_MAX = 50;
 
 /** The settings of a webhook a client may write. */
 export interface WebhookSettings {
@@ -72,9 +72,8 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Webhoo
     }
   }
   if (allowed_origins !== undefined) {
-    if (!Array.isArray(allowed_origins) || allowed_origins.length > ORIGINS_MAX || allowed_origins.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255)) {
-      errors.push(`allowed_origins: must be an array of at most ${ORIGINS_MAX} hostnames, origins or *.domain patterns`);
-    } else out.allowedOrigins = allowed_origins.map((o: string) => o.trim());
+    const origins = parseAllowedOrigins(allowed_origins, errors);
+    if (origins) out.allowedOrigins = origins;
   }
   return out;
 }

@@ -10,7 +10,7 @@ import type { RagModule } from '../rag';
 import type { DocumentFeatures } from '../storage-wiring/document-features';
 import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
 import { createExecutionServices } from '../workflow-executions/workflow-executions.feature';
-import { originAllowed } from './origins';
+import { originAllowed } from '../public-access/origins';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
 import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';

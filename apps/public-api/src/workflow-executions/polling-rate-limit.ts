@@ -12,8 +12,8 @@ export class FixedWindowLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one hit; false when the key is over its limit in the current window. Returns the seconds to wait too. */
-  hit(key: string): { allowed: boolean; retryAfterSeconds: number } {
+  /** Counts one hit; false when the key is over its limit (`limit`, else the limiter's) in the current window. Returns the seconds to wait too. */
+  hit(key: string, limit: number = this.limit): { allowed: boolean; retryAfterSeconds: number } {
     const t = this.now();
     this.sweep(t);
     let w = this.windows.get(key);
@@ -23,7 +23,7 @@ export class FixedWindowLimiter {
     }
     w.count += 1;
     const retryAfterSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
-    return { allowed: w.count <= this.limit, retryAfterSeconds };
+    return { allowed: w.count <= limit, retryAfterSeconds };
   }
 
   /** Drops expired windows now and then, so the map does not grow without bound. */

@@ -1,5 +1,5 @@
 /**
- * Spec 2.14 `allowed_origins`: empty accepts any origin; otherwise the
+ * `allowed_origins` of webhooks and chatbots (spec 2.12, 2.14): empty accepts any origin; otherwise the
  * request's Origin (or, without one, its Referer) must name a host that is
  * listed, or that falls under a listed `*.domain` pattern (the domain itself
  * and any subdomain). Entries may be hostnames or full origins
@@ -34,4 +34,15 @@ function patternHost(entry: string): string | undefined {
   if (trimmed === '') return undefined;
   if (trimmed.startsWith('*.')) return trimmed;
   return trimmed.includes('://') ? hostOf(trimmed) : trimmed.replace(/:\d+$/, '');
+}
+
+const ORIGINS_MAX = 50;
+
+/** An `allowed_origins` value from a request body; problems go to `errors`. */
+export function parseAllowedOrigins(value: unknown, errors: string[]): string[] | undefined {
+  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255)) {
+    errors.push(`allowed_origins: must be an array of at most ${ORIGINS_MAX} hostnames, origins or *.domain patterns`);
+    return undefined;
+  }
+  return value.map((o: string) => o.trim());
 }

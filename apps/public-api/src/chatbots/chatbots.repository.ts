@@ -1,0 +1,56 @@
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { uniqueViolation } from '@docflow/persistence';
+import type { PublicApiDatabase } from '../data-source';
+import { ChatbotEntity } from './chatbot.entity';
+
+export type NewChatbotRow = Omit<ChatbotEntity, 'id' | 'createdAt' | 'updatedAt'>;
+export type ChatbotRowChanges = Partial<Omit<NewChatbotRow, 'ownerId' | 'queryCount'>>;
+
+/** `slug_taken` when the unique slug is in use. */
+export class ChatbotsRepository {
+  constructor(private readonly database: PublicApiDatabase) {}
+
+  private get repo() {
+    return this.database.getRepository(ChatbotEntity);
+  }
+
+  listOwned(ownerId: number): Promise<ChatbotEntity[]> {
+    return this.repo.find({ where: { ownerId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  findOwned(id: number, ownerId: number): Promise<ChatbotEntity | null> {
+    return this.repo.findOneBy({ id, ownerId });
+  }
+
+  findBySlug(slug: string): Promise<ChatbotEntity | null> {
+    return this.repo.findOneBy({ slug });
+  }
+
+  async insert(row: NewChatbotRow): Promise<ChatbotEntity | 'slug_taken'> {
+    try {
+      return await this.repo.save(this.repo.create(row));
+    } catch (err) {
+      if (uniqueViolation(err) !== undefined) return 'slug_taken';
+      throw err;
+    }
+  }
+
+  /** The updated chatbot, null when the owner has none with this id. */
+  async update(id: number, ownerId: number, changes: ChatbotRowChanges): Promise<ChatbotEntity | null | 'slug_taken'> {
+    try {
+      const result = await this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<ChatbotEntity>);
+      return result.affected ? this.findOwned(id, ownerId) : null;
+    } catch (err) {
+      if (uniqueViolation(err) !== undefined) return 'slug_taken';
+      throw err;
+    }
+  }
+
+  async delete(id: number, ownerId: number): Promise<boolean> {
+    return ((await this.repo.delete({ id, ownerId })).affected ?? 0) > 0;
+  }
+
+  async countQuery(id: number): Promise<void> {
+    await this.database.query('UPDATE chatbots SET query_count = query_count + 1 WHERE id = $1', [id]);
+  }
+}
