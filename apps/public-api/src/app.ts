@@ -4,6 +4,7 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { activitiesFeature } from './activities/activities.feature';
 import { AuditLog } from './audit/audit-log';
+import { createAgentsFeature } from './agents/agents.feature';
 import { auditFeature } from './audit/audit.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { credentialsFeature } from './credentials/credentials.feature';
@@ -87,7 +88,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), ...(deps.features ?? []), openApiFeature];
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature({ documents, rag }), ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },

@@ -37,6 +37,8 @@ export class FakeLlmService {
   readonly calls: RecordedCall[] = [];
   chatMode: ChatMode = 'local';
   modelAnswer = 'The door code is 4711 [1].';
+  /** Chat answers given in order before chatMode applies: a model's replies, tool calls included. */
+  chatReplies: { content: string; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }[] = [];
   private gate: Promise<void> | undefined;
   private openGate: (() => void) | undefined;
 
@@ -97,6 +99,10 @@ export class FakeLlmService {
       return { status: 200, body: { embeddings: input.map(fakeEmbedding), model: 'hash-64', provider: 'fake', dimensions: DIMENSIONS, usage: { prompt_tokens: 1, total_tokens: 1 }, cost: 0 } };
     }
     if (path === '/api/v1/chat') {
+      const scripted = this.chatReplies.shift();
+      if (scripted) {
+        return { status: 200, body: { message: { role: 'assistant', ...scripted }, model: 'gpt-test', provider: 'openai', usage: { prompt_tokens: 10, completion_tokens: 5 }, cost: 0.001 } };
+      }
       switch (this.chatMode) {
         case 'down':
           return { status: 503, body: { error: 'llm_service_unavailable', message: 'provider down', details: { retry_after: 5 } } };

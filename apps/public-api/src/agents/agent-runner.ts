@@ -1,0 +1,97 @@
+import type { ChatCall, ChatCallMessage, LlmClient } from '@docflow/llm-client';
+import { InternalServiceError } from '@docflow/llm-client';
+import type { ModelType } from '@docflow/contracts';
+import { ServiceUnavailableError } from '@docflow/service-kit';
+import type { AgentEntity } from './agent.entity';
+import type { AgentTool, ToolContext } from './agent-tools';
+import type { FileRef } from './agents.dto';
+
+export type TraceStep =
+  | { step: number; type: 'model'; provider: string; model: string; tool_calls: string[]; ms: number }
+  | { step: number; type: 'tool'; tool: string; arguments: Record<string, unknown>; ok: boolean; error?: string; ms: number };
+
+export interface AgentRun {
+  answer: string;
+  trace: TraceStep[];
+  tools_used: string[];
+}
+
+/** A tool's answer as the model sees it, bounded. */
+const TOOL_RESULT_MAX = 20_000;
+
+function systemPrompt(agent: AgentEntity, offered: string[]): string {
+  return [
+    `You are ${agent.name}, an assistant in Docflow.`,
+    agent.goal ? `Your goal: ${agent.goal}` : '',
+    agent.description ? `About you: ${agent.description}` : '',
+    offered.length > 0 ? `Call the tools (${offered.join(', ')}) when they help; answer from what they return, and say so when they return nothing useful.` : 'Answer from what you know and what the user gives you.',
+    'Answer in plain language.',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+function argumentsOf(raw: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(raw || '{}');
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * One turn of an agent (spec 2.10): the model is called with the agent's
+ * goal, the conversation so far and the tools it may use; each tool call is
+ * run (as `ctx.userId`) and its result handed back, until the model answers
+ * without calling a tool or `max_iterations` model calls have been made.
+ */
+export async function runAgent(
+  llm: Pick<LlmClient, 'chat'>,
+  tools: ReadonlyMap<string, AgentTool>,
+  agent: AgentEntity,
+  ctx: ToolContext,
+  turn: { history: ChatCallMessage[]; query: string; files: FileRef[] },
+): Promise<AgentRun> {
+  const offered = agent.availableTools.filter((name) => tools.has(name));
+  const fileNote = turn.files.length > 0 ? `\n\nAttached files:\n${turn.files.map((f) => `- ${f.name ?? f.url} (${f.mime_type ?? 'unknown type'}): ${f.url}`).join('\n')}` : '';
+  const messages: ChatCallMessage[] = [{ role: 'system', content: systemPrompt(agent, offered) }, ...turn.history, { role: 'user', content: turn.query + fileNote }];
+  const toolSpecs: ChatCall['tools'] = offered.map((name) => ({ type: 'function', function: { name, description: tools.get(name)?.description, parameters: tools.get(name)?.parameters } }));
+  const trace: TraceStep[] = [];
+  const used = new Set<string>();
+  let step = 0;
+  for (let i = 0; i < agent.maxIterations; i++) {
+    const started = performance.now();
+    let reply;
+    try {
+      reply = await llm.chat({ messages, model_type: agent.model as ModelType, temperature: agent.temperature, ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}) });
+    } catch (err) {
+      if (err instanceof InternalServiceError) throw new ServiceUnavailableError(`The language model could not be reached: ${err.message}`, err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {});
+      throw err;
+    }
+    const calls = reply.message.tool_calls ?? [];
+    trace.push({ step: ++step, type: 'model', provider: reply.provider, model: reply.model, tool_calls: calls.map((c) => c.function.name), ms: Math.round(performance.now() - started) });
+    if (calls.length === 0) return { answer: reply.message.content, trace, tools_used: [...used] };
+    messages.push({ role: 'assistant', content: reply.message.content || null, tool_calls: calls });
+    for (const call of calls) {
+      const args = argumentsOf(call.function.arguments);
+      const tool = offered.includes(call.function.name) ? tools.get(call.function.name) : undefined;
+      const t0 = performance.now();
+      let result: unknown;
+      let error: string | undefined;
+      if (!tool) error = `no tool named ${call.function.name} is available to this agent`;
+      else {
+        try {
+          result = await tool.run(ctx, args);
+          used.add(call.function.name);
+        } catch (err) {
+          error = err instanceof Error ? err.message : String(err);
+        }
+      }
+      trace.push({ step: ++step, type: 'tool', tool: call.function.name, arguments: args, ok: error === undefined, ...(error !== undefined ? { error } : {}), ms: Math.round(performance.now() - t0) });
+      const content = JSON.stringify(error !== undefined ? { error } : result) ?? 'null';
+      messages.push({ role: 'tool', tool_call_id: call.id, content: content.length > TOOL_RESULT_MAX ? `${content.slice(0, TOOL_RESULT_MAX)}…` : content });
+    }
+  }
+  return { answer: `I could not finish within ${agent.maxIterations} steps. Here is what I found so far in the trace.`, trace, tools_used: [...used] };
+}

@@ -1,0 +1,112 @@
+import { parseListQuery } from '@docflow/list-query';
+import { TASK_TYPES } from '@docflow/workflow';
+import type { ActivitiesRepository } from '../activities/activities.repository';
+import { activityListSpec } from '../activities/activities.repository';
+import type { DocumentsService } from '../documents/documents.service';
+import { documentListSpec } from '../documents/documents.repository';
+import type { PromptsRepository } from '../prompts/prompts.repository';
+import type { AgentsRepository } from './agents.repository';
+
+/** Who a tool acts for: the user whose data it may read. */
+export interface ToolContext {
+  userId: number;
+}
+
+export interface AgentTool {
+  description: string;
+  /** JSON schema of the arguments. */
+  parameters: Record<string, unknown>;
+  run(ctx: ToolContext, args: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface AgentToolsDeps {
+  activities: ActivitiesRepository;
+  documents: DocumentsService;
+  prompts: PromptsRepository;
+  agents: AgentsRepository;
+  /** RAG over the user's documents (RagService.query). */
+  ask(userId: number, question: { query: string; topK: number }): Promise<{ answer: string; sources: { document_id: number; document_name: string; chunk_text: string; score: number }[] }>;
+}
+
+const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
+const FIRST_PAGE = 'pagination[pageSize]=50';
+
+/**
+ * The tools an agent may be given in `available_tools`. Each reads only what
+ * the acting user may read. Names an agent lists that are not here are not
+ * offered to the model (the Composer's create tools among them, for now).
+ */
+export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool> {
+  const listWorkflows: AgentTool = {
+    description: 'List the workflows (activities) the user can run: id, name, description, status.',
+    parameters: NO_ARGS,
+    async run(ctx) {
+      const { rows } = await deps.activities.list(ctx.userId, parseListQuery(FIRST_PAGE, activityListSpec));
+      return rows.map((a) => ({ id: a.id, name: a.name, description: a.description, status: a.status, level: a.level }));
+    },
+  };
+  const searchDocuments: AgentTool = {
+    description: "Search the user's RAG-enabled documents and answer from them, with the passages used.",
+    parameters: { type: 'object', properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'] },
+    async run(ctx, args) {
+      const query = typeof args['query'] === 'string' ? args['query'] : '';
+      if (query.trim() === '') return { error: 'query is required' };
+      const topK = typeof args['top_k'] === 'number' ? Math.min(20, Math.max(1, Math.floor(args['top_k']))) : 5;
+      const a = await deps.ask(ctx.userId, { query, topK });
+      return { answer: a.answer, sources: a.sources.map((s) => ({ document_id: s.document_id, title: s.document_name, snippet: s.chunk_text.slice(0, 500), score: s.score })) };
+    },
+  };
+  return new Map<string, AgentTool>([
+    ['search_documents', searchDocuments],
+    [
+      'list_documents',
+      {
+        description: "List the user's newest documents: id, title, MIME type, RAG status.",
+        parameters: NO_ARGS,
+        async run(ctx) {
+          const page = await deps.documents.list(ctx.userId, parseListQuery(FIRST_PAGE, documentListSpec));
+          return page.data.map((d) => ({ id: d.id, title: d.title, mime_type: d.mime_type, rag_status: d.ragStatus }));
+        },
+      },
+    ],
+    ['list_workflows', listWorkflows],
+    ['composer_list_workflows', listWorkflows],
+    [
+      'composer_list_task_types',
+      {
+        description: 'List the task types a workflow node can use: id, name, category, description.',
+        parameters: NO_ARGS,
+        run: async () => TASK_TYPES.map((t) => ({ id: t.id, name: t.name, category: t.category, description: t.description })),
+      },
+    ],
+    [
+      'composer_list_agents',
+      {
+        description: 'List the agents the user can use: id, name, slug, goal.',
+        parameters: NO_ARGS,
+        async run(ctx) {
+          return (await deps.agents.visibleTo(ctx.userId)).map((g) => ({ id: g.id, name: g.name, slug: g.slug, goal: g.goal }));
+        },
+      },
+    ],
+    [
+      'composer_list_prompts',
+      {
+        description: 'List the prompts the user can use: id, title, type, level.',
+        parameters: NO_ARGS,
+        async run(ctx) {
+          return (await deps.prompts.visibleTo(ctx.userId)).slice(0, 200).map((p) => ({ id: p.id, title: p.title, type: p.type, level: p.level }));
+        },
+      },
+    ],
+    [
+      'composer_list_squads',
+      {
+        description: 'List the squads (teams of agents) the user can kick off.',
+        parameters: NO_ARGS,
+        // Squads are not built yet, so there are none to list.
+        run: async () => [],
+      },
+    ],
+  ]);
+}

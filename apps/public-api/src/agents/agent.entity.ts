@@ -1,0 +1,65 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ name: 'agents' })
+export class AgentEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  /** Null for system agents (the Composer). */
+  @Column({ name: 'owner_id', type: 'integer', nullable: true })
+  ownerId!: number | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  slug!: string;
+
+  @Column({ type: 'text', nullable: true })
+  goal!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description!: string | null;
+
+  @Column({ name: 'available_tools', type: 'jsonb' })
+  availableTools!: string[];
+
+  @Column({ type: 'varchar', length: 50 })
+  model!: string;
+
+  @Column({ name: 'max_iterations', type: 'integer' })
+  maxIterations!: number;
+
+  @Column({ type: 'real' })
+  temperature!: number;
+
+  @Column({ name: 'prompt_title', type: 'varchar', length: 255, nullable: true })
+  promptTitle!: string | null;
+
+  @Column({ type: 'boolean' })
+  conversational!: boolean;
+
+  @Column({ type: 'jsonb' })
+  branding!: Record<string, unknown>;
+
+  @Column({ name: 'welcome_message', type: 'text', nullable: true })
+  welcomeMessage!: string | null;
+
+  @Column({ name: 'mcp_servers', type: 'jsonb' })
+  mcpServers!: Record<string, unknown>[];
+
+  @Column({ type: 'boolean' })
+  active!: boolean;
+
+  @Column({ name: 'api_key_hash', type: 'char', length: 64, nullable: true })
+  apiKeyHash!: string | null;
+
+  @Column({ name: 'api_key_sealed', type: 'text', nullable: true })
+  apiKeySealed!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,143 @@
+import type { RequestHandler } from 'express';
+import { requireServiceAuth } from '@docflow/internal-auth';
+import { createLlmClient } from '@docflow/llm-client';
+import { listQueryString, parseListQuery } from '@docflow/list-query';
+import { BadRequestError, NotFoundError } from '@docflow/service-kit';
+import { ActivitiesRepository } from '../activities/activities.repository';
+import { idParam } from '../activities/request-body';
+import { currentUser } from '../auth/auth-user';
+import { CredentialSealer } from '../credentials/credential-sealer';
+import type { ApiFeature } from '../feature';
+import { PromptsRepository } from '../prompts/prompts.repository';
+import type { RagModule } from '../rag';
+import type { DocumentFeatures } from '../storage-wiring/document-features';
+import { agentTools } from './agent-tools';
+import { parseCreateAgent, parseCreateConversation, parseEscalation, parseMessage, parsePublicChat, parseUpdateAgent } from './agents.dto';
+import { describeAgentRoutes } from './agents.openapi';
+import { agentListSpec, AgentsRepository } from './agents.repository';
+import { AGENT_NOT_FOUND, AgentsService } from './agents.service';
+import { conversationListSpec, ConversationsRepository } from './conversations.repository';
+import { ConversationsService, DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
+
+function agentId(value: unknown): number {
+  const id = idParam(value);
+  if (id === undefined) throw new NotFoundError(AGENT_NOT_FOUND);
+  return id;
+}
+
+function messageLimit(value: unknown): number {
+  if (value === undefined) return DEFAULT_MESSAGE_LIMIT;
+  const n = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= 500)) throw BadRequestError.withErrors('Invalid limit', ['limit: an integer from 1 to 500']);
+  return n;
+}
+
+/** Spec 4.11: agents, their public config and chat, and agent conversations. */
+export function createAgentsFeature(deps: { documents: DocumentFeatures; rag: RagModule }): ApiFeature {
+  return {
+    name: 'agents',
+    register(api, ctx) {
+      const repo = new AgentsRepository(ctx.database);
+      const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
+      const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger: ctx.logger.child({ component: 'agents' }) });
+      const agents = new AgentsService({
+        repo,
+        conversations,
+        sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY),
+        llm,
+        tools: agentTools({
+          activities: new ActivitiesRepository(ctx.database),
+          documents: deps.documents.documents,
+          prompts: new PromptsRepository(ctx.database),
+          agents: repo,
+          ask: (userId, q) => deps.rag.service.query(userId, q),
+        }),
+      });
+      const { requireAuth, requireStepUp } = ctx.auth;
+      const requireService = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
+      /** X-Agent-Key, or else a bearer token. */
+      const keyOrBearer: RequestHandler = (req, res, next) => (req.header('x-agent-key') ? next() : requireAuth(req, res, next));
+
+      api.get('/agents/:slug/public-config', async (req, res) => {
+        res.json(await agents.publicConfig(String(req.params['slug'])));
+      });
+
+      api.post('/agents/:slug/public-chat', keyOrBearer, async (req, res) => {
+        const turn = parsePublicChat(req.body, req.query['session_id']);
+        const key = req.header('x-agent-key');
+        res.json(await agents.publicChat(String(req.params['slug']), key ? { key } : { user: currentUser(req) }, turn));
+      });
+
+      api.get('/agents', requireAuth, async (req, res) => {
+        res.json(await agents.list(currentUser(req), parseListQuery(listQueryString(req.originalUrl), agentListSpec)));
+      });
+
+      api.post('/agents', requireAuth, async (req, res) => {
+        const settings = parseCreateAgent(req.body);
+        res.status(201).json({ data: await agents.create(currentUser(req), settings) });
+      });
+
+      api.get('/agents/:id', requireAuth, async (req, res) => {
+        res.json({ data: await agents.get(currentUser(req), agentId(req.params['id'])) });
+      });
+
+      api.put('/agents/:id', requireAuth, async (req, res) => {
+        const id = agentId(req.params['id']);
+        const settings = parseUpdateAgent(req.body);
+        res.json({ data: await agents.update(currentUser(req), id, settings) });
+      });
+
+      api.delete('/agents/:id', requireAuth, async (req, res) => {
+        await agents.delete(currentUser(req), agentId(req.params['id']));
+        res.json({ success: true });
+      });
+
+      api.post('/agents/:id/regenerate-key', requireAuth, requireStepUp, async (req, res) => {
+        res.json({ data: await agents.regenerateKey(currentUser(req), agentId(req.params['id'])) });
+      });
+
+      api.get('/agent-conversations', requireAuth, async (req, res) => {
+        res.json(await conversations.list(currentUser(req).id, parseListQuery(listQueryString(req.originalUrl), conversationListSpec)));
+      });
+
+      api.post('/agent-conversations', requireAuth, async (req, res) => {
+        const input = parseCreateConversation(req.body);
+        // The agent must be one the caller may use.
+        if (input.agentId !== null) await agents.get(currentUser(req), input.agentId);
+        res.status(201).json({ data: toSessionView(await conversations.create(currentUser(req).id, input)) });
+      });
+
+      api.get('/agent-conversations/:sessionId/messages', requireAuth, async (req, res) => {
+        res.json({ data: await conversations.messages(String(req.params['sessionId']), currentUser(req).id, messageLimit(req.query['limit'])) });
+      });
+
+      api.post('/agent-conversations/:sessionId/messages', requireAuth, async (req, res) => {
+        const message = parseMessage(req.body);
+        res.status(201).json({ data: await conversations.add(String(req.params['sessionId']), currentUser(req).id, message) });
+      });
+
+      api.post('/internal/agent-conversations/:sessionId/messages', requireService, async (req, res) => {
+        const message = parseMessage(req.body);
+        await conversations.add(String(req.params['sessionId']), undefined, message);
+        res.status(201).json({ success: true });
+      });
+
+      api.put('/agent-conversations/:sessionId/escalate', requireAuth, async (req, res) => {
+        await conversations.escalate(String(req.params['sessionId']), currentUser(req).id, parseEscalation(req.body));
+        res.json({ success: true });
+      });
+
+      api.put('/internal/agent-conversations/:sessionId/escalate', requireService, async (req, res) => {
+        await conversations.escalate(String(req.params['sessionId']), undefined, parseEscalation(req.body));
+        res.json({ success: true });
+      });
+
+      api.delete('/agent-conversations/:sessionId', requireAuth, async (req, res) => {
+        await conversations.delete(String(req.params['sessionId']), currentUser(req).id);
+        res.json({ success: true });
+      });
+
+      describeAgentRoutes(ctx.openapi);
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import request from 'supertest';
+import { upload } from '../documents/test-support/documents-kit';
+import { openRagKit, type RagKit, SERVICE_KEY, settled } from '../rag/test-support/rag-kit';
+import type { AgentRun } from './agent-runner';
+import type { AgentView } from './agents.service';
+import type { MessageView, SessionView } from './conversations.service';
+
+let kit: RagKit;
+let agent: AgentView;
+
+type ChatAnswer = AgentRun & { session_id: string };
+
+function chat(slug: string, auth: { key?: string; bearer?: string }, body: Record<string, unknown>): request.Test {
+  const req = request(kit.app).post(`/api/agents/${slug}/public-chat`);
+  if (auth.key) void req.set('X-Agent-Key', auth.key);
+  if (auth.bearer) void req.set('authorization', auth.bearer);
+  return req.send(body);
+}
+
+function chatCalls(): { messages: { role: string; content: string | null; tool_call_id?: string }[]; tools?: { function: { name: string } }[] }[] {
+  return kit.llm.callsTo('/api/v1/chat').map((c) => c.body as never);
+}
+
+beforeAll(async () => {
+  kit = await openRagKit();
+  const up = await upload(kit.app, kit.alice, { content: 'Holidays: every employee has twenty-eight days of paid holiday a year.', filename: 'policy.txt', contentType: 'text/plain', fields: { title: 'Holiday policy' } });
+  const documentId = (up.body as { id: number }).id;
+  await request(kit.app).post(`/api/documents/${documentId}/rag-enable`).set('authorization', kit.alice.auth).send({});
+  expect((await settled(kit, documentId)).rag_processing_status).toBe('completed');
+  const res = await request(kit.app)
+    .post('/api/agents')
+    .set('authorization', kit.alice.auth)
+    .send({ data: { name: 'HR Assistant', goal: 'Answer HR questions from the policies', available_tools: ['search_documents', 'list_workflows', 'made_up_tool'], conversational: true, welcome_message: 'Hello' } });
+  expect(res.status).toBe(201);
+  agent = (res.body as { data: AgentView }).data;
+});
+
+afterAll(async () => {
+  await kit?.close();
+});
+
+describe('agents (spec 2.10, 4.11)', () => {
+  it('creates an agent with defaults, a slug and a key its owner can read again', async () => {
+    expect(agent).toMatchObject({ name: 'HR Assistant', slug: 'hr-assistant', model: 'provider_a', max_iterations: 10, temperature: 0.3, conversational: true, active: true, owner: { id: kit.alice.id } });
+    expect(agent.api_key).toMatch(/^agk_[A-Za-z0-9_-]{40,}$/);
+    const read = (await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).body as { data: AgentView };
+    expect(read.data.api_key).toBe(agent.api_key);
+    expect(JSON.stringify(await kit.bed.database.query('SELECT * FROM agents'))).not.toContain(agent.api_key);
+    const list = (await request(kit.app).get('/api/agents').set('authorization', kit.alice.auth)).body as { data: AgentView[] };
+    expect(list.data.map((a) => a.slug)).toEqual(['hr-assistant']);
+    expect((await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
+  });
+
+  it('serves the seeded Composer’s public config, and keeps it read-only', async () => {
+    const res = await request(kit.app).get('/api/agents/composer/public-config');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ type: 'agent', name: 'Composer', slug: 'composer', conversational: true });
+    const [row] = (await kit.bed.database.query("SELECT id, owner_id, temperature, max_iterations, jsonb_array_length(available_tools) AS tools FROM agents WHERE slug = 'composer'")) as {
+      id: number;
+      owner_id: number | null;
+      temperature: number;
+      max_iterations: number;
+      tools: number;
+    }[];
+    expect(row).toMatchObject({ owner_id: null, max_iterations: 12, tools: 9 });
+    expect(row!.temperature).toBeCloseTo(0.4, 5);
+    expect((await request(kit.app).put(`/api/agents/${row!.id}`).set('authorization', kit.alice.auth).send({ name: 'Mine' })).status).toBe(403);
+  });
+
+  it('runs a tool the model calls and answers with the trace, offering only the tools it has', async () => {
+    kit.llm.chatReplies.push(
+      { content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search_documents', arguments: '{"query":"paid holiday days"}' } }] },
+      // The tool's own RAG answer is a model call too.
+      { content: 'Twenty-eight days a year [1].' },
+      { content: 'Employees get twenty-eight days of paid holiday.' },
+    );
+    const before = chatCalls().length;
+    const res = await chat('hr-assistant', { key: agent.api_key }, { query: 'How many holiday days do I get?' });
+    expect(res.status).toBe(200);
+    const body = res.body as ChatAnswer;
+    expect(body.answer).toBe('Employees get twenty-eight days of paid holiday.');
+    expect(body.tools_used).toEqual(['search_documents']);
+    expect(body.trace.map((t) => t.type)).toEqual(['model', 'tool', 'model']);
+    expect(body.session_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const [first, , second] = chatCalls().slice(before);
+    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['list_workflows', 'search_documents']);
+    const toolMessage = second!.messages.find((m) => m.role === 'tool')!;
+    expect(toolMessage.tool_call_id).toBe('call_1');
+    expect(toolMessage.content).toContain('Holiday policy');
+
+    // A conversational agent sees the earlier turn of the same session.
+    kit.llm.chatReplies.push({ content: 'Yes, twenty-eight.' });
+    const next = await chat('hr-assistant', { key: agent.api_key }, { query: 'Really?', session_id: body.session_id });
+    expect(next.status).toBe(200);
+    const third = chatCalls()[chatCalls().length - 1]!;
+    expect(third.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+
+    const messages = await request(kit.app).get(`/api/agent-conversations/${body.session_id}/messages`).set('authorization', kit.alice.auth);
+    expect(messages.status).toBe(200);
+    const data = (messages.body as { data: { session_id: string; messages: MessageView[] } }).data;
+    expect(data.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'How many holiday days do I get?'],
+      ['assistant', 'Employees get twenty-eight days of paid holiday.'],
+      ['user', 'Really?'],
+      ['assistant', 'Yes, twenty-eight.'],
+    ]);
+  });
+
+  it('takes the owner’s bearer instead of the key; refuses no key, a wrong key and another user (401)', async () => {
+    kit.llm.chatReplies.push({ content: 'Owner answer.' });
+    expect((await chat('hr-assistant', { bearer: kit.alice.auth }, { query: 'hi' })).status).toBe(200);
+    expect((await chat('hr-assistant', {}, { query: 'hi' })).status).toBe(401);
+    expect((await chat('hr-assistant', { key: 'agk_wrong' }, { query: 'hi' })).status).toBe(401);
+    expect((await chat('hr-assistant', { bearer: kit.bob.auth }, { query: 'hi' })).status).toBe(401);
+    expect((await chat('no-such-agent', { bearer: kit.bob.auth }, { query: 'hi' })).status).toBe(404);
+    expect((await chat('hr-assistant', { key: agent.api_key }, { query: '' })).status).toBe(400);
+  });
+
+  it('lets any signed-in user chat with the Composer, whose list tools read that user’s things', async () => {
+    kit.llm.chatReplies.push(
+      { content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'composer_list_task_types', arguments: '{}' } }] },
+      { content: 'There are 13 task types.' },
+    );
+    const res = await chat('composer', { bearer: kit.bob.auth }, { query: 'What can a workflow do?' });
+    expect(res.status).toBe(200);
+    expect((res.body as ChatAnswer).tools_used).toEqual(['composer_list_task_types']);
+    const sessions = (await request(kit.app).get('/api/agent-conversations').set('authorization', kit.bob.auth)).body as { data: SessionView[] };
+    expect(sessions.data.map((s) => s.session_id)).toContain((res.body as ChatAnswer).session_id);
+  });
+
+  it('manages conversations: create, add messages (also internally), escalate, filter, delete', async () => {
+    const created = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'Support case', agent_config: { tone: 'formal' }, agent_id: agent.id } });
+    expect(created.status).toBe(201);
+    const session = (created.body as { data: SessionView }).data;
+    expect(session).toMatchObject({ title: 'Support case', message_count: 0, active: true, agent_id: agent.id, agent_config: { tone: 'formal' } });
+    const added = await request(kit.app).post(`/api/agent-conversations/${session.session_id}/messages`).set('authorization', kit.alice.auth).send({ role: 'user', content: 'My laptop broke', metadata: { channel: 'web' } });
+    expect(added.status).toBe(201);
+    expect((added.body as { data: MessageView }).data).toMatchObject({ role: 'user', content: 'My laptop broke', metadata: { channel: 'web' } });
+    const internal = await request(kit.app).post(`/api/internal/agent-conversations/${session.session_id}/messages`).set('X-Service-Key', SERVICE_KEY).send({ role: 'assistant', content: 'A ticket is open.' });
+    expect(internal.status).toBe(201);
+    expect(internal.body).toEqual({ success: true });
+    expect((await request(kit.app).put(`/api/agent-conversations/${session.session_id}/escalate`).set('authorization', kit.alice.auth).send({ escalation_status: 'escalated', escalation_reason: 'hardware', assigned_agent: 'it-desk' })).body).toEqual({ success: true });
+    const filtered = (await request(kit.app).get(`/api/agent-conversations?filters[agent_id][$eq]=${agent.id}`).set('authorization', kit.alice.auth)).body as { data: SessionView[] };
+    expect(filtered.data.find((s) => s.session_id === session.session_id)).toMatchObject({ message_count: 2, escalation_status: 'escalated', escalation_reason: 'hardware', assigned_agent: 'it-desk' });
+    const limited = (await request(kit.app).get(`/api/agent-conversations/${session.session_id}/messages?limit=1`).set('authorization', kit.alice.auth)).body as { data: { messages: MessageView[] } };
+    expect(limited.data.messages.map((m) => m.content)).toEqual(['A ticket is open.']);
+    expect((await request(kit.app).get(`/api/agent-conversations/${session.session_id}/messages`).set('authorization', kit.bob.auth)).status).toBe(404);
+    expect((await request(kit.app).delete(`/api/agent-conversations/${session.session_id}`).set('authorization', kit.alice.auth)).body).toEqual({ success: true });
+    expect((await request(kit.app).get(`/api/agent-conversations/${session.session_id}/messages`).set('authorization', kit.alice.auth)).status).toBe(404);
+  });
+
+  it('refuses a key regeneration without step-up, and an inactive agent’s chat and config', async () => {
+    expect((await request(kit.app).post(`/api/agents/${agent.id}/regenerate-key`).set('authorization', kit.alice.auth).set('X-Step-Up-Verified', 'true')).status).toBe(403);
+    await request(kit.app).put(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth).send({ data: { active: false } }).expect(200);
+    expect((await chat('hr-assistant', { key: agent.api_key }, { query: 'hi' })).status).toBe(403);
+    expect((await request(kit.app).get('/api/agents/hr-assistant/public-config')).status).toBe(404);
+    expect((await request(kit.app).delete(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).body).toEqual({ success: true });
+    expect((await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).status).toBe(404);
+  });
+});

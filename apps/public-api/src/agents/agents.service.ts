@@ -1,0 +1,199 @@
+import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
+import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@docflow/service-kit';
+import type { Caller } from '../activities/activities.service';
+import type { CredentialSealer } from '../credentials/credential-sealer';
+import { apiKeyMatches, newApiKey, sha256Hex } from '../public-access/api-keys';
+import { slugify } from '../public-access/slug';
+import type { AgentEntity } from './agent.entity';
+import { type AgentRun, runAgent } from './agent-runner';
+import type { AgentTool } from './agent-tools';
+import type { AgentSettings, FileRef } from './agents.dto';
+import type { AgentsRepository } from './agents.repository';
+import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
+
+export const AGENT_NOT_FOUND = 'Agent not found';
+/** How many earlier messages a conversational agent sees. */
+const HISTORY = 20;
+
+export interface AgentView {
+  id: number;
+  name: string;
+  slug: string;
+  goal: string | null;
+  description: string | null;
+  available_tools: string[];
+  model: string;
+  max_iterations: number;
+  temperature: number;
+  prompt_title: string | null;
+  conversational: boolean;
+  branding: Record<string, unknown>;
+  welcome_message: string | null;
+  mcp_servers: Record<string, unknown>[];
+  active: boolean;
+  owner: { id: number } | null;
+  createdAt: string;
+  updatedAt: string;
+  api_key?: string;
+}
+
+export interface AgentsServiceDeps {
+  repo: AgentsRepository;
+  conversations: ConversationsService;
+  /** Seals agent keys so that their owner can read them again (CREDENTIALS_MASTER_KEY). */
+  sealer: CredentialSealer;
+  llm: Pick<LlmClient, 'chat'>;
+  tools: ReadonlyMap<string, AgentTool>;
+}
+
+/** Who asks a public chat: a key holder, or a signed-in user. */
+export type ChatCaller = { key: string } | { user: Caller };
+
+/** Agents (spec 2.10, 4.11): the owner's agents, their public config and chat; system agents (the Composer) are read-only. */
+export class AgentsService {
+  constructor(private readonly deps: AgentsServiceDeps) {}
+
+  private view(a: AgentEntity, withKey: boolean): AgentView {
+    let apiKey: string | undefined;
+    if (withKey && a.apiKeySealed && a.ownerId !== null) apiKey = this.deps.sealer.open(a.apiKeySealed, a.ownerId)['api_key'];
+    return {
+      id: a.id,
+      name: a.name,
+      slug: a.slug,
+      goal: a.goal,
+      description: a.description,
+      available_tools: a.availableTools,
+      model: a.model,
+      max_iterations: a.maxIterations,
+      temperature: Math.round(a.temperature * 1000) / 1000,
+      prompt_title: a.promptTitle,
+      conversational: a.conversational,
+      branding: a.branding,
+      welcome_message: a.welcomeMessage,
+      mcp_servers: a.mcpServers,
+      active: a.active,
+      owner: a.ownerId === null ? null : { id: a.ownerId },
+      createdAt: a.createdAt.toISOString(),
+      updatedAt: a.updatedAt.toISOString(),
+      ...(apiKey !== undefined ? { api_key: apiKey } : {}),
+    };
+  }
+
+  private newKey(ownerId: number): { apiKeyHash: string; apiKeySealed: string } {
+    const key = newApiKey('agk');
+    return { apiKeyHash: sha256Hex(key), apiKeySealed: this.deps.sealer.seal({ api_key: key }, ownerId) };
+  }
+
+  /** Owned, or a system agent (read-only, for reading). */
+  private async readable(user: Caller, id: number): Promise<AgentEntity> {
+    const a = await this.deps.repo.findById(id);
+    if (!a || (a.ownerId !== null && a.ownerId !== user.id)) throw new NotFoundError(AGENT_NOT_FOUND);
+    return a;
+  }
+
+  private async writable(user: Caller, id: number): Promise<AgentEntity> {
+    const a = await this.readable(user, id);
+    if (a.ownerId === null) throw new ForbiddenError('System agents are read-only');
+    return a;
+  }
+
+  async list(user: Caller, q: ListQuery): Promise<{ data: AgentView[]; meta: { pagination: PaginationMeta } }> {
+    const { rows, total } = await this.deps.repo.listOwned(user.id, q);
+    return { data: rows.map((a) => this.view(a, true)), meta: { pagination: paginationMeta(q.pagination, total) } };
+  }
+
+  async get(user: Caller, id: number): Promise<AgentView> {
+    const a = await this.readable(user, id);
+    return this.view(a, a.ownerId === user.id);
+  }
+
+  async create(user: Caller, s: AgentSettings & { name: string }): Promise<AgentView> {
+    const base = {
+      ownerId: user.id,
+      name: s.name,
+      goal: s.goal ?? null,
+      description: s.description ?? null,
+      availableTools: s.availableTools ?? [],
+      model: s.model ?? 'provider_a',
+      maxIterations: s.maxIterations ?? 10,
+      temperature: s.temperature ?? 0.3,
+      promptTitle: s.promptTitle ?? null,
+      conversational: s.conversational ?? false,
+      branding: s.branding ?? {},
+      welcomeMessage: s.welcomeMessage ?? null,
+      mcpServers: s.mcpServers ?? [],
+      active: s.active ?? true,
+      ...this.newKey(user.id),
+    };
+    const first = s.slug ?? slugify(s.name, 'agent');
+    for (let attempt = 0; ; attempt++) {
+      const slug = attempt === 0 ? first : `${first}-${Math.random().toString(16).slice(2, 10)}`;
+      const saved = await this.deps.repo.insert({ ...base, slug });
+      if (saved !== 'slug_taken') return this.view(saved, true);
+      if (s.slug !== undefined || attempt >= 3) throw new ConflictError(`The slug ${slug} is taken`, { errors: [`slug: ${slug} is taken`] });
+    }
+  }
+
+  async update(user: Caller, id: number, s: AgentSettings): Promise<AgentView> {
+    await this.writable(user, id);
+    const updated = await this.deps.repo.update(id, s);
+    if (updated === 'slug_taken') throw new ConflictError(`The slug ${s.slug ?? ''} is taken`, { errors: [`slug: ${s.slug ?? ''} is taken`] });
+    if (!updated) throw new NotFoundError(AGENT_NOT_FOUND);
+    return this.view(updated, true);
+  }
+
+  async delete(user: Caller, id: number): Promise<void> {
+    await this.writable(user, id);
+    await this.deps.repo.delete(id);
+  }
+
+  async regenerateKey(user: Caller, id: number): Promise<{ id: number; api_key: string }> {
+    await this.writable(user, id);
+    const keys = this.newKey(user.id);
+    const updated = await this.deps.repo.update(id, keys);
+    if (!updated || updated === 'slug_taken') throw new NotFoundError(AGENT_NOT_FOUND);
+    return { id, api_key: this.view(updated, true).api_key ?? '' };
+  }
+
+  async publicConfig(slug: string): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
+    const a = await this.deps.repo.findBySlug(slug);
+    if (!a || !a.active) throw new NotFoundError(AGENT_NOT_FOUND);
+    return { type: 'agent', name: a.name, slug: a.slug, description: a.description, welcome_message: a.welcomeMessage, branding: a.branding, conversational: a.conversational };
+  }
+
+  /**
+   * POST /agents/{slug}/public-chat. The agent's key, or a bearer token of
+   * its owner (any signed-in user for a system agent). The turn is kept in
+   * a conversation session (the one named, or a new one), owned by the
+   * signed-in user, else by the agent's owner.
+   */
+  async publicChat(slug: string, caller: ChatCaller, turn: { query: string; sessionId?: string; files: FileRef[] }): Promise<AgentRun & { session_id: string }> {
+    const agent = await this.deps.repo.findBySlug(slug);
+    if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
+    let actingUser: number;
+    if ('key' in caller) {
+      if (!agent.apiKeyHash || !apiKeyMatches(caller.key, agent.apiKeyHash) || agent.ownerId === null) throw new UnauthorizedError('Invalid agent key');
+      actingUser = agent.ownerId;
+    } else {
+      if (agent.ownerId !== null && agent.ownerId !== caller.user.id) throw new UnauthorizedError('Send the agent key (X-Agent-Key) or the owner’s token');
+      actingUser = caller.user.id;
+    }
+    if (!agent.active) throw new ForbiddenError('This agent is inactive');
+
+    const { conversations } = this.deps;
+    let session = turn.sessionId !== undefined ? await conversations.find(turn.sessionId, undefined).catch(() => undefined) : undefined;
+    if (session && (session.ownerId !== actingUser || session.agentId !== agent.id)) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+    session ??= await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) });
+
+    const history: ChatCallMessage[] = agent.conversational
+      ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
+      : [];
+    const run = await runAgent(this.deps.llm, this.deps.tools, agent, { userId: actingUser }, { history, query: turn.query, files: turn.files });
+    await conversations.append(session.id, [
+      { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
+      { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },
+    ]);
+    return { ...run, session_id: session.sessionId };
+  }
+}

@@ -1,0 +1,85 @@
+import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
+import type { PublicApiDatabase } from '../data-source';
+import { AgentMessageEntity, ConversationEntity } from './conversation.entity';
+
+export const conversationListSpec = defineListSpec({
+  fields: {
+    id: { column: '"c"."id"', type: 'integer' },
+    agent_id: { column: '"c"."agent_id"', type: 'integer' },
+    title: { column: '"c"."title"', type: 'string' },
+    active: { column: '"c"."active"', type: 'boolean' },
+    escalation_status: { column: '"c"."escalation_status"', type: 'string' },
+    createdAt: { column: '"c"."created_at"', type: 'date' },
+    updatedAt: { column: '"c"."updated_at"', type: 'date' },
+  },
+  defaultSort: [{ field: 'updatedAt', direction: 'desc' }],
+});
+
+export interface NewMessage {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  metadata: Record<string, unknown>;
+  attachments: Record<string, unknown>[] | null;
+}
+
+export interface Escalation {
+  escalationStatus: string;
+  escalationReason?: string | null;
+  assignedAgent?: string | null;
+}
+
+export class ConversationsRepository {
+  constructor(private readonly database: PublicApiDatabase) {}
+
+  private get sessions() {
+    return this.database.getRepository(ConversationEntity);
+  }
+
+  private get messages() {
+    return this.database.getRepository(AgentMessageEntity);
+  }
+
+  async listOwned(ownerId: number, q: ListQuery): Promise<{ rows: ConversationEntity[]; total: number }> {
+    const qb = this.sessions.createQueryBuilder('c').where('"c"."owner_id" = :ownerId', { ownerId });
+    const [rows, total] = await applyListQuery(qb, q).getManyAndCount();
+    return { rows, total };
+  }
+
+  findBySession(sessionId: string): Promise<ConversationEntity | null> {
+    return this.sessions.findOneBy({ sessionId });
+  }
+
+  insert(row: Pick<ConversationEntity, 'sessionId' | 'ownerId' | 'agentId' | 'title' | 'agentConfig'>): Promise<ConversationEntity> {
+    return this.sessions.save(this.sessions.create({ ...row, active: true, messageCount: 0 }));
+  }
+
+  /** The last `limit` messages, oldest first. */
+  async lastMessages(conversationId: number, limit: number): Promise<AgentMessageEntity[]> {
+    const rows = await this.messages.find({ where: { conversationId }, order: { id: 'DESC' }, take: limit });
+    return rows.reverse();
+  }
+
+  /** Appends messages and counts them on the session, in one transaction. */
+  async append(conversationId: number, items: NewMessage[]): Promise<AgentMessageEntity[]> {
+    return this.database.transaction(async (m) => {
+      const saved = await m.getRepository(AgentMessageEntity).save(items.map((i) => m.getRepository(AgentMessageEntity).create({ conversationId, ...i })));
+      await m.query('UPDATE agent_conversations SET message_count = message_count + $2, updated_at = now() WHERE id = $1', [conversationId, items.length]);
+      return saved;
+    });
+  }
+
+  async escalate(conversationId: number, e: Escalation): Promise<void> {
+    await this.sessions.update(
+      { id: conversationId },
+      {
+        escalationStatus: e.escalationStatus,
+        ...(e.escalationReason !== undefined ? { escalationReason: e.escalationReason } : {}),
+        ...(e.assignedAgent !== undefined ? { assignedAgent: e.assignedAgent } : {}),
+      },
+    );
+  }
+
+  async delete(conversationId: number): Promise<void> {
+    await this.sessions.delete({ id: conversationId });
+  }
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
+import { NotFoundError } from '@docflow/service-kit';
+import type { AgentMessageEntity, ConversationEntity } from './conversation.entity';
+import type { Escalation, NewMessage } from './conversations.repository';
+import type { ConversationsRepository } from './conversations.repository';
+
+export const CONVERSATION_NOT_FOUND = 'Conversation not found';
+/** Spec 8: message listings return 50 by default. */
+export const DEFAULT_MESSAGE_LIMIT = 50;
+
+export interface SessionView {
+  id: number;
+  session_id: string;
+  title: string | null;
+  message_count: number;
+  active: boolean;
+  agent_config: Record<string, unknown>;
+  agent_id: number | null;
+  escalation_status: string | null;
+  escalation_reason: string | null;
+  assigned_agent: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MessageView {
+  id: number;
+  role: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  attachments: Record<string, unknown>[] | null;
+  created_at: string;
+}
+
+export function toSessionView(c: ConversationEntity): SessionView {
+  return {
+    id: c.id,
+    session_id: c.sessionId,
+    title: c.title,
+    message_count: c.messageCount,
+    active: c.active,
+    agent_config: c.agentConfig,
+    agent_id: c.agentId,
+    escalation_status: c.escalationStatus,
+    escalation_reason: c.escalationReason,
+    assigned_agent: c.assignedAgent,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+export function toMessageView(m: AgentMessageEntity): MessageView {
+  return { id: Number(m.id), role: m.role, content: m.content, metadata: m.metadata, attachments: m.attachments, created_at: m.createdAt.toISOString() };
+}
+
+/** Agent conversations (spec 2.11, 4.11): sessions of a user, their messages and escalations. */
+export class ConversationsService {
+  constructor(private readonly repo: ConversationsRepository) {}
+
+  async list(ownerId: number, q: ListQuery): Promise<{ data: SessionView[]; meta: { pagination: PaginationMeta } }> {
+    const { rows, total } = await this.repo.listOwned(ownerId, q);
+    return { data: rows.map(toSessionView), meta: { pagination: paginationMeta(q.pagination, total) } };
+  }
+
+  create(ownerId: number, input: { title: string | null; agentConfig: Record<string, unknown>; agentId: number | null; sessionId?: string }): Promise<ConversationEntity> {
+    return this.repo.insert({ sessionId: input.sessionId ?? randomUUID(), ownerId, agentId: input.agentId, title: input.title, agentConfig: input.agentConfig });
+  }
+
+  /** The session, when `ownerId` (undefined: any owner, for internal callers) owns it. */
+  async find(sessionId: string, ownerId: number | undefined): Promise<ConversationEntity> {
+    const c = await this.repo.findBySession(sessionId);
+    if (!c || (ownerId !== undefined && c.ownerId !== ownerId)) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+    return c;
+  }
+
+  async messages(sessionId: string, ownerId: number, limit: number): Promise<{ session_id: string; messages: MessageView[] }> {
+    const c = await this.find(sessionId, ownerId);
+    return { session_id: c.sessionId, messages: (await this.repo.lastMessages(c.id, limit)).map(toMessageView) };
+  }
+
+  async add(sessionId: string, ownerId: number | undefined, message: NewMessage): Promise<MessageView> {
+    const c = await this.find(sessionId, ownerId);
+    const [saved] = await this.repo.append(c.id, [message]);
+    if (!saved) throw new Error('message not saved');
+    return toMessageView(saved);
+  }
+
+  async escalate(sessionId: string, ownerId: number | undefined, e: Escalation): Promise<void> {
+    await this.repo.escalate((await this.find(sessionId, ownerId)).id, e);
+  }
+
+  async delete(sessionId: string, ownerId: number): Promise<void> {
+    await this.repo.delete((await this.find(sessionId, ownerId)).id);
+  }
+
+  history(conversationId: number, limit: number): Promise<AgentMessageEntity[]> {
+    return this.repo.lastMessages(conversationId, limit);
+  }
+
+  append(conversationId: number, items: NewMessage[]): Promise<AgentMessageEntity[]> {
+    return this.repo.append(conversationId, items);
+  }
+}
