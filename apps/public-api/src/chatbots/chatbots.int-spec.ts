@@ -1,8 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import request from 'supertest';
 import { upload } from '../documents/test-support/documents-kit';
 import { openRagKit, type RagKit, settled } from '../rag/test-support/rag-kit';
+import { completeStepUp, newestOutboxMail } from '../test-support/step-up-mail';
 import type { ChatAnswer, ChatbotView } from './chatbots.service';
 
 let kit: RagKit;
@@ -112,11 +111,7 @@ describe('chatbots (spec 4.12)', () => {
   });
   it('regenerates the key after step-up: the new key works, the old one no longer', async () => {
     const made = (await request(kit.app).post('/api/chatbots').set('authorization', kit.alice.auth).send({ name: 'Rotating' })).body as { data: ChatbotView };
-    await request(kit.app).post('/api/auth/step-up').set('authorization', kit.alice.auth).expect(200);
-    const mails = (await readdir(kit.bed.outboxDir)).filter((f) => f.endsWith('.eml')).sort();
-    const raw = await readFile(path.join(kit.bed.outboxDir, mails[mails.length - 1]!), 'utf8');
-    const code = /verification code is (\d{6})/.exec(raw)?.[1];
-    await request(kit.app).post('/api/auth/step-up/verify').set('authorization', kit.alice.auth).send({ code }).expect(200);
+    await completeStepUp(kit.app, kit.alice.auth, () => newestOutboxMail(kit.bed.outboxDir));
     const res = await request(kit.app).post(`/api/chatbots/${made.data.id}/regenerate-key`).set('authorization', kit.alice.auth).set('X-Step-Up-Verified', 'true');
     expect(res.status).toBe(200);
     const { api_key } = (res.body as { data: { id: number; api_key: string } }).data;

@@ -4,7 +4,7 @@ import { createMailer, type Mailer } from '@docflow/mail';
 import { LoopbackSmtp } from '@docflow/testing';
 import type { AuditLog } from '../audit/audit-log';
 import { seedDemoUsers } from '../seed/demo-users';
-import { stepUpCodeIn } from '../test-support/step-up-mail';
+import { completeStepUp } from '../test-support/step-up-mail';
 import { buildTestApi, LogLine, openTestBed, recordingLogger, TestBed, testConfig } from '../test-support/test-app';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
@@ -34,10 +34,8 @@ async function create(token: string, body: unknown): Promise<request.Response> {
   return request(app).post('/api/credentials').set(as(token)).send(body as object);
 }
 
-async function stepUp(token: string): Promise<void> {
-  await request(app).post('/api/auth/step-up').set(as(token)).expect(200);
-  const code = stepUpCodeIn(await smtp.nextMail());
-  await request(app).post('/api/auth/step-up/verify').set(as(token)).send({ code }).expect(200);
+function stepUp(token: string): Promise<void> {
+  return completeStepUp(app, `Bearer ${token}`, () => smtp.nextMail());
 }
 
 beforeAll(async () => {
