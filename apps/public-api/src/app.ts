@@ -5,6 +5,7 @@ import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-ki
 import { activitiesFeature } from './activities/activities.feature';
 import { AuditLog } from './audit/audit-log';
 import { createAgentsFeature } from './agents/agents.feature';
+import { createSquadsFeature } from './squads/squads.feature';
 import { auditFeature } from './audit/audit.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { credentialsFeature } from './credentials/credentials.feature';
@@ -88,7 +89,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature({ documents, rag }), ...(deps.features ?? []), openApiFeature];
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature({ documents, rag }), createSquadsFeature({ documents, rag }), ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },

@@ -5,6 +5,7 @@ import { activityListSpec } from '../activities/activities.repository';
 import type { DocumentsService } from '../documents/documents.service';
 import { documentListSpec } from '../documents/documents.repository';
 import type { PromptsRepository } from '../prompts/prompts.repository';
+import type { SquadsRepository } from '../squads/squads.repository';
 import type { AgentsRepository } from './agents.repository';
 
 /** Who a tool acts for: the user whose data it may read. */
@@ -24,6 +25,7 @@ export interface AgentToolsDeps {
   documents: DocumentsService;
   prompts: PromptsRepository;
   agents: AgentsRepository;
+  squads: Pick<SquadsRepository, 'listOwned'>;
   /** RAG over the user's documents (RagService.query). */
   ask(userId: number, question: { query: string; topK: number }): Promise<{ answer: string; sources: { document_id: number; document_name: string; chunk_text: string; score: number }[] }>;
 }
@@ -102,10 +104,11 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
     [
       'composer_list_squads',
       {
-        description: 'List the squads (teams of agents) the user can kick off.',
+        description: 'List the squads (teams of agents) the user can kick off: id, name, slug, process, members, task ids.',
         parameters: NO_ARGS,
-        // Squads are not built yet, so there are none to list.
-        run: async () => [],
+        async run(ctx) {
+          return (await deps.squads.listOwned(ctx.userId)).map((s) => ({ id: s.id, name: s.name, slug: s.slug, process: s.process, agents: s.agents.map((m) => m.agent_slug), tasks: s.tasks.map((t) => t.id) }));
+        },
       },
     ],
   ]);

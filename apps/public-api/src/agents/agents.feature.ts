@@ -10,6 +10,7 @@ import { CredentialSealer } from '../credentials/credential-sealer';
 import type { ApiFeature } from '../feature';
 import { PromptsRepository } from '../prompts/prompts.repository';
 import type { RagModule } from '../rag';
+import { SquadsRepository } from '../squads/squads.repository';
 import type { DocumentFeatures } from '../storage-wiring/document-features';
 import { agentTools } from './agent-tools';
 import { parseCreateAgent, parseCreateConversation, parseEscalation, parseMessage, parsePublicChat, parseUpdateAgent } from './agents.dto';
@@ -50,6 +51,7 @@ export function createAgentsFeature(deps: { documents: DocumentFeatures; rag: Ra
           documents: deps.documents.documents,
           prompts: new PromptsRepository(ctx.database),
           agents: repo,
+          squads: new SquadsRepository(ctx.database),
           ask: (userId, q) => deps.rag.service.query(userId, q),
         }),
       });
