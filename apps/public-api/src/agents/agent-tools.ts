@@ -6,11 +6,17 @@ import type { DocumentsService } from '../documents/documents.service';
 import { documentListSpec } from '../documents/documents.repository';
 import type { PromptsRepository } from '../prompts/prompts.repository';
 import type { SquadsRepository } from '../squads/squads.repository';
+import type { UserRole } from '../users/user-role';
 import type { AgentsRepository } from './agents.repository';
 
-/** Who a tool acts for: the user whose data it may read. */
+/** Who a tool acts for: the user whose data it may read (and, for the Composer, write). */
 export interface ToolContext {
   userId: number;
+  role?: UserRole;
+  /** Whether the user's message of this turn is an explicit confirmation (creating tools act only then). */
+  userConfirmed?: boolean;
+  /** What this turn created, for the Composer's creation_result block. */
+  created?: { type: string; id: number; name: string }[];
 }
 
 export interface AgentTool {

@@ -129,6 +129,27 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(sessions.data.map((s) => s.session_id)).toContain((res.body as ChatAnswer).session_id);
   });
 
+  it('lets the Composer create a workflow only in the turn where the user confirms, as a draft', async () => {
+    const definition = { nodes: [{ id: 'start', type: 'start', data: { label: 'Start', task_type: 'custom_task', config: {} } }], edges: [], input_schema: { type: 'object', properties: {} } };
+    const createCall = (id: string) => ({ content: '', tool_calls: [{ id, type: 'function' as const, function: { name: 'composer_create_workflow', arguments: JSON.stringify({ name: 'Hello flow', workflow_definition: definition }) } }] });
+    const count = async () => ((await kit.bed.database.query("SELECT count(*)::int AS n FROM activities WHERE name = 'Hello flow'")) as { n: number }[])[0]!.n;
+
+    kit.llm.chatReplies.push(createCall('p1'), { content: 'Here is the workflow I propose. Shall I create it?' });
+    const proposal = await chat('composer', { bearer: kit.bob.auth }, { query: 'Make me a workflow that says hello' });
+    expect(proposal.status).toBe(200);
+    expect(await count()).toBe(0);
+    const sessionId = (proposal.body as ChatAnswer).session_id;
+
+    kit.llm.chatReplies.push(createCall('p2'), { content: 'Created.' });
+    const confirmed = await chat('composer', { bearer: kit.bob.auth }, { query: 'Yes, create it', session_id: sessionId });
+    expect(confirmed.status).toBe(200);
+    const body = confirmed.body as ChatAnswer;
+    expect(body.tools_used).toEqual(['composer_create_workflow']);
+    expect(body.answer).toMatch(/^Created\.\n\n:::composer_block creation_result\n\{"created":\[\{"type":"workflow","id":\d+,"name":"Hello flow"\}\]\}\n:::$/);
+    const [row] = (await kit.bed.database.query("SELECT owner_id, status FROM activities WHERE name = 'Hello flow'")) as { owner_id: number; status: string }[];
+    expect(row).toEqual({ owner_id: kit.bob.id, status: 'draft' });
+  });
+
   it('manages conversations: create, add messages (also internally), escalate, filter, delete', async () => {
     const created = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'Support case', agent_config: { tone: 'formal' }, agent_id: agent.id } });
     expect(created.status).toBe(201);

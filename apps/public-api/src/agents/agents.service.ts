@@ -7,6 +7,7 @@ import { apiKeyMatches, newApiKey, sha256Hex } from '../public-access/api-keys';
 import { slugify } from '../public-access/slug';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, runAgent } from './agent-runner';
+import { composerBlock, isConfirmation } from './composer-tools';
 import type { AgentTool } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
@@ -189,7 +190,11 @@ export class AgentsService {
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, { userId: actingUser }, { history, query: turn.query, files: turn.files });
+    const created: { type: string; id: number; name: string }[] = [];
+    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: isConfirmation(turn.query), created };
+    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files });
+    // What the Composer created this turn, as a block its client renders (2.10: creation_result).
+    if (created.length > 0) run.answer = `${run.answer}\n\n${composerBlock('creation_result', { created })}`;
     await conversations.append(session.id, [
       { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
       { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },
