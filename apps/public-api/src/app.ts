@@ -6,6 +6,8 @@ import { activitiesFeature } from './activities/activities.feature';
 import { AuditLog } from './audit/audit-log';
 import { createAgentsFeature } from './agents/agents.feature';
 import { createSquadsFeature } from './squads/squads.feature';
+import { createSchedulesFeature } from './schedules/schedules.feature';
+import type { SchedulesService } from './schedules/schedules.service';
 import { auditFeature } from './audit/audit.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { credentialsFeature } from './credentials/credentials.feature';
@@ -68,6 +70,8 @@ export interface PublicApi {
   principals: PrincipalCache;
   /** The audit log's writer (tests flush it before reading the table). */
   audit: AuditLog;
+  /** Workflow schedules: main runs their tick every SCHEDULER_INTERVAL_SECONDS (tests call tick). */
+  schedules: SchedulesService;
 }
 
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
@@ -89,7 +93,8 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature({ documents, rag }), createSquadsFeature({ documents, rag }), ...(deps.features ?? []), openApiFeature];
+  const schedules = createSchedulesFeature();
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature({ documents, rag }), createSquadsFeature({ documents, rag }), schedules.feature, ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
@@ -99,7 +104,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit };
+  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service() };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

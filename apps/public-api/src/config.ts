@@ -103,6 +103,10 @@ export class PublicApiConfig extends BaseConfig {
   @Secret() @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY must be 64 hex characters' })
   CREDENTIALS_MASTER_KEY!: string;
 
+  /** How often the scheduler looks for due workflow schedules (each replica; a due tick is taken by one). */
+  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  SCHEDULER_INTERVAL_SECONDS = 15;
+
   /** Audit rows are deleted this many days after they were written (spec 8: 400). */
   @EnvInt() @IsInt() @Min(1) @Max(36500)
   AUDIT_LOG_RETENTION_DAYS = 400;

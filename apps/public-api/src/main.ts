@@ -8,6 +8,7 @@ import { buildPublicApi } from './app';
 import { runPrimary } from './cluster-primary';
 import { purgeExpiredAuthRecords } from './auth/housekeeping';
 import { startHousekeeping } from './housekeeping';
+import { startScheduler } from './schedules/schedules.service';
 import { AuditLog } from './audit/audit-log';
 import { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
 import { PublicApiConfig } from './config';
@@ -89,6 +90,9 @@ async function main(): Promise<void> {
     logger,
   );
   lifecycle.onShutdown('housekeeping', () => housekeeping.stop());
+  // Schedules start workflows through the router; stopped before the broker and the database.
+  const scheduler = startScheduler(api.schedules, logger.child({ component: 'scheduler' }), config.SCHEDULER_INTERVAL_SECONDS * 1000);
+  lifecycle.onShutdown('scheduler', () => scheduler.stop());
   // Principals are cached only while this LISTEN holds: every change to a user or a revocation, by any replica, empties their entries.
   const authChanges = listenForNotifications({
     url: config.DATABASE_URL,
