@@ -130,4 +130,12 @@ describe('squads (spec 2.18, 4.15)', () => {
     const list = (await request(kit.app).get('/api/squads').set('authorization', kit.alice.auth)).body as { data: SquadView[] };
     expect(list.data.map((s) => s.name)).not.toContain('Paused');
   });
+
+  it('refuses a slug another squad has (409) on update', async () => {
+    await createSquad({ name: 'First', slug: 'first-squad' });
+    const second = await createSquad({ name: 'Second' });
+    const res = await request(kit.app).put(`/api/squads/${second.id}`).set('authorization', kit.alice.auth).send({ data: { slug: 'first-squad' } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: { status: 409, details: { errors: ['slug: first-squad is taken'] } } });
+  });
 });

@@ -30,9 +30,15 @@ export class SquadsRepository {
     }
   }
 
-  async update(id: number, ownerId: number, changes: SquadRowChanges): Promise<SquadEntity | null> {
-    const result = await this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<SquadEntity>);
-    return result.affected ? this.findOwned(id, ownerId) : null;
+  /** The updated squad, null when the owner has none with this id, `slug_taken` when the slug is in use. */
+  async update(id: number, ownerId: number, changes: SquadRowChanges): Promise<SquadEntity | null | 'slug_taken'> {
+    try {
+      const result = await this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<SquadEntity>);
+      return result.affected ? this.findOwned(id, ownerId) : null;
+    } catch (err) {
+      if (uniqueViolation(err) !== undefined) return 'slug_taken';
+      throw err;
+    }
   }
 
   async delete(id: number, ownerId: number): Promise<boolean> {

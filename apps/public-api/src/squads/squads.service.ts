@@ -45,6 +45,10 @@ function view(s: SquadEntity): SquadView {
   };
 }
 
+function slugTaken(slug: string): ConflictError {
+  return new ConflictError(`The slug ${slug} is taken`, { errors: [`slug: ${slug} is taken`] });
+}
+
 /** Squads (spec 2.18, 4.15): the owner's teams of agents, validated on every write, kicked off by id. */
 export class SquadsService {
   constructor(
@@ -96,7 +100,7 @@ export class SquadsService {
       const slug = attempt === 0 ? first : `${first}-${randomUUID().slice(0, 8)}`;
       const saved = await this.repo.insert({ ownerId, name: s.name, slug, description: s.description ?? null, ...shape, managerAgentId, maxTotalIterations: s.maxTotalIterations ?? 30, active: s.active ?? true });
       if (saved !== 'slug_taken') return view(saved);
-      if (s.slug !== undefined || attempt >= 3) throw new ConflictError(`The slug ${slug} is taken`, { errors: [`slug: ${slug} is taken`] });
+      if (s.slug !== undefined || attempt >= 3) throw slugTaken(slug);
     }
   }
 
@@ -106,6 +110,7 @@ export class SquadsService {
     const managerAgentId = await this.check(ownerId, shape, s.managerAgent !== undefined ? s.managerAgent : current.managerAgentId);
     const { managerAgent: _m, ...rest } = s;
     const updated = await this.repo.update(id, ownerId, { ...rest, ...shape, managerAgentId });
+    if (updated === 'slug_taken') throw slugTaken(s.slug ?? '');
     if (!updated) throw new NotFoundError(SQUAD_NOT_FOUND);
     return view(updated);
   }
