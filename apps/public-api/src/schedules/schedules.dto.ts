@@ -2,6 +2,7 @@ import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../activities/request-body';
 import { cronProblem, isTimeZone } from './cron';
+import { storableText, unstorableMessage, unstorablePath } from '../public-access/storable-text';
 
 export interface ScheduleSettings {
   name?: string;
@@ -13,21 +14,31 @@ export interface ScheduleSettings {
   inputs?: Record<string, unknown>;
 }
 
+/** The column widths: workflow_schedules.cron_expression is varchar(120), ids are PostgreSQL integers. */
+const CRON_MAX = 120;
+const INT_MAX = 2_147_483_647;
+
 function readSettings(fields: Record<string, unknown>, errors: string[]): ScheduleSettings {
   const out: ScheduleSettings = {};
   const { name, cron_expression, timezone, is_active, skip_if_running, inputs } = fields;
   const activity = fields['activity'] ?? fields['activity_id'];
   if (name !== undefined) {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 255) errors.push('name: must be a non-empty string of at most 255 characters');
+    else if (!storableText(name)) errors.push(unstorableMessage('name'));
     else out.name = name.trim();
   }
   if (activity !== undefined) {
     const raw = isPlainObject(activity) ? activity['id'] : activity;
-    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1) errors.push('activity: must be an activity id');
+    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > INT_MAX) errors.push('activity: must be an activity id');
     else out.activityId = raw;
   }
   if (cron_expression !== undefined) {
-    const problem = typeof cron_expression === 'string' ? cronProblem(cron_expression) : 'cron_expression: must be a string';
+    const problem =
+      typeof cron_expression !== 'string'
+        ? 'cron_expression: must be a string'
+        : cron_expression.trim().replace(/\s+/g, ' ').length > CRON_MAX
+          ? `cron_expression: must be at most ${CRON_MAX} characters`
+          : cronProblem(cron_expression);
     if (problem) errors.push(problem);
     else out.cronExpression = (cron_expression as string).trim().replace(/\s+/g, ' ');
   }
@@ -44,7 +55,9 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Schedu
     else set(value);
   }
   if (inputs !== undefined) {
+    const unstorable = isPlainObject(inputs) ? unstorablePath(inputs, 'inputs') : undefined;
     if (!isPlainObject(inputs)) errors.push('inputs: must be an object');
+    else if (unstorable !== undefined) errors.push(unstorableMessage(unstorable));
     else out.inputs = inputs;
   }
   return out;

@@ -61,6 +61,24 @@ describe('workflow schedules (spec 2.15)', () => {
     expect((await create({ name: 'x', activity: activityId, cron_expression: '0 9 * * *' }, actors.bob.auth)).status).toBe(404);
   });
 
+  it('answers 400, never 500, for input the database cannot hold: a long cron list, an out-of-range activity id, NUL or lone surrogates', async () => {
+    const everyMinute = `${Array.from({ length: 60 }, (_, i) => i).join(',')} * * * *`;
+    for (const body of [
+      { name: 'x', activity: activityId, cron_expression: everyMinute },
+      { name: 'x', activity: 99_999_999_999, cron_expression: '* * * * *' },
+      { name: 'x\u0000y', activity: activityId, cron_expression: '* * * * *' },
+      { name: 'x', activity: activityId, cron_expression: '* * * * *', inputs: { a: 'b\u0000' } },
+      { name: 'x', activity: activityId, cron_expression: '* * * * *', inputs: { nested: ['\ud800'] } },
+    ]) {
+      const res = await create(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.any(String)] } } });
+    }
+    const s = ((await create({ name: 'Fine', activity: activityId, cron_expression: '0 9 * * *' })).body as { data: ScheduleView }).data;
+    const put = await request(api.app).put(`/api/workflow-schedules/${s.id}`).set('authorization', actors.alice.auth).send({ data: { cron_expression: everyMinute } });
+    expect(put.status).toBe(400);
+  });
+
   it('starts the workflow when due, as the owner with the schedule’s inputs, and sets the next run', async () => {
     const s = (await create({ name: 'Every five', activity: activityId, cron_expression: '*/5 * * * *', inputs: { document_url: 'https://files.example/a.pdf' } })).body as { data: ScheduleView };
     await makeDue(s.data.id);
