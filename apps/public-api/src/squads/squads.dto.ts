@@ -17,6 +17,8 @@ export interface SquadSettings {
   active?: boolean;
 }
 
+/** Record ids are 32-bit integers; a larger number names no agent (and would fail in the database). */
+const MAX_ID = 2_147_483_647;
 const TASK_ID = /^[A-Za-z0-9_.-]{1,100}$/;
 
 function readMembers(value: unknown, errors: string[]): SquadMember[] | undefined {
@@ -91,7 +93,7 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): SquadS
   }
   if (manager_agent !== undefined) {
     const ref = isPlainObject(manager_agent) ? (manager_agent['id'] ?? manager_agent['slug']) : manager_agent;
-    if (ref !== null && !(typeof ref === 'number' && Number.isInteger(ref) && ref > 0) && !(typeof ref === 'string' && ref !== '')) errors.push('manager_agent: an agent id or slug');
+    if (ref !== null && !(typeof ref === 'number' && Number.isInteger(ref) && ref > 0 && ref <= MAX_ID) && !(typeof ref === 'string' && ref !== '')) errors.push('manager_agent: an agent id or slug');
     else out.managerAgent = ref as number | string | null;
   }
   if (agents !== undefined) {

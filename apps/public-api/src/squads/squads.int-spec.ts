@@ -138,4 +138,10 @@ describe('squads (spec 2.18, 4.15)', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: { status: 409, details: { errors: ['slug: first-squad is taken'] } } });
   });
+
+  it('answers 400, not 500, for a manager_agent id beyond any record id', async () => {
+    const res = await request(kit.app).post('/api/squads').set('authorization', kit.alice.auth).send(squadBody({ name: 'Huge', process: 'hierarchical', manager_agent: 99_999_999_999 }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('manager_agent')] } } });
+  });
 });
