@@ -1,6 +1,7 @@
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../activities/request-body';
+import { storableText, unstorableMessage } from '../public-access/storable-text';
 
 export interface CredentialInput {
   name: string;
@@ -16,7 +17,7 @@ const PROVIDER_MAX = 100;
 const DESCRIPTION_MAX = 10_000;
 const FIELDS_MAX = 50;
 const FIELD_VALUE_MAX = 10_000;
-/** Field names are merged into a node's template inputs, so they are identifiers. */
+/** Field names are merged into a node's template inputs, so they are identifiers (and not `__proto__`, which an object cannot keep as a key). */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
 
 function readText(fields: Record<string, unknown>, key: string, max: number, errors: string[]): string | undefined {
@@ -29,6 +30,7 @@ function readText(fields: Record<string, unknown>, key: string, max: number, err
   const trimmed = value.trim();
   if (trimmed === '') errors.push(`${key}: must not be empty`);
   else if (trimmed.length > max) errors.push(`${key}: must be at most ${max} characters`);
+  else if (!storableText(trimmed)) errors.push(unstorableMessage(key));
   else return trimmed;
   return undefined;
 }
@@ -39,6 +41,7 @@ function readDescription(fields: Record<string, unknown>, errors: string[]): str
   if (value === null) return null;
   if (typeof value !== 'string') errors.push('description: must be a string');
   else if (value.length > DESCRIPTION_MAX) errors.push(`description: must be at most ${DESCRIPTION_MAX} characters`);
+  else if (!storableText(value)) errors.push(unstorableMessage('description'));
   else return value;
   return undefined;
 }
@@ -56,7 +59,7 @@ function readSecretFields(fields: Record<string, unknown>, errors: string[]): Re
   if (entries.length > FIELDS_MAX) errors.push(`fields: at most ${FIELDS_MAX} fields`);
   const out: Record<string, string> = {};
   for (const [key, v] of entries.slice(0, FIELDS_MAX)) {
-    if (!FIELD_NAME.test(key)) errors.push(`fields: "${key.slice(0, 100)}" is not a valid field name (letters, digits, _ . -, starting with a letter or _)`);
+    if (!FIELD_NAME.test(key) || key === '__proto__') errors.push(`fields: "${key.slice(0, 100)}" is not a valid field name (letters, digits, _ . -, starting with a letter or _)`);
     else if (typeof v !== 'string') errors.push(`fields.${key}: must be a string`);
     else if (v.length > FIELD_VALUE_MAX) errors.push(`fields.${key}: must be at most ${FIELD_VALUE_MAX} characters`);
     else out[key] = v;

@@ -107,12 +107,25 @@ describe('credentials (spec 4.13)', () => {
 
   it('answers 400 with the spec error body for bad input and stores nothing', async () => {
     const before = ((await bed.database.query('SELECT count(*)::int AS n FROM credentials')) as { n: number }[])[0]!.n;
-    for (const body of [{ data: { provider: 'x', fields: { a: 'b' } } }, { data: { name: 'x', provider: 'y', fields: { a: 1 } } }, { data: { name: 'x', provider: 'y' } }, { data: 'nope' }]) {
+    for (const body of [
+      { data: { provider: 'x', fields: { a: 'b' } } },
+      { data: { name: 'x', provider: 'y', fields: { a: 1 } } },
+      { data: { name: 'x', provider: 'y' } },
+      { data: 'nope' },
+      // PostgreSQL cannot hold these: they must be 400, not a 500 from the INSERT.
+      { data: { name: 'x\u0000', provider: 'y', fields: { a: 'b' } } },
+      { data: { name: 'x', provider: 'y\u0000', fields: { a: 'b' } } },
+      { data: { name: 'x', provider: 'y', description: 'd\ud800', fields: { a: 'b' } } },
+      // A field named __proto__ would vanish from the stored map instead of being kept or refused.
+      { data: { name: 'x', provider: 'y', fields: JSON.parse('{"__proto__": "v", "k": "v"}') as unknown } },
+    ]) {
       const res = await create(alice, body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: expect.any(Array) } } });
     }
     expect(((await bed.database.query('SELECT count(*)::int AS n FROM credentials')) as { n: number }[])[0]!.n).toBe(before);
+    const id = ((await create(alice, { name: 'Fine', provider: 'p', fields: { k: 'v' } })).body as { data: CredentialView }).data.id;
+    expect((await request(app).put(`/api/credentials/${id}`).set(as(alice)).send({ data: { name: 'y\u0000' } })).status).toBe(400);
   });
 
   it('is owner-only: another user gets 404 on every route and sees none in the list', async () => {
