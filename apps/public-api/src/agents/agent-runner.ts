@@ -44,7 +44,8 @@ function argumentsOf(raw: string): Record<string, unknown> {
  * One turn of an agent (spec 2.10): the model is called with the agent's
  * goal, the conversation so far and the tools it may use; each tool call is
  * run (as `ctx.userId`) and its result handed back, until the model answers
- * without calling a tool or `max_iterations` model calls have been made.
+ * without calling a tool, `max_iterations` model calls have been made, or
+ * `takeIteration` refuses the next one.
  */
 export async function runAgent(
   llm: Pick<LlmClient, 'chat'>,
@@ -52,6 +53,8 @@ export async function runAgent(
   agent: AgentEntity,
   ctx: ToolContext,
   turn: { history: ChatCallMessage[]; query: string; files: FileRef[] },
+  /** Asked before each model call beyond the agent's own cap (a squad's shared budget); false stops the turn. */
+  takeIteration: () => boolean = () => true,
 ): Promise<AgentRun> {
   const offered = agent.availableTools.filter((name) => tools.has(name));
   const fileNote = turn.files.length > 0 ? `\n\nAttached files:\n${turn.files.map((f) => `- ${f.name ?? f.url} (${f.mime_type ?? 'unknown type'}): ${f.url}`).join('\n')}` : '';
@@ -60,7 +63,9 @@ export async function runAgent(
   const trace: TraceStep[] = [];
   const used = new Set<string>();
   let step = 0;
-  for (let i = 0; i < agent.maxIterations; i++) {
+  let modelCalls = 0;
+  for (let i = 0; i < agent.maxIterations && takeIteration(); i++) {
+    modelCalls++;
     const started = performance.now();
     let reply;
     try {
@@ -93,5 +98,5 @@ export async function runAgent(
       messages.push({ role: 'tool', tool_call_id: call.id, content: content.length > TOOL_RESULT_MAX ? `${content.slice(0, TOOL_RESULT_MAX)}…` : content });
     }
   }
-  return { answer: `I could not finish within ${agent.maxIterations} steps. Here is what I found so far in the trace.`, trace, tools_used: [...used] };
+  return { answer: `I could not finish within ${modelCalls} steps. Here is what I found so far in the trace.`, trace, tools_used: [...used] };
 }

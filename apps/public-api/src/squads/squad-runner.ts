@@ -65,15 +65,19 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
   const blackboard: Record<string, unknown> = { _input: inputs };
   const audit: BlackboardWrite[] = [{ task_id: '_input', agent_slug: '_system', key: '_input', timestamp: now() }];
   let budget = squad.maxTotalIterations;
+  /** Every model call of the run, the manager's included, takes one iteration of the budget as it is made. */
+  const takeIteration = (): boolean => {
+    if (budget <= 0) return false;
+    budget -= 1;
+    return true;
+  };
   const keyOf = new Map(squad.tasks.map((t) => [t.id, t.output_key]));
 
   /** One member agent on one piece of work, within the budget. */
   const work = async (agent: AgentEntity, prompt: string): Promise<{ answer: string; iterations: number }> => {
     const cap = Math.min(agent.maxIterations, budget);
-    const run = await runAgent(deps.llm, deps.tools, { ...agent, maxIterations: cap }, { userId }, { history: [], query: prompt, files: [] });
-    const iterations = run.trace.filter((t) => t.type === 'model').length;
-    budget -= iterations;
-    return { answer: run.answer, iterations };
+    const run = await runAgent(deps.llm, deps.tools, { ...agent, maxIterations: cap }, { userId }, { history: [], query: prompt, files: [] }, takeIteration);
+    return { answer: run.answer, iterations: run.trace.filter((t) => t.type === 'model').length };
   };
 
   const results: TaskResult[] = [];
@@ -141,8 +145,7 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
     const tools = new Map(deps.tools);
     tools.set('delegate', delegate);
     const cap = Math.min(manager.maxIterations, budget);
-    const run = await runAgent(deps.llm, tools, { ...manager, availableTools: ['delegate'], maxIterations: cap }, { userId }, { history: [], query: brief, files: [] });
-    budget -= run.trace.filter((t) => t.type === 'model').length;
+    const run = await runAgent(deps.llm, tools, { ...manager, availableTools: ['delegate'], maxIterations: cap }, { userId }, { history: [], query: brief, files: [] }, takeIteration);
     finalOutput = run.answer;
     for (const t of squad.tasks) if (!done.has(t.id)) results.push({ id: t.id, agent_slug: t.agent_slug, status: 'skipped', output: null, iterations: 0 });
   }

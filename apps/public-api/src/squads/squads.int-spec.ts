@@ -144,4 +144,18 @@ describe('squads (spec 2.18, 4.15)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('manager_agent')] } } });
   });
+
+  it('holds a hierarchical run to max_total_iterations, the manager’s own model calls included', async () => {
+    const squad = await createSquad({ name: 'Managed on a budget', process: 'hierarchical', manager_agent: agents['editor']!.id, max_total_iterations: 3 });
+    const delegation = (id: string) => ({ content: '', tool_calls: [{ id, type: 'function' as const, function: { name: 'delegate', arguments: JSON.stringify({ agent_slug: 'researcher', task: 'More facts' }) } }] });
+    for (let i = 0; i < 6; i++) kit.llm.chatReplies.push(delegation(`d${i}`), { content: `Fact ${i}.` });
+    const before = kit.llm.callsTo('/api/v1/chat').length;
+    const res = await request(kit.app).post(`/api/squads/${squad.id}/kickoff`).set('authorization', kit.alice.auth).send({ inputs: {} });
+    kit.llm.chatReplies.length = 0;
+    expect(res.status).toBe(200);
+    const run = (res.body as { data: SquadRun }).data;
+    const modelCalls = kit.llm.callsTo('/api/v1/chat').length - before;
+    expect(modelCalls).toBe(3);
+    expect(run.iterations_used).toBe(3);
+  });
 });
