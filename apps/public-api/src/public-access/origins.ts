@@ -1,3 +1,5 @@
+import { storableText } from './storable-text';
+
 /**
  * `allowed_origins` of webhooks and chatbots (spec 2.12, 2.14): empty accepts any origin; otherwise the
  * request's Origin (or, without one, its Referer) must name a host that is
@@ -40,7 +42,7 @@ const ORIGINS_MAX = 50;
 
 /** An `allowed_origins` value from a request body; problems go to `errors`. */
 export function parseAllowedOrigins(value: unknown, errors: string[]): string[] | undefined {
-  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255)) {
+  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255 || !storableText(o))) {
     errors.push(`allowed_origins: must be an array of at most ${ORIGINS_MAX} hostnames, origins or *.domain patterns`);
     return undefined;
   }

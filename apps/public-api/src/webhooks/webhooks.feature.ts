@@ -11,6 +11,7 @@ import type { DocumentFeatures } from '../storage-wiring/document-features';
 import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
 import { createExecutionServices } from '../workflow-executions/workflow-executions.feature';
 import { originAllowed } from '../public-access/origins';
+import { unstorableMessage, unstorablePath } from '../public-access/storable-text';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
 import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
@@ -39,10 +40,15 @@ function authenticated(res: Response): WebhookEntity {
 /** The trigger body's inputs: a JSON object (or nothing), or the plain fields of a multipart form. */
 function inputsOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
-  if (req.is('multipart/form-data')) return { ...(body as Record<string, unknown>) };
-  if (body === undefined || body === null) return {};
-  if (!isPlainObject(body)) throw BadRequestError.withErrors('The trigger body must be a JSON object', ['body must be a JSON object whose fields become the workflow inputs']);
-  return body;
+  let inputs: Record<string, unknown>;
+  if (req.is('multipart/form-data')) inputs = { ...(body as Record<string, unknown>) };
+  else if (body === undefined || body === null) inputs = {};
+  else if (!isPlainObject(body)) throw BadRequestError.withErrors('The trigger body must be a JSON object', ['body must be a JSON object whose fields become the workflow inputs']);
+  else inputs = body;
+  // The inputs are stored as jsonb with the execution: PostgreSQL would refuse these there (a 500).
+  const unstorable = unstorablePath(inputs);
+  if (unstorable !== undefined) throw BadRequestError.withErrors('Invalid inputs', [unstorableMessage(unstorable)]);
+  return inputs;
 }
 
 export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: RagModule }): ApiFeature {

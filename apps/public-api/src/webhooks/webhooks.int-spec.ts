@@ -78,6 +78,18 @@ describe('webhook management (spec 4.9)', () => {
     expect((await request(kit.app).post('/api/webhooks').set('authorization', kit.bob.auth).send({ activity: activityId })).status).toBe(404);
   });
 
+  it('answers 400, not 500, for text the database cannot hold (NUL, lone surrogates), on create and on PUT', async () => {
+    const webhooks = await count('webhooks');
+    for (const body of [{ name: 'a\u0000' }, { event_type: 'e\u0000' }, { allowed_origins: ['x\u0000.test'] }, { name: 'a\ud800' }]) {
+      const res = await request(kit.app).post('/api/webhooks').set('authorization', kit.alice.auth).send({ activity: activityId, ...body });
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.any(String)] } });
+    }
+    expect(await count('webhooks')).toBe(webhooks);
+    const w = await createWebhook(kit.alice.auth);
+    expect((await request(kit.app).put(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth).send({ event_type: 'e\u0000' })).status).toBe(400);
+  });
+
   it('is owner-only: another user gets 404 on every route', async () => {
     const w = await createWebhook(kit.alice.auth);
     expect((await request(kit.app).get(`/api/webhooks/${w.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
@@ -129,6 +141,17 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const executions = await count('workflow_executions');
     const res = await trigger(w.id, w.secret_key, { priority: 'high' });
     expect(res.status).toBe(400);
+    expect(await count('workflow_executions')).toBe(executions);
+  });
+
+  it('answers 400 for trigger inputs the database cannot hold (NUL, lone surrogates), starting nothing', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const executions = await count('workflow_executions');
+    for (const body of [{ document_url: 'https://files.example/a.pdf', note: 'a\u0000b' }, { document_url: 'https://files.example/a.pdf', deep: { list: ['\udc00'] } }]) {
+      const res = await trigger(w.id, w.secret_key, body);
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error.details.errors).toEqual([expect.stringMatching(/^(note|deep\.list\[0\]): /)]);
+    }
     expect(await count('workflow_executions')).toBe(executions);
   });
 
