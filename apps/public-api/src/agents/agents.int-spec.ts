@@ -179,4 +179,25 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect((await request(kit.app).delete(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).body).toEqual({ success: true });
     expect((await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).status).toBe(404);
   });
+
+  it('never lets a key holder confirm a creation on the owner’s behalf; the owner’s own confirmation works', async () => {
+    const made = await request(kit.app).post('/api/agents').set('authorization', kit.alice.auth).send({ data: { name: 'Builder', available_tools: ['composer_create_prompt'] } });
+    expect(made.status).toBe(201);
+    const builder = (made.body as { data: AgentView }).data;
+    const createCall = (id: string, title: string) => ({
+      content: '',
+      tool_calls: [{ id, type: 'function' as const, function: { name: 'composer_create_prompt', arguments: JSON.stringify({ title, type: 'extraction' }) } }],
+    });
+    const count = async (title: string) => ((await kit.bed.database.query('SELECT count(*)::int AS n FROM prompts WHERE title = $1', [title])) as { n: number }[])[0]!.n;
+
+    kit.llm.chatReplies.push(createCall('k1', 'Planted by a visitor'), { content: 'Done.' });
+    const byKey = await chat(builder.slug, { key: builder.api_key }, { query: 'Yes, create it' });
+    expect(byKey.status).toBe(200);
+    expect(await count('Planted by a visitor')).toBe(0);
+
+    kit.llm.chatReplies.push(createCall('o1', 'Made by the owner'), { content: 'Done.' });
+    const byOwner = await chat(builder.slug, { bearer: kit.alice.auth }, { query: 'Yes, create it' });
+    expect(byOwner.status).toBe(200);
+    expect(await count('Made by the owner')).toBe(1);
+  });
 });

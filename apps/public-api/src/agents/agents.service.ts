@@ -191,7 +191,9 @@ export class AgentsService {
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
     const created: { type: string; id: number; name: string }[] = [];
-    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: isConfirmation(turn.query), created };
+    // Only the signed-in user whose account the tools write to can confirm a creation: a key
+    // holder (a visitor of a public widget) never confirms for the agent's owner.
+    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: 'user' in caller && isConfirmation(turn.query), created };
     const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files });
     // What the Composer created this turn, as a block its client renders (2.10: creation_result).
     if (created.length > 0) run.answer = `${run.answer}\n\n${composerBlock('creation_result', { created })}`;
