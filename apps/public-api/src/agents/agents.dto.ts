@@ -22,6 +22,8 @@ export interface AgentSettings {
 }
 
 const TEXT_MAX = 20_000;
+/** Record ids are 32-bit integers; a larger number names no agent (and would fail in the database). */
+const MAX_ID = 2_147_483_647;
 
 function text(fields: Record<string, unknown>, key: string, errors: string[], max = TEXT_MAX): string | null | undefined {
   const v = fields[key];
@@ -188,7 +190,7 @@ export function parseCreateConversation(body: unknown): { title: string | null; 
   const config = fields['agent_config'] ?? {};
   if (!isPlainObject(config)) errors.push('agent_config: must be an object');
   const rawId = fields['agent_id'] ?? null;
-  const agentId = rawId === null ? null : typeof rawId === 'number' && Number.isInteger(rawId) && rawId > 0 ? rawId : undefined;
+  const agentId = rawId === null ? null : typeof rawId === 'number' && Number.isInteger(rawId) && rawId > 0 && rawId <= MAX_ID ? rawId : undefined;
   if (agentId === undefined) errors.push('agent_id: must be an agent id');
   if (errors.length > 0 || agentId === undefined) throw BadRequestError.withErrors('Invalid conversation', errors);
   return { title, agentConfig: config as Record<string, unknown>, agentId };

@@ -200,4 +200,10 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(byOwner.status).toBe(200);
     expect(await count('Made by the owner')).toBe(1);
   });
+
+  it('answers 400, not 500, for an agent_id beyond any record id', async () => {
+    const res = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'x', agent_id: 99_999_999_999 } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['agent_id: must be an agent id'] } } });
+  });
 });
