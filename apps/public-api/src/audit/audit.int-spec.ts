@@ -158,6 +158,17 @@ describe('the audit_log table', () => {
     expect(after).toBe(before - 1);
   });
 
+  it('stores details holding NUL or lone surrogates (which jsonb refuses) cleaned, without losing the rows batched with them', async () => {
+    audit.record({ action: 'test.unstorable', actorUserId: ids.alice, correlationId: 'corr-unstorable', details: { reason: 'a\u0000b', ['k\ud800']: ['\udc00x'] } });
+    audit.record({ action: 'test.neighbour', actorUserId: ids.alice, correlationId: 'corr-unstorable', details: { n: 1 } });
+    await audit.flush();
+    const rows = (await bed.database.query("SELECT action, details FROM audit_log WHERE correlation_id = 'corr-unstorable' ORDER BY id")) as { action: string; details: unknown }[];
+    expect(rows).toEqual([
+      { action: 'test.unstorable', details: { reason: 'ab', ['k\ufffd']: ['\ufffdx'] } },
+      { action: 'test.neighbour', details: { n: 1 } },
+    ]);
+  });
+
   it('tolerates a failed write: the action succeeds, the failure is logged, and the row is written once the table takes it', async () => {
     await bed.database.query('ALTER TABLE audit_log RENAME TO audit_log_away');
     try {

@@ -24,7 +24,16 @@ const MAX_STRING = 500;
 
 export const REDACTED = '[redacted]';
 
-function redactString(value: string): string {
+/** jsonb refuses NUL and unpaired surrogates, and one such row would fail its whole batch; they are dropped and replaced. */
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function storable(value: string): string {
+  return value.replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
+}
+
+function redactString(raw: string): string {
+  const value = storable(raw);
   if (ISO_DATE.test(value) || UUID.test(value)) return value;
   const masked = value.replace(EMAIL, '[email]').replace(IPV4, '[ip]').replace(DIGIT_RUN, '[number]');
   return masked.length > MAX_STRING ? `${masked.slice(0, MAX_STRING)}…` : masked;
@@ -37,7 +46,8 @@ function redactValue(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   if (value instanceof Date) return value.toISOString();
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
+  for (const [raw, v] of Object.entries(value)) {
+    const key = storable(raw);
     if (key === '__proto__' || key === 'constructor') continue;
     const redacted = PERSONAL_KEYS.test(key) ? REDACTED : redactValue(v, depth + 1);
     if (redacted !== undefined) out[key] = redacted;
