@@ -103,6 +103,14 @@ describe('workflow schedules (spec 2.15)', () => {
     expect(await read(s.data.id)).toMatchObject({ last_status: 'success', failure_count: 0 });
   });
 
+  it('starts a due tick once when two processes tick at the same moment', async () => {
+    const s = ((await create({ name: 'Raced', activity: activityId, cron_expression: '* * * * *', skip_if_running: false, inputs: { document_url: 'x' } })).body as { data: ScheduleView }).data;
+    await makeDue(s.id);
+    const [a, b] = await Promise.all([api.schedules.tick(), api.schedules.tick()]);
+    expect([...a!, ...b!]).toHaveLength(1);
+    expect((await read(s.id)).run_count).toBe(1);
+  });
+
   it('starts alongside an active run when skip_if_running is false', async () => {
     const s = ((await create({ name: 'Overlapping', activity: activityId, cron_expression: '* * * * *', skip_if_running: false, inputs: { document_url: 'x' } })).body as { data: ScheduleView }).data;
     await makeDue(s.id);

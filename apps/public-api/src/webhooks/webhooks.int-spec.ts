@@ -199,6 +199,17 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect((await trigger(w.id, w.secret_key).set('Referer', 'https://acme.test/page').send(body)).status).toBe(200);
   });
 
+  it('allows 100 triggers a minute per webhook, then answers 429 with Retry-After; other webhooks are not held up', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const other = await createWebhook(kit.alice.auth);
+    // Inputs the schema refuses: each call counts, and none starts an execution.
+    for (let i = 0; i < 100; i++) expect((await trigger(w.id, w.secret_key, { priority: 'high' })).status).toBe(400);
+    const limited = await trigger(w.id, w.secret_key, { priority: 'high' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await trigger(other.id, other.secret_key, { priority: 'high' })).status).toBe(400);
+  });
+
   it('rotates the secret: the new one works at once, the previous one during the grace window', async () => {
     const w = await createWebhook(kit.alice.auth);
     const res = await request(kit.app).post(`/api/webhooks/${w.id}/regenerate-secret`).set('authorization', kit.alice.auth);
