@@ -206,4 +206,15 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['agent_id: must be an agent id'] } } });
   });
+
+  it('answers 404 for a NUL in a path and 400 for one in a body, never 500', async () => {
+    expect((await request(kit.app).get('/api/agent-conversations/a%00b/messages').set('authorization', kit.alice.auth)).status).toBe(404);
+    expect((await request(kit.app).get('/api/agents/a%00b/public-config')).status).toBe(404);
+    expect((await request(kit.app).post('/api/agents/a%00b/public-chat').set('authorization', kit.alice.auth).send({ query: 'x' })).status).toBe(404);
+    const badTitle = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'a\u0000b' } });
+    expect(badTitle.status).toBe(400);
+    expect(badTitle.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['data.title: must not contain NUL characters or unpaired UTF-16 surrogates'] } } });
+    expect((await request(kit.app).post('/api/agents').set('authorization', kit.alice.auth).send({ data: { name: 'a\u0000b' } })).status).toBe(400);
+    expect((await request(kit.app).post('/api/agents/composer/public-chat').set('authorization', kit.alice.auth).send({ query: 'a\u0000b' })).status).toBe(400);
+  });
 });

@@ -119,4 +119,11 @@ describe('chatbots (spec 4.12)', () => {
     expect((await chat(made.data.slug, api_key, { query: 'holiday' })).status).toBe(200);
     expect((await chat(made.data.slug, made.data.api_key, { query: 'holiday' })).status).toBe(401);
   });
+
+  it('answers 404 for a NUL in a path and 400 for one in a body, never 500', async () => {
+    expect((await request(kit.app).get('/api/chatbots/a%00b/config')).status).toBe(404);
+    const bad = await request(kit.app).post('/api/chatbots').set('authorization', kit.alice.auth).send({ data: { name: 'a\u0000b' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['data.name: must not contain NUL characters or unpaired UTF-16 surrogates'] } } });
+  });
 });

@@ -158,4 +158,10 @@ describe('squads (spec 2.18, 4.15)', () => {
     expect(modelCalls).toBe(3);
     expect(run.iterations_used).toBe(3);
   });
+
+  it('answers 400, not 500, for a NUL in a squad body', async () => {
+    const res = await request(kit.app).post('/api/squads').set('authorization', kit.alice.auth).send(squadBody({ description: 'a\u0000b' }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['data.description: must not contain NUL characters or unpaired UTF-16 surrogates'] } } });
+  });
 });
