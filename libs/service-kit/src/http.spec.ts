@@ -124,6 +124,23 @@ describe('createHttpApp error bodies (public style)', () => {
   });
 });
 
+describe('text the database cannot store', () => {
+  it('refuses a NUL or a lone surrogate in a JSON body or a query string with 400 naming where, and a NUL in a path with 404', async () => {
+    const app = build('public');
+    const body = await request(app).post('/api/echo').set('content-type', 'application/json').send('{"data": {"name": "a\\u0000b"}}');
+    expect(body.status).toBe(400);
+    expect(body.body.error.details.errors).toEqual(['data.name: must not contain NUL characters or unpaired UTF-16 surrogates']);
+    const surrogate = await request(app).post('/api/echo').set('content-type', 'application/json').send('{"tags": ["ok", "\\ud800"]}');
+    expect(surrogate.body.error.details.errors).toEqual(['tags[1]: must not contain NUL characters or unpaired UTF-16 surrogates']);
+    const query = await request(app).get('/api/missing?filters[name][$contains]=a%00b');
+    expect(query.status).toBe(400);
+    expect(query.body.error.details.errors[0]).toMatch(/^query\./);
+    expect((await request(app).get('/api/things/a%00b')).status).toBe(404);
+    const fine = await request(app).post('/api/echo').set('content-type', 'application/json').send({ name: 'plain é 😀' });
+    expect(fine.status).toBe(200);
+  });
+});
+
 describe('createHttpApp error bodies (internal style)', () => {
   it('answers malformed JSON with the validation_error code part 7 names', async () => {
     const res = await request(build('internal')).post('/api/echo').set('content-type', 'application/json').send('{"broken":');

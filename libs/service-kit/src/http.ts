@@ -1,4 +1,4 @@
-import express, { NextFunction, Request, Response } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
@@ -6,6 +6,7 @@ import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from '
 import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
 import { Metrics } from './metrics';
+import { storableText, unstorableMessage, unstorablePath } from './storable-text';
 
 export type ErrorStyle = 'public' | 'internal';
 
@@ -96,6 +97,27 @@ function routeLabel(req: Request): string {
 }
 
 /**
+ * Text PostgreSQL cannot store (NUL, lone surrogates) would fail at a query as
+ * a 500 wherever it reaches one; it is refused here, once, for every route: a
+ * path holding an encoded NUL names nothing (404), a JSON body or query
+ * string holding such text is 400 naming where (never the value).
+ */
+const refuseUnstorableText: RequestHandler = (req, _res, next) => {
+  if (/%00/.test(req.path) || !storableText(safeDecode(req.path))) return next(new NotFoundError(`Cannot ${req.method} ${req.path}`));
+  const bad = unstorablePath(req.body) ?? unstorablePath({ ...(req.query as Record<string, unknown>) }, 'query');
+  if (bad !== undefined) return next(BadRequestError.withErrors('Invalid request', [unstorableMessage(bad)]));
+  next();
+};
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
  * Builds the Express app every service uses: correlation ids, access metrics,
  * health and metrics endpoints, JSON parsing, the routes given by `mount`,
  * then 404 and the error body.
@@ -140,6 +162,7 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
   // Bodies are JSON (spec part 4): also when a client sends one as text/plain or with no
   // content type, the defaults of fetch and of Python requests given a string.
   app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: isJsonBody }));
+  app.use(refuseUnstorableText);
 
   mount(app);
 

@@ -7,3 +7,4 @@ export * from './lifecycle';
 export * from './logger';
 export * from './metrics';
 export * from './validation';
+export * from './storable-text';

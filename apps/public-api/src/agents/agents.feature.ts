@@ -23,8 +23,7 @@ import { describeAgentRoutes } from './agents.openapi';
 import { agentListSpec, AgentsRepository } from './agents.repository';
 import { AGENT_NOT_FOUND, AgentsService } from './agents.service';
 import { conversationListSpec, ConversationsRepository } from './conversations.repository';
-import { CONVERSATION_NOT_FOUND, ConversationsService, DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
-import { storableInput } from './storable-input';
+import { ConversationsService, DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
 
 function agentId(value: unknown): number {
   const id = idParam(value);
@@ -70,8 +69,6 @@ export function createAgentsFeature(deps: { documents: DocumentFeatures; rag: Ra
       const requireService = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
       /** X-Agent-Key, or else a bearer token. */
       const keyOrBearer: RequestHandler = (req, res, next) => (req.header('x-agent-key') ? next() : requireAuth(req, res, next));
-      api.use('/agents', storableInput(AGENT_NOT_FOUND));
-      api.use(['/agent-conversations', '/internal/agent-conversations'], storableInput(CONVERSATION_NOT_FOUND));
 
       api.get('/agents/:slug/public-config', async (req, res) => {
         res.json(await agents.publicConfig(String(req.params['slug'])));

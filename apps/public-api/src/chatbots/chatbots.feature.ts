@@ -8,7 +8,6 @@ import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './cha
 import { describeChatbotRoutes } from './chatbots.openapi';
 import { ChatbotsRepository } from './chatbots.repository';
 import { CHATBOT_NOT_FOUND, ChatbotsService } from './chatbots.service';
-import { storableInput } from '../agents/storable-input';
 
 function chatbotId(value: unknown): number {
   const id = idParam(value);
@@ -28,7 +27,6 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
         limiter: new FixedWindowLimiter(60, 60_000),
       });
       const { requireAuth, requireStepUp } = ctx.auth;
-      api.use('/chatbots', storableInput(CHATBOT_NOT_FOUND));
 
       api.get('/chatbots/:slug/config', async (req, res) => {
         res.json(await chatbots.publicConfig(String(req.params['slug'])));

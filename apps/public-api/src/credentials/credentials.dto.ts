@@ -1,7 +1,6 @@
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../activities/request-body';
-import { storableText, unstorableMessage } from '../public-access/storable-text';
 
 export interface CredentialInput {
   name: string;
@@ -30,7 +29,6 @@ function readText(fields: Record<string, unknown>, key: string, max: number, err
   const trimmed = value.trim();
   if (trimmed === '') errors.push(`${key}: must not be empty`);
   else if (trimmed.length > max) errors.push(`${key}: must be at most ${max} characters`);
-  else if (!storableText(trimmed)) errors.push(unstorableMessage(key));
   else return trimmed;
   return undefined;
 }
@@ -41,7 +39,6 @@ function readDescription(fields: Record<string, unknown>, errors: string[]): str
   if (value === null) return null;
   if (typeof value !== 'string') errors.push('description: must be a string');
   else if (value.length > DESCRIPTION_MAX) errors.push(`description: must be at most ${DESCRIPTION_MAX} characters`);
-  else if (!storableText(value)) errors.push(unstorableMessage('description'));
   else return value;
   return undefined;
 }

@@ -1,4 +1,3 @@
-import { storableText } from './storable-text';
 
 /**
  * `allowed_origins` of webhooks and chatbots (spec 2.12, 2.14): empty accepts any origin; otherwise the
@@ -42,7 +41,7 @@ const ORIGINS_MAX = 50;
 
 /** An `allowed_origins` value from a request body; problems go to `errors`. */
 export function parseAllowedOrigins(value: unknown, errors: string[]): string[] | undefined {
-  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255 || !storableText(o))) {
+  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255)) {
     errors.push(`allowed_origins: must be an array of at most ${ORIGINS_MAX} hostnames, origins or *.domain patterns`);
     return undefined;
   }

@@ -2,7 +2,6 @@ import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../activities/request-body';
 import { cronProblem, isTimeZone } from './cron';
-import { storableText, unstorableMessage, unstorablePath } from '../public-access/storable-text';
 
 export interface ScheduleSettings {
   name?: string;
@@ -24,7 +23,6 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Schedu
   const activity = fields['activity'] ?? fields['activity_id'];
   if (name !== undefined) {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 255) errors.push('name: must be a non-empty string of at most 255 characters');
-    else if (!storableText(name)) errors.push(unstorableMessage('name'));
     else out.name = name.trim();
   }
   if (activity !== undefined) {
@@ -55,9 +53,7 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Schedu
     else set(value);
   }
   if (inputs !== undefined) {
-    const unstorable = isPlainObject(inputs) ? unstorablePath(inputs, 'inputs') : undefined;
     if (!isPlainObject(inputs)) errors.push('inputs: must be an object');
-    else if (unstorable !== undefined) errors.push(unstorableMessage(unstorable));
     else out.inputs = inputs;
   }
   return out;

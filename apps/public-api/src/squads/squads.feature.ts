@@ -13,7 +13,6 @@ import { parseCreateSquad, parseKickoff, parseUpdateSquad } from './squads.dto';
 import { describeSquadRoutes } from './squads.openapi';
 import { SquadsRepository } from './squads.repository';
 import { SQUAD_NOT_FOUND, SquadsService } from './squads.service';
-import { storableInput } from '../agents/storable-input';
 
 function squadId(value: unknown): number {
   const id = idParam(value);
@@ -39,7 +38,6 @@ export function createSquadsFeature(deps: { documents: DocumentFeatures; rag: Ra
         }),
       });
       const { requireAuth } = ctx.auth;
-      api.use('/squads', storableInput(SQUAD_NOT_FOUND));
 
       api.get('/squads', requireAuth, async (req, res) => {
         res.json({ data: await squads.list(currentUser(req).id) });

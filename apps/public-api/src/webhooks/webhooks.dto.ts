@@ -3,7 +3,6 @@ import { ACCEPTED_MIME_TYPES, normaliseMimeType, type AcceptedMimeType } from '@
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../activities/request-body';
 import { parseAllowedOrigins } from '../public-access/origins';
-import { storableText, unstorableMessage } from '../public-access/storable-text';
 
 /** Spec 8: 1 to 50; 10 (the developer guide's default; the schema description says 20). */
 export const DEFAULT_MAX_FILE_SIZE_MB = 10;
@@ -38,7 +37,6 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Webhoo
   if (name !== undefined) {
     if (typeof name !== 'string' || name.trim() === '') errors.push('name: must be a non-empty string');
     else if (name.trim().length > NAME_MAX) errors.push(`name: must be at most ${NAME_MAX} characters`);
-    else if (!storableText(name)) errors.push(unstorableMessage('name'));
     else out.name = name.trim();
   }
   for (const [key, value, set] of [
@@ -54,7 +52,6 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Webhoo
     if (event_type === null || (typeof event_type === 'string' && event_type.trim() === '')) out.eventType = null;
     else if (typeof event_type !== 'string') errors.push('event_type: must be a string');
     else if (event_type.trim().length > EVENT_TYPE_MAX) errors.push(`event_type: must be at most ${EVENT_TYPE_MAX} characters`);
-    else if (!storableText(event_type)) errors.push(unstorableMessage('event_type'));
     else out.eventType = event_type.trim();
   }
   if (max_file_size_mb !== undefined) {

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthorizedError } from '@docflow/service-kit';
+import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam } from '../activities/request-body';
@@ -11,7 +11,6 @@ import type { DocumentFeatures } from '../storage-wiring/document-features';
 import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
 import { createExecutionServices } from '../workflow-executions/workflow-executions.feature';
 import { originAllowed } from '../public-access/origins';
-import { unstorableMessage, unstorablePath } from '../public-access/storable-text';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
 import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
@@ -40,15 +39,16 @@ function authenticated(res: Response): WebhookEntity {
 /** The trigger body's inputs: a JSON object (or nothing), or the plain fields of a multipart form. */
 function inputsOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
-  let inputs: Record<string, unknown>;
-  if (req.is('multipart/form-data')) inputs = { ...(body as Record<string, unknown>) };
-  else if (body === undefined || body === null) inputs = {};
-  else if (!isPlainObject(body)) throw BadRequestError.withErrors('The trigger body must be a JSON object', ['body must be a JSON object whose fields become the workflow inputs']);
-  else inputs = body;
-  // The inputs are stored as jsonb with the execution: PostgreSQL would refuse these there (a 500).
-  const unstorable = unstorablePath(inputs);
-  if (unstorable !== undefined) throw BadRequestError.withErrors('Invalid inputs', [unstorableMessage(unstorable)]);
-  return inputs;
+  if (req.is('multipart/form-data')) {
+    // Form fields are parsed here, after the app's check of JSON bodies: text the database cannot store is refused the same way.
+    const fields = { ...(body as Record<string, unknown>) };
+    const unstorable = unstorablePath(fields);
+    if (unstorable !== undefined) throw BadRequestError.withErrors('Invalid inputs', [unstorableMessage(unstorable)]);
+    return fields;
+  }
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw BadRequestError.withErrors('The trigger body must be a JSON object', ['body must be a JSON object whose fields become the workflow inputs']);
+  return body;
 }
 
 export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: RagModule }): ApiFeature {

@@ -1,7 +1,9 @@
 /**
  * PostgreSQL refuses a NUL character in any text, and a lone UTF-16
  * surrogate inside jsonb, so such input would fail at the INSERT (a 500).
- * The write paths check for it first and answer 400.
+ * createHttpApp refuses it in request bodies and query strings (400) and in
+ * paths (404) before any route runs; multipart fields are checked where
+ * they are parsed.
  */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
