@@ -1,7 +1,7 @@
 import type { ChatCall, ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { InternalServiceError } from '@docflow/llm-client';
 import type { ModelType } from '@docflow/contracts';
-import { ServiceUnavailableError } from '@docflow/service-kit';
+import { AppError, ServiceUnavailableError } from '@docflow/service-kit';
 import type { AgentEntity } from './agent.entity';
 import type { AgentTool, ToolContext } from './agent-tools';
 import type { FileRef } from './agents.dto';
@@ -15,6 +15,9 @@ export interface AgentRun {
   trace: TraceStep[];
   tools_used: string[];
 }
+
+/** Tool calls one model reply may make; the rest are answered with an error (each one can be a model call or a write). */
+export const MAX_TOOL_CALLS_PER_REPLY = 10;
 
 /** A tool's answer as the model sees it, bounded. */
 const TOOL_RESULT_MAX = 20_000;
@@ -78,19 +81,25 @@ export async function runAgent(
     trace.push({ step: ++step, type: 'model', provider: reply.provider, model: reply.model, tool_calls: calls.map((c) => c.function.name), ms: Math.round(performance.now() - started) });
     if (calls.length === 0) return { answer: reply.message.content, trace, tools_used: [...used] };
     messages.push({ role: 'assistant', content: reply.message.content || null, tool_calls: calls });
-    for (const call of calls) {
+    for (const [index, call] of calls.entries()) {
       const args = argumentsOf(call.function.arguments);
       const tool = offered.includes(call.function.name) ? tools.get(call.function.name) : undefined;
       const t0 = performance.now();
       let result: unknown;
       let error: string | undefined;
-      if (!tool) error = `no tool named ${call.function.name} is available to this agent`;
+      if (index >= MAX_TOOL_CALLS_PER_REPLY) error = `not run: at most ${MAX_TOOL_CALLS_PER_REPLY} tool calls per reply`;
+      else if (!tool) error = `no tool named ${call.function.name} is available to this agent`;
       else {
         try {
           result = await tool.run(ctx, args);
           used.add(call.function.name);
         } catch (err) {
-          error = err instanceof Error ? err.message : String(err);
+          // Our own errors say what the caller may know; anything else (a database message, say) is logged, not shown.
+          if (err instanceof AppError) error = err.message;
+          else {
+            error = 'the tool failed';
+            ctx.logger?.error('agent tool failed', { tool: call.function.name, error: err instanceof Error ? err.message : String(err) });
+          }
         }
       }
       trace.push({ step: ++step, type: 'tool', tool: call.function.name, arguments: args, ok: error === undefined, ...(error !== undefined ? { error } : {}), ms: Math.round(performance.now() - t0) });

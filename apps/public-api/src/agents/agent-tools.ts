@@ -1,4 +1,5 @@
 import { parseListQuery } from '@docflow/list-query';
+import type { Logger } from '@docflow/service-kit';
 import { TASK_TYPES } from '@docflow/workflow';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { activityListSpec } from '../activities/activities.repository';
@@ -17,6 +18,8 @@ export interface ToolContext {
   userConfirmed?: boolean;
   /** What this turn created, for the Composer's creation_result block. */
   created?: { type: string; id: number; name: string }[];
+  /** Where a tool's unexpected failure is logged (its message is not shown to the caller). */
+  logger?: Logger;
 }
 
 export interface AgentTool {

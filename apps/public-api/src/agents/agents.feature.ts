@@ -63,7 +63,7 @@ export function createAgentsFeature(deps: { documents: DocumentFeatures; rag: Ra
           createSquad: (tc, fields) => squads.create(tc.userId, parseCreateSquad(fields)),
         }),
       ]);
-      const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools });
+      const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger: ctx.logger.child({ component: 'agents' }) });
       const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools });
       const { requireAuth, requireStepUp } = ctx.auth;
       const requireService = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });

@@ -107,6 +107,17 @@ describe('agents (spec 2.10, 4.11)', () => {
     ]);
   });
 
+  it('runs at most 10 tool calls of one model reply and answers the rest with an error', async () => {
+    const calls = Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, type: 'function' as const, function: { name: 'list_workflows', arguments: '{}' } }));
+    kit.llm.chatReplies.push({ content: '', tool_calls: calls }, { content: 'Listed.' });
+    const res = await chat(agent.slug, { key: agent.api_key }, { query: 'List my workflows, many times' });
+    expect(res.status).toBe(200);
+    const tools = (res.body as ChatAnswer).trace.filter((t) => t.type === 'tool');
+    expect(tools).toHaveLength(12);
+    expect(tools.filter((t) => t.ok)).toHaveLength(10);
+    expect(tools.slice(10).map((t) => ('error' in t ? t.error : ''))).toEqual(Array(2).fill('not run: at most 10 tool calls per reply'));
+  });
+
   it('takes the owner’s bearer instead of the key; refuses no key, a wrong key and another user (401)', async () => {
     kit.llm.chatReplies.push({ content: 'Owner answer.' });
     expect((await chat('hr-assistant', { bearer: kit.alice.auth }, { query: 'hi' })).status).toBe(200);

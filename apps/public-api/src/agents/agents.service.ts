@@ -1,6 +1,6 @@
 import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@docflow/service-kit';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../activities/activities.service';
 import type { CredentialSealer } from '../credentials/credential-sealer';
 import { apiKeyMatches, newApiKey, sha256Hex } from '../public-access/api-keys';
@@ -46,6 +46,7 @@ export interface AgentsServiceDeps {
   sealer: CredentialSealer;
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
+  logger?: Logger;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
@@ -193,7 +194,7 @@ export class AgentsService {
     const created: { type: string; id: number; name: string }[] = [];
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
-    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: 'user' in caller && isConfirmation(turn.query), created };
+    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: 'user' in caller && isConfirmation(turn.query), created, logger: this.deps.logger };
     const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files });
     // What the Composer created this turn, as a block its client renders (2.10: creation_result).
     if (created.length > 0) run.answer = `${run.answer}\n\n${composerBlock('creation_result', { created })}`;
