@@ -1,7 +1,7 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
-import { uniqueViolation } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../data-source';
+import { slugTakenOr } from '../public-access/slug';
 import { AgentEntity } from './agent.entity';
 
 export const agentListSpec = defineListSpec({
@@ -45,23 +45,14 @@ export class AgentsRepository {
     return this.repo.findOneBy({ slug });
   }
 
-  async insert(row: NewAgentRow): Promise<AgentEntity | 'slug_taken'> {
-    try {
-      return await this.repo.save(this.repo.create(row));
-    } catch (err) {
-      if (uniqueViolation(err) !== undefined) return 'slug_taken';
-      throw err;
-    }
+  insert(row: NewAgentRow): Promise<AgentEntity | 'slug_taken'> {
+    return slugTakenOr(() => this.repo.save(this.repo.create(row)));
   }
 
   async update(id: number, changes: AgentRowChanges): Promise<AgentEntity | null | 'slug_taken'> {
-    try {
-      const result = await this.repo.update({ id }, changes as QueryDeepPartialEntity<AgentEntity>);
-      return result.affected ? this.findById(id) : null;
-    } catch (err) {
-      if (uniqueViolation(err) !== undefined) return 'slug_taken';
-      throw err;
-    }
+    const result = await slugTakenOr(() => this.repo.update({ id }, changes as QueryDeepPartialEntity<AgentEntity>));
+    if (result === 'slug_taken') return result;
+    return result.affected ? this.findById(id) : null;
   }
 
   async delete(id: number): Promise<void> {

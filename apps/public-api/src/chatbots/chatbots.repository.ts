@@ -1,6 +1,6 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { uniqueViolation } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../data-source';
+import { slugTakenOr } from '../public-access/slug';
 import { ChatbotEntity } from './chatbot.entity';
 
 export type NewChatbotRow = Omit<ChatbotEntity, 'id' | 'createdAt' | 'updatedAt'>;
@@ -26,24 +26,15 @@ export class ChatbotsRepository {
     return this.repo.findOneBy({ slug });
   }
 
-  async insert(row: NewChatbotRow): Promise<ChatbotEntity | 'slug_taken'> {
-    try {
-      return await this.repo.save(this.repo.create(row));
-    } catch (err) {
-      if (uniqueViolation(err) !== undefined) return 'slug_taken';
-      throw err;
-    }
+  insert(row: NewChatbotRow): Promise<ChatbotEntity | 'slug_taken'> {
+    return slugTakenOr(() => this.repo.save(this.repo.create(row)));
   }
 
   /** The updated chatbot, null when the owner has none with this id. */
   async update(id: number, ownerId: number, changes: ChatbotRowChanges): Promise<ChatbotEntity | null | 'slug_taken'> {
-    try {
-      const result = await this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<ChatbotEntity>);
-      return result.affected ? this.findOwned(id, ownerId) : null;
-    } catch (err) {
-      if (uniqueViolation(err) !== undefined) return 'slug_taken';
-      throw err;
-    }
+    const result = await slugTakenOr(() => this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<ChatbotEntity>));
+    if (result === 'slug_taken') return result;
+    return result.affected ? this.findOwned(id, ownerId) : null;
   }
 
   async delete(id: number, ownerId: number): Promise<boolean> {

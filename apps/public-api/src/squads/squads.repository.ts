@@ -1,6 +1,6 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { uniqueViolation } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../data-source';
+import { slugTakenOr } from '../public-access/slug';
 import { SquadEntity } from './squad.entity';
 
 export type NewSquadRow = Omit<SquadEntity, 'id' | 'createdAt' | 'updatedAt'>;
@@ -21,24 +21,15 @@ export class SquadsRepository {
     return this.repo.findOneBy({ id, ownerId });
   }
 
-  async insert(row: NewSquadRow): Promise<SquadEntity | 'slug_taken'> {
-    try {
-      return await this.repo.save(this.repo.create(row));
-    } catch (err) {
-      if (uniqueViolation(err) !== undefined) return 'slug_taken';
-      throw err;
-    }
+  insert(row: NewSquadRow): Promise<SquadEntity | 'slug_taken'> {
+    return slugTakenOr(() => this.repo.save(this.repo.create(row)));
   }
 
   /** The updated squad, null when the owner has none with this id, `slug_taken` when the slug is in use. */
   async update(id: number, ownerId: number, changes: SquadRowChanges): Promise<SquadEntity | null | 'slug_taken'> {
-    try {
-      const result = await this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<SquadEntity>);
-      return result.affected ? this.findOwned(id, ownerId) : null;
-    } catch (err) {
-      if (uniqueViolation(err) !== undefined) return 'slug_taken';
-      throw err;
-    }
+    const result = await slugTakenOr(() => this.repo.update({ id, ownerId }, changes as QueryDeepPartialEntity<SquadEntity>));
+    if (result === 'slug_taken') return result;
+    return result.affected ? this.findOwned(id, ownerId) : null;
   }
 
   async delete(id: number, ownerId: number): Promise<boolean> {
