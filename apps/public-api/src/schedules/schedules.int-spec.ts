@@ -122,6 +122,20 @@ describe('workflow schedules (spec 2.15)', () => {
     expect((await read(s.id)).run_count).toBe(2);
   });
 
+  it('pauses a schedule whose next run cannot be computed, and still runs the others due with it', async () => {
+    const broken = ((await create({ name: 'Broken', activity: activityId, cron_expression: '* * * * *', inputs: { document_url: 'x' } })).body as { data: ScheduleView }).data;
+    const fine = ((await create({ name: 'Fine', activity: activityId, cron_expression: '* * * * *', inputs: { document_url: 'x' }, skip_if_running: false })).body as { data: ScheduleView }).data;
+    // A time zone the database row holds but the cron library cannot use (written behind the API's back).
+    await bed.database.query("UPDATE workflow_schedules SET timezone = 'Not/AZone', next_run_at = now() - interval '1 minute' WHERE id = $1", [broken.id]);
+    await makeDue(fine.id);
+    const started = await api.schedules.tick();
+    expect(started).toHaveLength(1);
+    expect(await read(fine.id)).toMatchObject({ last_status: 'running', run_count: 1 });
+    const after = await read(broken.id);
+    expect(after).toMatchObject({ is_active: false, next_run_at: null, last_status: 'failed' });
+    expect(after.last_error).toMatch(/^paused: the next run cannot be computed/);
+  });
+
   it('records a run that cannot start as failed, with the reason', async () => {
     const s = ((await create({ name: 'No inputs', activity: activityId, cron_expression: '* * * * *' })).body as { data: ScheduleView }).data;
     await makeDue(s.id);

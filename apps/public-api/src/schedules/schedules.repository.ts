@@ -36,7 +36,9 @@ export class SchedulesRepository {
   /**
    * Takes the active schedules due at `now` (rows another replica holds are
    * skipped), moves each one's next_run_at on with `next`, and returns them:
-   * each due tick is taken by exactly one replica.
+   * each due tick is taken by exactly one replica. A schedule whose next run
+   * cannot be computed is paused with the reason instead (and not returned),
+   * so that one bad row never holds up the others.
    */
   claimDue(now: Date, limit: number, next: (s: ScheduleEntity) => Date): Promise<ScheduleEntity[]> {
     return this.database.transaction(async (m) => {
@@ -49,8 +51,20 @@ export class SchedulesRepository {
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
-      for (const s of due) await repo.update({ id: s.id }, { nextRunAt: next(s), lastRunAt: now });
-      return due;
+      const claimed: ScheduleEntity[] = [];
+      for (const s of due) {
+        let nextRunAt: Date;
+        try {
+          nextRunAt = next(s);
+        } catch (err) {
+          const reason = `paused: the next run cannot be computed (${err instanceof Error ? err.message : String(err)})`;
+          await repo.update({ id: s.id }, { isActive: false, nextRunAt: null, lastStatus: 'failed', lastError: reason.slice(0, 2000) });
+          continue;
+        }
+        await repo.update({ id: s.id }, { nextRunAt, lastRunAt: now });
+        claimed.push(s);
+      }
+      return claimed;
     });
   }
 
