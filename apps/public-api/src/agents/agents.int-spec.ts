@@ -118,6 +118,17 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(tools.slice(10).map((t) => ('error' in t ? t.error : ''))).toEqual(Array(2).fill('not run: at most 10 tool calls per reply'));
   });
 
+  it('answers two first turns naming the same new session_id at once, in one session', async () => {
+    kit.llm.chatReplies.push({ content: 'One.' }, { content: 'Two.' });
+    const [a, b] = await Promise.all([
+      chat(agent.slug, { key: agent.api_key }, { query: 'first', session_id: 'shared-session-1' }),
+      chat(agent.slug, { key: agent.api_key }, { query: 'second', session_id: 'shared-session-1' }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const rows = (await kit.bed.database.query("SELECT message_count FROM agent_conversations WHERE session_id = 'shared-session-1'")) as { message_count: number }[];
+    expect(rows).toEqual([{ message_count: 4 }]);
+  });
+
   it('takes the owner’s bearer instead of the key; refuses no key, a wrong key and another user (401)', async () => {
     kit.llm.chatReplies.push({ content: 'Owner answer.' });
     expect((await chat('hr-assistant', { bearer: kit.alice.auth }, { query: 'hi' })).status).toBe(200);

@@ -184,9 +184,10 @@ export class AgentsService {
     if (!agent.active) throw new ForbiddenError('This agent is inactive');
 
     const { conversations } = this.deps;
-    let session = turn.sessionId !== undefined ? await conversations.find(turn.sessionId, undefined).catch(() => undefined) : undefined;
-    if (session && (session.ownerId !== actingUser || session.agentId !== agent.id)) throw new NotFoundError(CONVERSATION_NOT_FOUND);
-    session ??= await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) });
+    const named = turn.sessionId !== undefined ? await conversations.find(turn.sessionId, undefined).catch(() => undefined) : undefined;
+    // A session created by a parallel first turn with the same session_id comes back from create: checked like a found one.
+    const session = named ?? (await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) }));
+    if (session.ownerId !== actingUser || session.agentId !== agent.id) throw new NotFoundError(CONVERSATION_NOT_FOUND);
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))

@@ -1,4 +1,5 @@
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
+import { uniqueViolation } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../data-source';
 import { AgentMessageEntity, ConversationEntity } from './conversation.entity';
 
@@ -49,8 +50,15 @@ export class ConversationsRepository {
     return this.sessions.findOneBy({ sessionId });
   }
 
-  insert(row: Pick<ConversationEntity, 'sessionId' | 'ownerId' | 'agentId' | 'title' | 'agentConfig'>): Promise<ConversationEntity> {
-    return this.sessions.save(this.sessions.create({ ...row, active: true, messageCount: 0 }));
+  /** The new session; when its session_id was taken meanwhile (two first turns at once), the one that was. */
+  async insert(row: Pick<ConversationEntity, 'sessionId' | 'ownerId' | 'agentId' | 'title' | 'agentConfig'>): Promise<ConversationEntity> {
+    try {
+      return await this.sessions.save(this.sessions.create({ ...row, active: true, messageCount: 0 }));
+    } catch (err) {
+      const existing = uniqueViolation(err) !== undefined ? await this.findBySession(row.sessionId) : null;
+      if (existing) return existing;
+      throw err;
+    }
   }
 
   /** The last `limit` messages, oldest first. */
