@@ -73,7 +73,8 @@ export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: 
       });
       const { requireAuth } = ctx.auth;
       const limiter = new FixedWindowLimiter(TRIGGER_LIMIT_PER_MINUTE, 60_000);
-      const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true });
+      // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
+      const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
 
       /** Rule 1 in this order: no secret 401, unknown 404, wrong secret 401, inactive 403; then origins (rule 3) and the rate limit. */
       const authenticate: RequestHandler = async (req, res, next) => {

@@ -190,6 +190,14 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect(await count('documents')).toBe(documents);
   });
 
+  it('holds a form’s plain fields to the 1 MB trigger payload (32 fields of 32 KiB): 400 beyond', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const big = await request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').field('note', 'n'.repeat(33 * 1024));
+    expect(big.status).toBe(400);
+    const fine = await request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').field('note', 'n'.repeat(30 * 1024));
+    expect(fine.status).toBe(200);
+  });
+
   it('checks allowed_origins against Origin or Referer', async () => {
     const w = await createWebhook(kit.alice.auth, { allowed_origins: ['*.acme.test'] });
     const body = { document_url: 'https://files.example/a.pdf' };

@@ -30,6 +30,8 @@ export interface UploadMiddlewareOptions {
   memoryBudgetBytes?: number;
   /** Files under any field name (webhook triggers), instead of `file` and `files` only. */
   anyFieldName?: boolean;
+  /** Plain form fields: how many, and the bytes of each (default 50 of 1 MiB). */
+  fieldLimits?: { fields: number; fieldSize: number };
 }
 
 function describeMulterError(err: multer.MulterError): string {
@@ -64,7 +66,7 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
     storage,
     // Filenames in the part headers are UTF-8 (what browsers and curl send), not busboy's default latin1.
     defParamCharset: 'utf8',
-    limits: { fileSize: options.maxFileBytes, files: MAX_FILES_PER_UPLOAD, fields: 50, fieldSize: 1024 * 1024, parts: 70, fieldNameSize: 200 },
+    limits: { fileSize: options.maxFileBytes, files: MAX_FILES_PER_UPLOAD, fields: 50, fieldSize: 1024 * 1024, ...options.fieldLimits, parts: 70, fieldNameSize: 200 },
   });
   const parse = options.anyFieldName
     ? parser.any()
