@@ -73,6 +73,9 @@ function returned<T>(raw: unknown): T[] {
   return raw as T[];
 }
 
+/** Start of a CASE: whether nobody switched the document off (PATCH /documents/{id}/rag-status) since indexing was asked for. */
+const SWITCHED_ON = "CASE WHEN rag_enabled AND rag_status <> 'disabled'";
+
 /** Rows per INSERT statement when chunks are written. */
 const INSERT_BATCH = 500;
 
@@ -110,7 +113,14 @@ export class RagIndexRepository {
       if (!row) return null;
       const previous = toState(row);
       const status = previous.ragProcessingStatus;
-      if (!force && (status === 'queued' || status === 'processing')) return { kind: 'unchanged', state: previous };
+      if (!force && (status === 'queued' || status === 'processing')) {
+        // Switched off (PATCH rag-status) while its job waits or runs: on again, and the job goes on.
+        if (previous.ragEnabled && previous.ragStatus === 'processing') return { kind: 'unchanged', state: previous };
+        const on = returned<StateRow>(
+          await m.query(`UPDATE documents SET rag_enabled = true, rag_status = 'processing', updated_at = now() WHERE id = $1 RETURNING ${STATE_COLUMNS}`, [documentId]),
+        );
+        return { kind: 'unchanged', state: on[0] ? toState(on[0]) : previous };
+      }
       if (!force && status === 'completed') {
         if (previous.ragEnabled && previous.ragStatus === 'enabled') return { kind: 'unchanged', state: previous };
         const on = returned<StateRow>(
@@ -141,13 +151,14 @@ export class RagIndexRepository {
   }
 
   /**
-   * Marks the document `processing` for the job; null when the job is not the
-   * document's current one (superseded, finished, or the document is gone).
+   * Marks the document `processing` for the job (its ragStatus too, unless it
+   * was switched off meanwhile); null when the job is not the document's
+   * current one (superseded, finished, or the document is gone).
    */
   async claim(documentId: number, jobId: string): Promise<IndexClaim | null> {
     const rows = returned<{ id: number; owner_id: number; visibility: Visibility; title: string }>(
       await this.ds.query(
-        `UPDATE documents SET rag_processing_status = 'processing', rag_status = 'processing', updated_at = now()
+        `UPDATE documents SET rag_processing_status = 'processing', rag_status = ${SWITCHED_ON} THEN 'processing' ELSE rag_status END, updated_at = now()
          WHERE id = $1 AND rag_job_id = $2 AND rag_processing_status IN ('queued', 'processing')
          RETURNING id, owner_id, visibility, title`,
         [documentId, jobId],
@@ -169,8 +180,9 @@ export class RagIndexRepository {
   /**
    * Replaces the document's chunks with `chunks` and marks it completed, in
    * one transaction under the document's row lock: readers see the old chunks
-   * or the new ones, never a mix. False (nothing written) when the job is no
-   * longer the document's current one.
+   * or the new ones, never a mix. A document switched off while it was
+   * indexed (PATCH rag-status) stays off. False (nothing written) when the
+   * job is no longer the document's current one.
    */
   async replaceChunks(claim: IndexClaim, jobId: string, chunks: NewChunk[], embeddingModel: string | null): Promise<boolean> {
     const withVector = await this.pgvector();
@@ -183,7 +195,7 @@ export class RagIndexRepository {
       await m.query('DELETE FROM rag_chunks WHERE document_id = $1', [claim.documentId]);
       for (let i = 0; i < chunks.length; i += INSERT_BATCH) await this.insertBatch(m, claim, chunks.slice(i, i + INSERT_BATCH), embeddingModel, withVector);
       await m.query(
-        `UPDATE documents SET rag_processing_status = 'completed', rag_status = 'enabled', rag_enabled = true, rag_chunk_count = $2, rag_error = NULL, updated_at = now()
+        `UPDATE documents SET rag_processing_status = 'completed', rag_status = ${SWITCHED_ON} THEN 'enabled' ELSE 'disabled' END, rag_chunk_count = $2, rag_error = NULL, updated_at = now()
          WHERE id = $1`,
         [claim.documentId, chunks.length],
       );

@@ -170,6 +170,35 @@ describe('indexing through rag_index_queue', () => {
     expect(titles).toEqual([{ document_title: 'Refund policy 2025' }]);
   });
 
+  it('keeps a switch-off made during indexing once indexing ends, and a plain enable during indexing switches it back on (3.5)', async () => {
+    const id = await uploadDoc(kit.alice, 'Fleet Notes\n\nThe blue van is parked at gate Zulu-9 overnight.', 'fleet.txt', 'text/plain', { title: 'Fleet' });
+    const processing = async (): Promise<void> => {
+      await until('processing', async () => ((await ragStatus(kit, id)).rag_processing_status === 'processing' ? true : undefined));
+    };
+    const off = () => request(kit.app).patch(`/api/documents/${id}/rag-status`).set('authorization', kit.alice.auth).send({ ragEnabled: false, ragStatus: 'disabled' }).expect(200);
+
+    kit.llm.hold();
+    expect((await enable(kit.alice, id)).status).toBe(202);
+    await processing();
+    await off();
+    kit.llm.release();
+    const done = await settled(kit, id);
+    expect(done).toMatchObject({ rag_processing_status: 'completed', ragEnabled: false, ragStatus: 'disabled' });
+    expect(done.rag_chunk_count).toBeGreaterThan(0);
+    expect((await ask(kit.alice, 'Where is the blue van parked?', 20)).sources.some((s) => s.document_id === id)).toBe(false);
+
+    kit.llm.hold();
+    expect((await enable(kit.alice, id, { force_reprocess: true })).status).toBe(202);
+    await processing();
+    await off();
+    const again = await enable(kit.alice, id);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ queued: false, rag_status: 'processing', ragEnabled: true, ragStatus: 'processing' });
+    kit.llm.release();
+    expect(await settled(kit, id)).toMatchObject({ rag_processing_status: 'completed', ragEnabled: true, ragStatus: 'enabled' });
+    expect((await ask(kit.alice, 'Where is the blue van parked?', 20)).sources.some((s) => s.document_id === id && s.chunk_text.includes('Zulu-9'))).toBe(true);
+  });
+
   it('answers 404 to anyone but the owner, and deletes the chunks with the document', async () => {
     const id = await uploadDoc(kit.bob, 'Bob private notes: the boat is named Wavecrest.', 'notes.txt', 'text/plain');
     await enable(kit.alice, id).expect(404);
