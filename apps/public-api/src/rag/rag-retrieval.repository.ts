@@ -78,6 +78,8 @@ interface ChunkRow {
  * visibility, so it needs no join.
  */
 const VISIBLE = `(c.owner_id = $1 OR c.visibility = 'global')`;
+/** Documents RAG answers from: switched on, by either field (PATCH /documents/{id}/rag-status may set one alone). */
+const SERVED = `d.rag_enabled AND d.rag_status <> 'disabled'`;
 
 const VECTOR_BYTES = 'c.embedding_f32 AS bin, CASE WHEN c.embedding_f32 IS NULL THEN array_send(c.embedding) END AS emb';
 
@@ -183,7 +185,7 @@ export class RagRetrievalRepository {
            ${half("c.visibility = 'global' AND c.owner_id <> $1", 'c.id DESC')}
          ) cand ORDER BY cov DESC, id LIMIT $5
        ) best
-       JOIN documents d ON d.id = best.document_id AND d.rag_enabled
+       JOIN documents d ON d.id = best.document_id AND ${SERVED}
        JOIN rag_chunks c ON c.id = best.id`,
       params,
     )) as (VectorRow & { rank: number })[];
@@ -201,7 +203,7 @@ export class RagRetrievalRepository {
       const size = embedding.vector.length;
       const rows = (await this.ds.query(
         `SELECT c.id, ${pgvectorSimilaritySql(size, '$4::real[]')} AS sim
-         FROM rag_chunks c JOIN documents d ON d.id = c.document_id AND d.rag_enabled
+         FROM rag_chunks c JOIN documents d ON d.id = c.document_id AND ${SERVED}
          WHERE c.id IN (${pgvectorCandidatesSql(size, '$4::real[]', '$2', '$3', VISIBLE)})`,
         [q.userId, embedding.model, limit, `{${embedding.vector.join(',')}}`],
       )) as { id: string | number; sim: number }[];
@@ -215,7 +217,7 @@ export class RagRetrievalRepository {
          UNION
          (SELECT id FROM rag_chunks WHERE visibility = 'global' ORDER BY id DESC LIMIT $3)
          ORDER BY id DESC LIMIT $3
-       ) r JOIN rag_chunks c ON c.id = r.id JOIN documents d ON d.id = c.document_id AND d.rag_enabled
+       ) r JOIN rag_chunks c ON c.id = r.id JOIN documents d ON d.id = c.document_id AND ${SERVED}
        WHERE c.embedding_model = $2 AND ${VISIBLE}`,
       [q.userId, embedding.model, limit],
     )) as VectorRow[];
@@ -232,7 +234,7 @@ export class RagRetrievalRepository {
     const rows = (await this.ds.query(
       `SELECT c.id, c.document_id, d.title, d.visibility, d.global_key, c.chunk_index, c.page, c.content
        FROM rag_chunks c JOIN documents d ON d.id = c.document_id
-       WHERE c.id = ANY($2::bigint[]) AND ${VISIBLE} AND d.rag_enabled`,
+       WHERE c.id = ANY($2::bigint[]) AND ${VISIBLE} AND ${SERVED}`,
       [userId, ranked.map((r) => r.id)],
     )) as ChunkRow[];
     const byId = new Map(rows.map((r) => [Number(r.id), r]));

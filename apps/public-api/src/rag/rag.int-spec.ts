@@ -305,6 +305,16 @@ describe('questions', () => {
     expect(back.sources.some((s) => s.document_id === pdfId && s.chunk_text.includes('4711'))).toBe(true);
   });
 
+  it('leaves out a document whose ragStatus alone was set to disabled, until it is enabled again', async () => {
+    const question = 'What is the door code of the Lisbon office?';
+    await request(kit.app).patch(`/api/documents/${pdfId}/rag-status`).set('authorization', kit.alice.auth).send({ ragStatus: 'disabled' }).expect(200);
+    expect((await ask(kit.alice, question, 20)).sources.some((s) => s.document_id === pdfId)).toBe(false);
+    const on = await enable(kit.alice, pdfId);
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ queued: false, ragEnabled: true, ragStatus: 'enabled' });
+    expect((await ask(kit.alice, question, 3)).sources.some((s) => s.document_id === pdfId)).toBe(true);
+  });
+
   it('validates the question and top_k, and needs a token or the service key', async () => {
     await request(kit.app).post('/api/rag/query').send({ query: 'x' }).expect(401);
     await request(kit.app).post('/api/internal/rag/query').send({ query: 'x', user_id: kit.bob.id }).expect(401);
