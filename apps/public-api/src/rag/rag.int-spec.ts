@@ -324,4 +324,29 @@ describe('questions', () => {
     expect(blank.status).toBe(400);
     expect((blank.body as { error: { details: { errors: string[] } } }).error.details.errors).toEqual(['query must not be blank']);
   });
+
+  it('answers bad input with part 7 bodies naming one problem per field', async () => {
+    const refused = async (path: string, body: unknown, errors: string[]): Promise<void> => {
+      const req = request(kit.app).post(`/api/${path}`);
+      const res = await (path.startsWith('internal') ? req.set('x-service-key', SERVICE_KEY) : req.set('authorization', kit.alice.auth)).send(body as object);
+      expect({ path, body, status: res.status, response: res.body as unknown }).toEqual({
+        path,
+        body,
+        status: 400,
+        response: { error: { status: 400, name: 'BadRequestError', message: 'Invalid request body', details: { errors } } },
+      });
+    };
+    await refused('rag/query', {}, ['query is required']);
+    await refused('rag/query', { query: 5 }, ['query must be a string']);
+    await refused('rag/query', { query: 'door', top_k: '3' }, ['top_k must be an integer number']);
+    await refused('rag/query', { query: 'door', top_k: 0 }, ['top_k must not be less than 1']);
+    await refused('rag/query', { query: 'door', top_k: 2.5 }, ['top_k must be an integer number']);
+    await refused('rag/query', { query: 'x'.repeat(2001) }, ['query must be shorter than or equal to 2000 characters']);
+    await refused('internal/rag/query', { query: 'door' }, ['user_id is required']);
+    await refused('internal/rag/enable', {}, ['document_id is required', 'user_id is required']);
+    await refused('internal/rag/enable', { document_id: '7', user_id: kit.alice.id, force_reprocess: 'yes' }, ['document_id must be an integer number', 'force_reprocess must be a boolean value']);
+    // Spec 4.14's default top_k is 5.
+    const defaulted = await ask(kit.alice, 'Lisbon holiday door code guideline item team member');
+    expect(defaulted.sources).toHaveLength(5);
+  });
 });
