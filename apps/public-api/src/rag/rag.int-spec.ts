@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { signServiceToken } from '@docflow/internal-auth';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { buildDocx, buildPdf } from '../documents/test-support/fixtures';
 import { type Actor, download, upload, type UploadBody } from '../documents/test-support/documents-kit';
@@ -290,6 +291,13 @@ describe('questions', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: { message: 'This signed URL has expired' } });
     await earlier.stop();
+
+    // The lifetime is configurable (SIGNED_URL_TTL_SECONDS).
+    const shorter = createRagModule({ config: { ...kit.config, SIGNED_URL_TTL_SECONDS: 600 }, database: kit.bed.database, logger: silentLogger, metrics: new Metrics('public-api') });
+    const short = (await shorter.service.query(kit.bob.id, { query: 'Lisbon city holiday', topK: 1 })).sources[0]!;
+    expect(Math.abs(Date.parse(short.signed_url_expires_at) - (Date.now() + 600 * 1000))).toBeLessThan(60 * 1000);
+    expect(Number(new URL(short.signed_url).searchParams.get('expires')) * 1000).toBe(Date.parse(short.signed_url_expires_at));
+    await shorter.stop();
   });
 
   it('leaves out a document switched off for RAG, and a plain enable switches it back on without reindexing', async () => {
@@ -318,6 +326,10 @@ describe('questions', () => {
   it('validates the question and top_k, and needs a token or the service key', async () => {
     await request(kit.app).post('/api/rag/query').send({ query: 'x' }).expect(401);
     await request(kit.app).post('/api/internal/rag/query').send({ query: 'x', user_id: kit.bob.id }).expect(401);
+    // Part 5: a service JWT (HS256, the shared secret) instead of X-Service-Key; a user's token is not one.
+    const jwt = signServiceToken(kit.config.INTERNAL_SERVICE_JWT_SECRET, 'workflow-processor');
+    await request(kit.app).post('/api/internal/rag/query').set('authorization', `Bearer ${jwt}`).send({ query: 'x', user_id: kit.bob.id }).expect(200);
+    await request(kit.app).post('/api/internal/rag/query').set('authorization', kit.bob.auth).send({ query: 'x', user_id: kit.bob.id }).expect(401);
     const tooMany = await request(kit.app).post('/api/rag/query').set('authorization', kit.alice.auth).send({ query: 'door', top_k: 21 });
     expect(tooMany.status).toBe(400);
     const blank = await request(kit.app).post('/api/rag/query').set('authorization', kit.alice.auth).send({ query: '   ' });
