@@ -243,6 +243,11 @@ describe('GET /api/internal/documents', () => {
     expect((all.body as { data: DocumentView[] }).data.map((d) => d.id).sort()).toEqual([report.id, memo.id].sort());
     const enabled = await request(kit.app).get(`/api/internal/documents?user_id=${kit.alice.id}&enabled_only=true`).set('x-service-key', SERVICE_KEY);
     expect((enabled.body as { data: DocumentView[] }).data.map((d) => d.id)).toEqual([report.id]);
+    // Switched off through PATCH rag-status (ragStatus disabled, ragEnabled left as it was): not among the enabled ones, as RAG does not answer from it.
+    await request(kit.app).patch(`/api/documents/${report.id}/rag-status`).set('authorization', kit.alice.auth).send({ ragStatus: 'disabled' }).expect(200);
+    const afterOff = await request(kit.app).get(`/api/internal/documents?user_id=${kit.alice.id}&enabled_only=true`).set('x-service-key', SERVICE_KEY);
+    expect((afterOff.body as { data: DocumentView[] }).data).toEqual([]);
+    await request(kit.app).patch(`/api/documents/${report.id}/rag-status`).set('authorization', kit.alice.auth).send({ ragEnabled: true, ragStatus: 'enabled' }).expect(200);
   });
 
   it('refuses a wrong or missing service key and a missing user_id', async () => {

@@ -217,7 +217,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     auth: 'none',
     parameters: [
       { name: 'user_id', in: 'query', required: true, schema: { type: 'integer' } },
-      { name: 'enabled_only', in: 'query', description: 'Only documents with ragEnabled', schema: { type: 'boolean' } },
+      { name: 'enabled_only', in: 'query', description: 'Only documents RAG answers from: ragEnabled, and ragStatus not disabled', schema: { type: 'boolean' } },
     ],
     responses: { 200: { description: 'Documents', schema: { type: 'object', properties: { data: { type: 'array', items: ref('Document') } } } } },
     errors: [400, 401],

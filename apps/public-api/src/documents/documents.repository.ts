@@ -297,7 +297,7 @@ export class DocumentsRepository {
   /** For internal consumers: a user's documents, optionally only those with RAG enabled. */
   async listForUser(userId: number, enabledOnly: boolean, limit: number): Promise<DocumentRecord[]> {
     const rows = (await this.ds.query(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE d.owner_id = $1 ${enabledOnly ? 'AND d.rag_enabled' : ''} ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE d.owner_id = $1 ${enabledOnly ? "AND d.rag_enabled AND d.rag_status <> 'disabled'" : ''} ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
       [userId, limit],
     )) as DocumentRow[];
     return rows.map(toRecord);
