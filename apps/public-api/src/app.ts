@@ -28,7 +28,7 @@ import { createWebhooksFeature } from './webhooks/webhooks.feature';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { workflowAnalyticsFeature } from './workflow-analytics/workflow-analytics.feature';
-import { workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
+import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
 import { workflowToolsFeature } from './workflows/workflow-tools.feature';
 
 export interface PublicApiDeps {
@@ -53,6 +53,8 @@ export interface PublicApiDeps {
   broker?: RagBroker;
   /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
   audit?: AuditLog;
+  /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
+  executionServices?: ExecutionServices;
 }
 
 /** Features every build serves, in mounting order. */
@@ -90,6 +92,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     auth: authModule.guards,
     openapi,
     audit,
+    executions: deps.executionServices ?? createExecutionServices({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, audit }),
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });

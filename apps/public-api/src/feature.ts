@@ -7,6 +7,7 @@ import type { PublicApiConfig } from './config';
 import type { PublicApiDatabase } from './data-source';
 import type { OpenApiRegistry } from './openapi/registry';
 import type { UsersService } from './users/users.service';
+import type { ExecutionServices } from './workflow-executions/workflow-executions.feature';
 
 /** What every feature of the public API may use. */
 export interface ApiContext {
@@ -20,6 +21,8 @@ export interface ApiContext {
   openapi: OpenApiRegistry;
   /** Audited actions (spec 2.19); record() never throws or waits. */
   audit: AuditLog;
+  /** Execution use cases (one router client for every feature that starts runs). */
+  executions: ExecutionServices;
 }
 
 /**

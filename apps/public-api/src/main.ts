@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, health: [
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, health: [
       databaseHealthCheck(database),
       broker.healthCheck(),
       storage.healthCheck(),

@@ -3,7 +3,6 @@ import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam } from '../activities/request-body';
 import { currentUser } from '../auth/auth-user';
 import type { ApiFeature } from '../feature';
-import { createExecutionServices } from '../workflow-executions/workflow-executions.feature';
 import { parseCreateSchedule, parseUpdateSchedule } from './schedules.dto';
 import { describeScheduleRoutes, SCHEDULE_PATHS } from './schedules.openapi';
 import { SchedulesRepository } from './schedules.repository';
@@ -29,7 +28,7 @@ export function createSchedulesFeature(): { feature: ApiFeature; service(): Sche
         repo: new SchedulesRepository(ctx.database),
         activities: new ActivitiesRepository(ctx.database),
         users: ctx.users,
-        executions: createExecutionServices(ctx).executions,
+        executions: ctx.executions.executions,
         audit: ctx.audit,
         logger: ctx.logger.child({ component: 'scheduler' }),
       });

@@ -9,7 +9,6 @@ import type { ApiFeature } from '../feature';
 import type { RagModule } from '../rag';
 import type { DocumentFeatures } from '../storage-wiring/document-features';
 import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
-import { createExecutionServices } from '../workflow-executions/workflow-executions.feature';
 import { originAllowed } from '../public-access/origins';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
@@ -56,7 +55,7 @@ export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: 
     name: 'webhooks',
     register(api, ctx) {
       const repo = new WebhooksRepository(ctx.database);
-      const { executions } = createExecutionServices(ctx);
+      const { executions } = ctx.executions;
       const webhooks = new WebhooksService({
         repo,
         activities: new ActivitiesRepository(ctx.database),

@@ -95,7 +95,7 @@ function readerOf(req: Request): ExecutionReader {
 export const workflowExecutionsFeature: ApiFeature = {
   name: 'workflow-executions',
   register(api, ctx) {
-    const { executions, results } = createExecutionServices(ctx);
+    const { executions, results } = ctx.executions;
     const auth = ctx.auth.requireAuth;
     const readAuth = bearerOrPollingToken(ctx);
     const limiter = new FixedWindowLimiter(POLLING_LIMIT_PER_MINUTE, 60_000);
