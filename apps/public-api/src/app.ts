@@ -4,6 +4,7 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { activitiesFeature } from './activities/activities.feature';
 import { AuditLog } from './audit/audit-log';
+import { createAgentRuntime } from './agents/agent-runtime';
 import { createAgentsFeature } from './agents/agents.feature';
 import { createSquadsFeature } from './squads/squads.feature';
 import { createSchedulesFeature } from './schedules/schedules.feature';
@@ -97,7 +98,8 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const schedules = createSchedulesFeature();
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature({ documents, rag }), createSquadsFeature({ documents, rag }), schedules.feature, ...(deps.features ?? []), openApiFeature];
+  const agentRuntime = createAgentRuntime(ctx, { documents, rag });
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature(agentRuntime), createSquadsFeature(agentRuntime), schedules.feature, ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },

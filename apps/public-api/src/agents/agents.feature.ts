@@ -1,29 +1,17 @@
 import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
-import { createLlmClient } from '@docflow/llm-client';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { BadRequestError, NotFoundError } from '@docflow/service-kit';
-import { ActivitiesRepository } from '../activities/activities.repository';
-import { ActivitiesService } from '../activities/activities.service';
-import { PromptsService } from '../prompts/prompts.service';
-import { parseCreateSquad } from '../squads/squads.dto';
-import { SquadsService } from '../squads/squads.service';
-import { composerCreateTools } from './composer-tools';
 import { idParam } from '../activities/request-body';
 import { currentUser } from '../auth/auth-user';
-import { CredentialSealer } from '../credentials/credential-sealer';
 import type { ApiFeature } from '../feature';
-import { PromptsRepository } from '../prompts/prompts.repository';
-import type { RagModule } from '../rag';
-import { SquadsRepository } from '../squads/squads.repository';
-import type { DocumentFeatures } from '../storage-wiring/document-features';
-import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent, parseCreateConversation, parseEscalation, parseMessage, parsePublicChat, parseUpdateAgent } from './agents.dto';
 import { describeAgentRoutes } from './agents.openapi';
-import { agentListSpec, AgentsRepository } from './agents.repository';
-import { AGENT_NOT_FOUND, AgentsService } from './agents.service';
-import { conversationListSpec, ConversationsRepository } from './conversations.repository';
-import { ConversationsService, DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
+import type { AgentRuntime } from './agent-runtime';
+import { agentListSpec } from './agents.repository';
+import { AGENT_NOT_FOUND } from './agents.service';
+import { conversationListSpec } from './conversations.repository';
+import { DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
 
 function agentId(value: unknown): number {
   const id = idParam(value);
@@ -39,32 +27,11 @@ function messageLimit(value: unknown): number {
 }
 
 /** Spec 4.11: agents, their public config and chat, and agent conversations. */
-export function createAgentsFeature(deps: { documents: DocumentFeatures; rag: RagModule }): ApiFeature {
+export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature {
   return {
     name: 'agents',
     register(api, ctx) {
-      const repo = new AgentsRepository(ctx.database);
-      const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
-      const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger: ctx.logger.child({ component: 'agents' }) });
-      const squadsRepo = new SquadsRepository(ctx.database);
-      const tools: ReadonlyMap<string, AgentTool> = new Map([
-        ...agentTools({
-          activities: new ActivitiesRepository(ctx.database),
-          documents: deps.documents.documents,
-          prompts: new PromptsRepository(ctx.database),
-          agents: repo,
-          squads: squadsRepo,
-          ask: (userId, q) => deps.rag.service.query(userId, q),
-        }),
-        ...composerCreateTools({
-          activities: new ActivitiesService(new ActivitiesRepository(ctx.database)),
-          prompts: new PromptsService(new PromptsRepository(ctx.database)),
-          createAgent: (tc, fields) => agents.create({ id: tc.userId, role: tc.role ?? 'user' }, parseCreateAgent(fields)),
-          createSquad: (tc, fields) => squads.create(tc.userId, parseCreateSquad(fields)),
-        }),
-      ]);
-      const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger: ctx.logger.child({ component: 'agents' }) });
-      const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools });
+      const { agents, conversations } = runtime;
       const { requireAuth, requireStepUp } = ctx.auth;
       const requireService = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
       /** X-Agent-Key, or else a bearer token. */

@@ -1,18 +1,11 @@
-import { createLlmClient } from '@docflow/llm-client';
 import { NotFoundError } from '@docflow/service-kit';
-import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam } from '../activities/request-body';
-import { agentTools } from '../agents/agent-tools';
-import { AgentsRepository } from '../agents/agents.repository';
+import type { AgentRuntime } from '../agents/agent-runtime';
 import { currentUser } from '../auth/auth-user';
 import type { ApiFeature } from '../feature';
-import { PromptsRepository } from '../prompts/prompts.repository';
-import type { RagModule } from '../rag';
-import type { DocumentFeatures } from '../storage-wiring/document-features';
 import { parseCreateSquad, parseKickoff, parseUpdateSquad } from './squads.dto';
 import { describeSquadRoutes } from './squads.openapi';
-import { SquadsRepository } from './squads.repository';
-import { SQUAD_NOT_FOUND, SquadsService } from './squads.service';
+import { SQUAD_NOT_FOUND } from './squads.service';
 
 function squadId(value: unknown): number {
   const id = idParam(value);
@@ -21,22 +14,11 @@ function squadId(value: unknown): number {
 }
 
 /** Spec 4.15: POST /squads (wrapped in data), kicked off by numeric id; the other routes follow the agents'. */
-export function createSquadsFeature(deps: { documents: DocumentFeatures; rag: RagModule }): ApiFeature {
+export function createSquadsFeature(runtime: Pick<AgentRuntime, 'squads'>): ApiFeature {
   return {
     name: 'squads',
     register(api, ctx) {
-      const agents = new AgentsRepository(ctx.database);
-      const squads = new SquadsService(new SquadsRepository(ctx.database), agents, {
-        llm: createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger: ctx.logger.child({ component: 'squads' }) }),
-        tools: agentTools({
-          activities: new ActivitiesRepository(ctx.database),
-          documents: deps.documents.documents,
-          prompts: new PromptsRepository(ctx.database),
-          agents,
-          squads: new SquadsRepository(ctx.database),
-          ask: (userId, q) => deps.rag.service.query(userId, q),
-        }),
-      });
+      const { squads } = runtime;
       const { requireAuth } = ctx.auth;
 
       api.get('/squads', requireAuth, async (req, res) => {

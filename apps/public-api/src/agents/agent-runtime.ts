@@ -1,0 +1,49 @@
+import { createLlmClient } from '@docflow/llm-client';
+import { ActivitiesRepository } from '../activities/activities.repository';
+import { ActivitiesService } from '../activities/activities.service';
+import { CredentialSealer } from '../credentials/credential-sealer';
+import type { ApiContext } from '../feature';
+import { PromptsRepository } from '../prompts/prompts.repository';
+import { PromptsService } from '../prompts/prompts.service';
+import type { RagModule } from '../rag';
+import { parseCreateSquad } from '../squads/squads.dto';
+import { SquadsRepository } from '../squads/squads.repository';
+import { SquadsService } from '../squads/squads.service';
+import type { DocumentFeatures } from '../storage-wiring/document-features';
+import { type AgentTool, agentTools } from './agent-tools';
+import { parseCreateAgent } from './agents.dto';
+import { AgentsRepository } from './agents.repository';
+import { AgentsService } from './agents.service';
+import { composerCreateTools } from './composer-tools';
+import { ConversationsRepository } from './conversations.repository';
+import { ConversationsService } from './conversations.service';
+
+/** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
+export interface AgentRuntime {
+  agents: AgentsService;
+  conversations: ConversationsService;
+  squads: SquadsService;
+}
+
+export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentFeatures; rag: RagModule }): AgentRuntime {
+  const repo = new AgentsRepository(ctx.database);
+  const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
+  const logger = ctx.logger.child({ component: 'agents' });
+  const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger });
+  const squadsRepo = new SquadsRepository(ctx.database);
+  const activities = new ActivitiesRepository(ctx.database);
+  const prompts = new PromptsRepository(ctx.database);
+  // The create tools act only in a turn the user confirmed (ToolContext.userConfirmed), so squad members never create.
+  const tools: ReadonlyMap<string, AgentTool> = new Map([
+    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.query(userId, q) }),
+    ...composerCreateTools({
+      activities: new ActivitiesService(activities),
+      prompts: new PromptsService(prompts),
+      createAgent: (tc, fields) => agents.create({ id: tc.userId, role: tc.role ?? 'user' }, parseCreateAgent(fields)),
+      createSquad: (tc, fields) => squads.create(tc.userId, parseCreateSquad(fields)),
+    }),
+  ]);
+  const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger });
+  const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools });
+  return { agents, conversations, squads };
+}
