@@ -1,4 +1,5 @@
 import { Gate, HttpTarget, LoopbackSmtp } from '@docflow/testing';
+import { uploadText } from './support/document-jobs';
 import { Stack } from './support/stack';
 import { chain, definition, edge, endNode, ErrorBody, objectSchema, startNode, taskNode, WorkflowApi } from './support/workflow-api';
 
@@ -380,6 +381,52 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
       const res = await new WorkflowApi(stack.api).request<ErrorBody>(method, path, method === 'GET' ? undefined : {});
       expect(res.status).toBe(401);
       expect(res.body.error).toMatchObject({ status: 401, name: 'UnauthorizedError' });
+    });
+  });
+
+  describe('a run acts only for its owner, whatever its definition says (security: run impersonation)', () => {
+    const SECRET_WORD = 'quetzalcoatl';
+    let aliceDoc: number;
+
+    beforeAll(async () => {
+      aliceDoc = await uploadText(alice, 'alice private notes', `The vault combination is ${SECRET_WORD} 7 7 1.`);
+      await alice.expect(202, 'POST', `/documents/${aliceDoc}/rag-enable`);
+      const deadline = Date.now() + 30000;
+      for (;;) {
+        const st = await alice.expect<{ rag_processing_status: string }>(200, 'GET', `/documents/${aliceDoc}/rag-status`);
+        if (st.rag_processing_status === 'completed') break;
+        if (st.rag_processing_status === 'failed' || Date.now() > deadline) throw new Error(`indexing ended as ${st.rag_processing_status}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    });
+
+    const ragNode = (id: string, taskType: string, body: Record<string, unknown>) =>
+      definition([startNode(), taskNode(id, taskType, { body }), endNode()], chain('start', id, 'end'));
+
+    it('refuses a node named after a context variable: validation says so and a run of it fails before any node', async () => {
+      const def = ragNode('user_id', 'rag_query_task', { query: SECRET_WORD });
+      const checked = await bob.validate(def);
+      expect(checked.valid).toBe(false);
+      expect(checked.errors).toContain('Node user_id: the id "user_id" is reserved for the run\'s context (user_id, execution_id)');
+      // Activities are stored as drafts without graph validation (decisions: Activities); the run is where it stops.
+      const run = await bob.run(await bob.createActivity({ name: 'impersonation', workflow_definition: def }), {});
+      expect(run.status).toBe('failed');
+      expect(run.error).toContain('the id "user_id" is reserved');
+      expect(run.task_states['user_id']?.status).not.toBe('completed');
+    });
+
+    it('fails a query or an index request in alice’s name with a configuration error, and shows nothing of hers', async () => {
+      const query = await bob.run(await activity(bob, 'ask as alice', ragNode('ask', 'rag_query_task', { query: SECRET_WORD, user_id: aliceId })), {});
+      expect(query).toMatchObject({ status: 'failed', failed_node: 'ask' });
+      expect(query.error).toContain(`user_id ${aliceId} is not the user this workflow runs for`);
+      const index = await bob.run(await activity(bob, 'index as alice', ragNode('index', 'rag_enable_task', { document_id: aliceDoc, user_id: aliceId })), {});
+      expect(index).toMatchObject({ status: 'failed', failed_node: 'index' });
+
+      // Bob's own query runs, for bob, and finds nothing of alice's.
+      const own = await bob.run(await activity(bob, 'ask as bob', ragNode('ask', 'rag_query_task', { query: SECRET_WORD })), {});
+      expect(own.status).toBe('completed');
+      expect(JSON.stringify(own.outputs)).not.toContain(SECRET_WORD);
+      expect(JSON.stringify([query, index])).not.toContain(SECRET_WORD);
     });
   });
 });

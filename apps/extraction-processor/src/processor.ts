@@ -6,7 +6,7 @@ import type { ExtractionProcessorConfig } from './config';
 import { ExtractionJobRunner } from './jobs/job-handlers';
 import type { ExtractionMetrics } from './metrics';
 
-export type ExtractionSettings = Pick<ExtractionProcessorConfig, 'EXTRACTION_PREFETCH' | 'EXTRACTION_DOCUMENT_CONCURRENCY' | 'EXTRACTION_MAX_DOCUMENTS' | 'DOCUMENT_TEXT_MAX_CHARS'>;
+export type ExtractionSettings = Pick<ExtractionProcessorConfig, 'EXTRACTION_PREFETCH' | 'EXTRACTION_DOCUMENT_CONCURRENCY' | 'EXTRACTION_MAX_DOCUMENTS' | 'DOCUMENT_TEXT_MAX_CHARS' | 'INTERNAL_SERVICE_JWT_SECRET'>;
 
 export interface ExtractionProcessorDeps {
   config: ExtractionSettings;
@@ -43,6 +43,7 @@ export function createExtractionProcessor(deps: ExtractionProcessorDeps): Extrac
     metrics: deps.metrics,
     logger: deps.logger,
     maxDocuments: config.EXTRACTION_MAX_DOCUMENTS,
+    jobUserSecret: config.INTERNAL_SERVICE_JWT_SECRET,
   });
   let consumer: ConsumerHandle | undefined;
   return {

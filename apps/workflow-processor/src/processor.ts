@@ -22,6 +22,7 @@ export type ProcessorSettings = Pick<
   | 'LLM_SERVICE_URL'
   | 'LLM_SERVICE_TIMEOUT_MS'
   | 'PUBLIC_API_INTERNAL_URL'
+  | 'INTERNAL_SERVICE_JWT_SECRET'
   | 'PUBLIC_BASE_URL'
   | 'DOCUMENT_TEXT_MAX_CHARS'
   | 'DOCUMENT_MAX_PAGES'
@@ -83,6 +84,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     metrics: deps.metrics,
     logger: deps.logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
+    jobUserSecret: config.INTERNAL_SERVICE_JWT_SECRET,
   });
   let consumer: ConsumerHandle | undefined;
   return {

@@ -38,8 +38,13 @@ export class WorkflowJobPayload {
   @IsOptional() @IsInt() @Min(1)
   activity_id?: number;
 
+  /** The user the run acts for; taken only together with `user_signature`. */
   @IsOptional() @IsInt() @Min(1)
   user_id?: number;
+
+  /** The platform's signature of (job id, user_id) (`signJobUser` of @docflow/internal-auth). */
+  @IsOptional() @IsString()
+  user_signature?: string;
 
   /** Absolute deadline (from the activity's execution_deadline_seconds); past it the run fails with WORKFLOW_DEADLINE_EXCEEDED. */
   @IsOptional() @IsISO8601()

@@ -1,1 +1,2 @@
 export * from './internal-auth';
+export * from './job-user';

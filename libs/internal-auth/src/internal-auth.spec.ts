@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { createHttpApp, Metrics, silentLogger } from '@docflow/service-kit';
 import { PUBLIC_API_TOKEN_ISSUER, requireApiKey, requireServiceAuth, signServiceToken, verifyServiceToken } from './internal-auth';
+import { signJobUser, verifyJobUser } from './job-user';
 
 const SECRET = 'internal-secret-0123456789abcdef';
 const SERVICE_KEY = 'service-key-0123456789abcdef';
@@ -72,5 +73,18 @@ describe('requireApiKey', () => {
     await request(app).get('/router').set('x-api-key', 'router-key').expect(200);
     expect((await request(app).get('/router')).status).toBe(401);
     expect((await request(app).get('/router').set('x-api-key', 'router-kez')).status).toBe(401);
+  });
+});
+
+describe('signJobUser / verifyJobUser', () => {
+  it('binds a user to one job under one secret', () => {
+    const sig = signJobUser(SECRET, 'wf_12', 3);
+    expect(sig).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(verifyJobUser(SECRET, 'wf_12', 3, sig)).toBe(true);
+    expect(verifyJobUser(SECRET, 'wf_12', 4, sig)).toBe(false);
+    expect(verifyJobUser(SECRET, 'wf_13', 3, sig)).toBe(false);
+    expect(verifyJobUser('another-secret-0123456789abcdef', 'wf_12', 3, sig)).toBe(false);
+    expect(verifyJobUser(SECRET, 'wf_12', 3, undefined)).toBe(false);
+    expect(verifyJobUser(SECRET, 'wf_12', 3, '')).toBe(false);
   });
 });

@@ -5,7 +5,8 @@ export { TEMPLATE_STRING_PATTERN, MODEL_TYPES, HTTP_METHODS, CLASSIFICATION_TYPE
 export { normalizeDefinition } from './normalize';
 export { validateDefinition } from './validation/validate-definition';
 export { validateInputs, validateAgainstSchema, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE } from './schema/validate-schema';
-export { resolveTemplates, resolveTemplateString, lookupPath, parsePath, hasTemplate, buildScope } from './templates';
+export { resolveTemplates, resolveTemplateString, lookupPath, parsePath, hasTemplate, buildScope, CONTEXT_NAMES, isContextName } from './templates';
+export type { ContextName } from './templates';
 export type { TemplateScope, LookupResult, ScopeParts } from './templates';
 export { WorkflowEvaluationError, isJsonPath, queryJsonPath, selectJsonPath } from './jsonpath';
 export * from './decision/decision-config';

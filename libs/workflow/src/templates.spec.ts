@@ -131,17 +131,24 @@ describe('resolveTemplates', () => {
 });
 
 describe('buildScope', () => {
-  it('lets node outputs win over context and context over inputs', () => {
+  it('lets node outputs win over inputs, and the context over both', () => {
     const s = buildScope({
       inputs: { user_id: 'spoofed', a: 1, n1: 'input' },
       context: { user_id: 7, execution_id: 9 },
-      outputs: { n1: { x: 1 } },
+      outputs: { n1: { x: 1 }, user_id: { id: 1 }, execution_id: { id: 2 } },
     });
     expect(s).toEqual({ user_id: 7, a: 1, execution_id: 9, n1: { x: 1 } });
   });
 
+  it('takes context names from the context alone, even when the run has none', () => {
+    // A run without a user (a bare router job) must not let an input or a node named user_id stand in for one.
+    const s = buildScope({ inputs: { user_id: 1, execution_id: 2, a: 1 }, outputs: { user_id: { id: 1 } } });
+    expect(s).toEqual({ a: 1 });
+    expect(resolveTemplateString('{{user_id}}', s)).toBe('{{user_id}}');
+  });
+
   it('ignores non-object layers and __proto__ keys', () => {
-    const s = buildScope({ inputs: JSON.parse('{"__proto__": {"admin": true}, "ok": 1}'), context: 'x', outputs: [1] });
+    const s = buildScope({ inputs: JSON.parse('{"__proto__": {"admin": true}, "ok": 1}'), outputs: [1] });
     expect(s).toEqual({ ok: 1 });
     expect((s as Record<string, unknown>)['admin']).toBeUndefined();
   });

@@ -117,28 +117,49 @@ function stringify(value: unknown): string {
   }
 }
 
+/**
+ * Names the platform sets in a run's context (spec 2.6: `user_id`,
+ * `execution_id`). They always mean what the platform says: a node id, a node
+ * output or an input of the same name never shadows them, and validation
+ * refuses node ids that clash with them.
+ */
+export const CONTEXT_NAMES = ['user_id', 'execution_id'] as const;
+export type ContextName = (typeof CONTEXT_NAMES)[number];
+
+const CONTEXT_NAME_SET: ReadonlySet<string> = new Set(CONTEXT_NAMES);
+
+export function isContextName(name: string): name is ContextName {
+  return CONTEXT_NAME_SET.has(name);
+}
+
 export interface ScopeParts {
   /** The execution inputs (trigger payload). */
   inputs?: unknown;
-  /** Workflow context such as `user_id` and `execution_id`. */
-  context?: unknown;
+  /** Workflow context: only the names of CONTEXT_NAMES are taken from it. */
+  context?: Partial<Record<ContextName, unknown>>;
   /** Outputs of completed nodes, by node id. */
   outputs?: unknown;
 }
 
 /**
- * The variables visible to templates and decision JSONPaths:
- * `{...inputs, ...context, ...outputs}`. On a name clash a node output wins
- * over context, and context wins over an input (so an input cannot spoof
- * `user_id` or `execution_id`). `__proto__` keys are ignored.
+ * The variables visible to templates and decision JSONPaths: inputs, then
+ * node outputs by node id (an output wins over an input of the same name),
+ * then the context. Context names come from the context alone: an input or
+ * output named `user_id` or `execution_id` is dropped, so that nothing a
+ * workflow author or caller writes can stand in for the run's user.
+ * `__proto__` keys are ignored.
  */
 export function buildScope(parts: ScopeParts): Record<string, unknown> {
   const scope: Record<string, unknown> = {};
-  for (const layer of [parts.inputs, parts.context, parts.outputs]) {
+  for (const layer of [parts.inputs, parts.outputs]) {
     if (!isPlainObject(layer)) continue;
     for (const [key, value] of Object.entries(layer)) {
-      if (key !== '__proto__') scope[key] = value;
+      if (key !== '__proto__' && !CONTEXT_NAME_SET.has(key)) scope[key] = value;
     }
+  }
+  const context = parts.context ?? {};
+  for (const name of CONTEXT_NAMES) {
+    if (context[name] !== undefined) scope[name] = context[name];
   }
   return scope;
 }

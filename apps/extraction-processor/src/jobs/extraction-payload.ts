@@ -51,6 +51,10 @@ export class ExtractionJobPayload {
   @IsInt() @Min(1)
   user_id!: number;
 
+  /** The platform's signature of (job id, user_id) (`signJobUser` of @docflow/internal-auth). */
+  @IsString()
+  user_signature!: string;
+
   @IsOptional() @IsObject()
   metadata?: Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import { JobMessageV1, type ResultMessage } from '@docflow/contracts';
 import { ContentServiceError, type ContentClient, type DocumentText, type ExtractCall, type ExtractResult, type LlmClient, LlmServiceError } from '@docflow/llm-client';
+import { signJobUser } from '@docflow/internal-auth';
 import type { MessageMeta } from '@docflow/messaging';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createExtractionMetrics } from '../metrics';
@@ -9,8 +10,13 @@ function meta(deliveryCount = 1): MessageMeta {
   return { deliveryCount, redelivered: deliveryCount > 1, headers: {}, correlationId: 'c', messageId: 'm', queue: 'extraction_queue' };
 }
 
+const JOB_USER_SECRET = 'job-user-secret-0123456789abcdef';
+
+/** A job as the public API sends it: a positive `user_id` is signed for this job. */
 function job(jobType: JobMessageV1['job_type'], payload: Record<string, unknown>, id = 'job_1'): JobMessageV1 {
-  return Object.assign(new JobMessageV1(), { version: 1, job_id: id, job_type: jobType, payload, submitted_at: new Date().toISOString() });
+  const userId = payload['user_id'];
+  const signed = typeof userId === 'number' && userId > 0 ? { ...payload, user_signature: signJobUser(JOB_USER_SECRET, id, userId) } : payload;
+  return Object.assign(new JobMessageV1(), { version: 1, job_id: id, job_type: jobType, payload: signed, submitted_at: new Date().toISOString() });
 }
 
 const ANSWER: ExtractResult = { content: { total: '12.50' }, model: 'local-extractive-v1', provider: 'local', cost: 0, usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } };
@@ -52,6 +58,7 @@ function setup(options: { extract?: (req: ExtractCall, signal?: AbortSignal) => 
     metrics: createExtractionMetrics(new Metrics('extraction-processor-test')),
     logger: silentLogger,
     maxDocuments: 3,
+    jobUserSecret: JOB_USER_SECRET,
   });
   return { runner, published, extractCalls, textCalls };
 }
@@ -72,6 +79,18 @@ describe('ExtractionJobRunner', () => {
     expect(published[0]?.error).toMatch(/^Invalid OCR job: .*user_id/);
     await runner.handle(job('OCR', { documents: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], user_id: 5 }, 'job_2'), meta());
     expect(published[1]?.error).toBe('Invalid OCR job: documents: at most 3 documents per job (got 4)');
+  });
+
+  it('refuses a job whose user_id the platform did not sign for that job, reading nothing', async () => {
+    const { runner, published, textCalls } = setup();
+    const forged = { documents: [{ id: 1 }], user_id: 5, user_signature: signJobUser(JOB_USER_SECRET, 'another_job', 5) };
+    await runner.handle(Object.assign(new JobMessageV1(), { version: 1, job_id: 'job_9', job_type: 'OCR', payload: forged, submitted_at: new Date().toISOString() }), meta());
+    await runner.handle(Object.assign(new JobMessageV1(), { version: 1, job_id: 'job_10', job_type: 'OCR', payload: { ...forged, user_signature: signJobUser('another-secret-0123456789abcdef', 'job_10', 5) } }), meta());
+    expect(published.map((p) => [p.job_id, p.status, p.error])).toEqual([
+      ['job_9', 'failed', 'Invalid OCR job: user_id 5 is not signed by the platform'],
+      ['job_10', 'failed', 'Invalid OCR job: user_id 5 is not signed by the platform'],
+    ]);
+    expect(textCalls).toEqual([]);
   });
 
   it('reports processing, then completes an OCR job in document order, using inline text when given', async () => {

@@ -1,5 +1,6 @@
 import { JOB_TYPES, type JobMessageV1, type JobType, type ResultMessage } from '@docflow/contracts';
 import { HandlerRegistry, type MessageMeta } from '@docflow/messaging';
+import { verifyJobUser } from '@docflow/internal-auth';
 import { UsageTally } from '@docflow/llm-client';
 import type { Logger } from '@docflow/service-kit';
 import type { ExtractionMetrics } from '../metrics';
@@ -31,6 +32,8 @@ export interface JobRunnerDeps {
   metrics: ExtractionMetrics;
   logger: Logger;
   maxDocuments: number;
+  /** INTERNAL_SERVICE_JWT_SECRET: a job acts for its `user_id` only when the platform signed it (spec 5). */
+  jobUserSecret: string;
   /** Deliveries a job gets while a dependency is unreachable before it is failed. Default 3. */
   maxDeliveries?: number;
 }
@@ -99,6 +102,12 @@ export class ExtractionJobRunner {
       metrics.duration.observe({ job_type: type, status }, (performance.now() - started) / 1000);
     };
     const parsed = parseExtractionPayload(job.payload, this.deps.maxDocuments);
+    if (parsed.ok && !verifyJobUser(this.deps.jobUserSecret, job.job_id, parsed.value.user_id, parsed.value.user_signature)) {
+      logger.warn('extraction job with an unsigned user refused', { userId: parsed.value.user_id });
+      await publish(this.failed(job, 'validation_error', `Invalid ${type} job: user_id ${parsed.value.user_id} is not signed by the platform`));
+      finish('failed');
+      return;
+    }
     if (!parsed.ok) {
       logger.warn('invalid extraction job', { errors: parsed.errors });
       await publish(this.failed(job, 'validation_error', `Invalid ${type} job: ${parsed.errors.join('; ')}`));

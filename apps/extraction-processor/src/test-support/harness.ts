@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobMessageV1, type JobType, QUEUES, ResultMessage } from '@docflow/contracts';
+import { signJobUser } from '@docflow/internal-auth';
 import { createContentClient, createLlmClient } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
 import { loadConfig, Metrics, silentLogger } from '@docflow/service-kit';
@@ -96,7 +97,11 @@ export class ExtractionHarness {
 
   /** Publishes a job as the router does. */
   async submit(jobId: string, jobType: Exclude<JobType, 'task_based_workflow'>, payload: Record<string, unknown>): Promise<void> {
-    const msg: JobMessageV1 = { version: 1, job_id: jobId, job_type: jobType, payload, submitted_at: new Date().toISOString() };
+    // Signed as the public API signs it (a processor of this harness runs with the test config's secret).
+    const userId = payload['user_id'];
+    const secret = loadConfig(ExtractionProcessorConfig, { NODE_ENV: 'test' }).INTERNAL_SERVICE_JWT_SECRET;
+    const signed = typeof userId === 'number' && userId > 0 ? { ...payload, user_signature: signJobUser(secret, jobId, userId) } : payload;
+    const msg: JobMessageV1 = { version: 1, job_id: jobId, job_type: jobType, payload: signed, submitted_at: new Date().toISOString() };
     await this.probe.publish(QUEUES.extraction, JobMessageV1, msg, { messageId: jobId });
   }
 

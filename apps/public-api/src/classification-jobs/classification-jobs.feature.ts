@@ -19,6 +19,7 @@ export function createClassificationJobsService(ctx: Pick<ApiContext, 'config' |
     router: new RouterClient({ baseUrl: ctx.config.ROUTER_URL, apiKey: ctx.config.ROUTER_API_KEY, logger }),
     publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
     logger,
+    jobUserSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET,
   });
 }
 

@@ -1,3 +1,4 @@
+import { signJobUser } from '@docflow/internal-auth';
 import request from 'supertest';
 import { openDocumentsKit, SERVICE_KEY, upload, type Actor, type DocumentsKit, type ErrorBody, type UploadBody } from '../documents/test-support/documents-kit';
 import { FakeRouter } from '../test-support/fake-router';
@@ -91,6 +92,7 @@ describe('POST /api/jobs/collection/{collection_id}/generate', () => {
         ],
         collection_id: aliceCollection,
         user_id: kit.alice.id,
+        user_signature: signJobUser(kit.config.INTERNAL_SERVICE_JWT_SECRET, body.job_id, kit.alice.id),
         metadata: {},
         config: {},
       },

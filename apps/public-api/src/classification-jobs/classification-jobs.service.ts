@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobStatus } from '@docflow/contracts';
+import { signJobUser } from '@docflow/internal-auth';
 import { BadRequestError, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
 import type { AuthUser } from '../auth';
 import { fileUrlOf } from '../documents/document-view';
@@ -26,6 +27,8 @@ export interface ExtractionJobPayload {
   documents: JobPayloadDocument[];
   collection_id: number;
   user_id: number;
+  /** signJobUser(INTERNAL_SERVICE_JWT_SECRET, job id, user_id): the processor acts for no unsigned user. */
+  user_signature: string;
   metadata: Record<string, unknown>;
   config: Record<string, unknown>;
 }
@@ -55,6 +58,8 @@ export interface ClassificationJobsDeps {
   router: Pick<RouterClient, 'submitJob' | 'getJob'>;
   publicBaseUrl: string;
   logger: Logger;
+  /** INTERNAL_SERVICE_JWT_SECRET: signs the user each job acts for. */
+  jobUserSecret: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,6 +96,7 @@ export class ClassificationJobsService {
       documents: documents.map((d) => ({ id: d.id, title: d.title, mime_type: d.mimeType, file_url: fileUrlOf(d, this.deps.publicBaseUrl), text_status: d.textStatus })),
       collection_id: collectionId,
       user_id: user.id,
+      user_signature: signJobUser(this.deps.jobUserSecret, jobId, user.id),
       metadata: body.metadata ?? {},
       config: body.config ?? {},
     };

@@ -3,6 +3,9 @@ import { getDocumentText } from './document-text';
 import { buildDocx, buildPdf, buildZip, renderPng } from './test-support/fixtures';
 import { download, type DocumentsKit, type ErrorBody, filesUnder, openDocumentsKit, upload, type UploadBody } from './test-support/documents-kit';
 
+// One LibreOffice start takes 5 to 6 s of CPU on the 2-core CI machine, more when both cores are busy.
+jest.setTimeout(60000);
+
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 let kit: DocumentsKit;
 

@@ -20,7 +20,7 @@ import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from 
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export interface ExecutionServicesDeps {
-  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY'>;
+  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'INTERNAL_SERVICE_JWT_SECRET'>;
   database: PublicApiDatabase;
   logger: Logger;
   metrics: Metrics;
@@ -51,6 +51,7 @@ export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionS
       audit: deps.audit,
       credentials: createCredentialsService(deps),
       maxRunningPerUser: deps.config.MAX_RUNNING_EXECUTIONS_PER_USER,
+      jobUserSecret: deps.config.INTERNAL_SERVICE_JWT_SECRET,
     }),
   };
 }

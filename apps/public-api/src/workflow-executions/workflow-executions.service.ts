@@ -1,5 +1,6 @@
 import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
 import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
+import { signJobUser } from '@docflow/internal-auth';
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
@@ -24,6 +25,8 @@ export interface WorkflowExecutionsDeps {
   credentials: CredentialSource;
   /** MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10). */
   maxRunningPerUser: number;
+  /** INTERNAL_SERVICE_JWT_SECRET: signs the user each job acts for (processors trust no other). */
+  jobUserSecret: string;
 }
 
 /** Who reads an execution: a user (owner, or a super administrator) or a webhook polling grant. */
@@ -138,7 +141,7 @@ export class WorkflowExecutionsService {
     const row = this.started(id, outcome);
 
     try {
-      const payload = await this.payloadOf(row);
+      const payload = await this.payloadOf(row, jobId);
       await this.deps.router.submitWorkflowJob({ jobId, payload, token: callerToken });
     } catch (err) {
       const reverted = await this.deps.repo.revertStart(id, jobId, at);
@@ -212,7 +215,7 @@ export class WorkflowExecutionsService {
     // for a processor that keeps none of its own.
     const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
     try {
-      const jobPayload: WorkflowJobPayload = { ...(await this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null })), resume };
+      const jobPayload: WorkflowJobPayload = { ...(await this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null }, revert.jobId)), resume };
       await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload, token: callerToken });
     } catch (err) {
       const reverted = await this.deps.repo.revertResume(revert);
@@ -278,13 +281,14 @@ export class WorkflowExecutionsService {
   }
 
   /** The job of a start or resume; nodes' credentials are bound into this copy only (the record keeps credential_id). */
-  private async payloadOf(e: StartedRow): Promise<WorkflowJobPayload> {
+  private async payloadOf(e: StartedRow, jobId: string): Promise<WorkflowJobPayload> {
     return {
       workflow_definition: await bindCredentials(e.workflowDefinition as WorkflowDefinition, e.userId, this.deps.credentials),
       inputs: e.inputs,
       execution_id: e.id,
       activity_id: e.activityId,
       user_id: e.userId,
+      user_signature: signJobUser(this.deps.jobUserSecret, jobId, e.userId),
       ...(e.deadlineAt ? { deadline_at: e.deadlineAt.toISOString() } : {}),
       ...(e.dataShieldPolicy ? { data_shield_policy: e.dataShieldPolicy } : {}),
     };

@@ -167,15 +167,14 @@ export class WorkflowRun {
 
   private contextFor(node: WorkflowNode, taskType: string): NodeContext {
     const rawConfig = isPlainObject(node.data.config) ? node.data.config : {};
-    const context: Record<string, unknown> = {};
-    if (this.req.userId !== undefined) context['user_id'] = this.req.userId;
-    if (this.req.executionId !== undefined) context['execution_id'] = this.req.executionId;
+    const context = { user_id: this.req.userId, execution_id: this.req.executionId };
     const scope = buildScope({ inputs: this.req.inputs, context, outputs: this.outputs });
     const resume = this.req.resume;
     return {
       executionKey: this.req.executionKey,
       jobId: this.req.jobId,
       executionId: this.req.executionId,
+      ...(this.req.userId !== undefined ? { runUserId: this.req.userId } : {}),
       nodeId: node.id,
       nodeType: node.type,
       taskType,

@@ -7,6 +7,11 @@ export interface NodeContext {
   executionKey: string;
   jobId: string;
   executionId?: number;
+  /**
+   * The user the run acts for, from the signed job alone (never from the
+   * scope, inputs or a node's config); undefined for a job that names none.
+   */
+  runUserId?: number;
   nodeId: string;
   /** `start`, `end`, `input`, `output` or `task`. */
   nodeType: string;

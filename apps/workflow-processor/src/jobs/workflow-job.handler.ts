@@ -14,6 +14,8 @@ export interface WorkflowJobHandlerDeps {
   metrics: WorkflowMetrics;
   logger: Logger;
   progressIntervalMs: number;
+  /** INTERNAL_SERVICE_JWT_SECRET: a job acts for its `user_id` only when the platform signed it (spec 5). */
+  jobUserSecret: string;
 }
 
 function finalResult(outcome: RunOutcome): FinalResult {
@@ -80,7 +82,7 @@ export class WorkflowJobHandler {
 
   private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
     const { broker, metrics, progressIntervalMs } = this.deps;
-    const parsed = parseWorkflowJob(msg);
+    const parsed = parseWorkflowJob(msg, this.deps.jobUserSecret);
     const executionId = parsed.ok ? parsed.job.executionId : parsed.executionId;
     const logger = this.deps.logger.child({ jobId: msg.job_id, ...(executionId !== undefined ? { executionId } : {}), deliveryCount: meta.deliveryCount });
     const results = new JobResults(broker, { job_id: msg.job_id, ...(executionId !== undefined ? { execution_id: executionId } : {}) }, progressIntervalMs, logger);

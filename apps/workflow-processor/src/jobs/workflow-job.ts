@@ -1,4 +1,5 @@
 import { executionIdFromJobId, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
+import { verifyJobUser } from '@docflow/internal-auth';
 import { validatePlain } from '@docflow/service-kit';
 import {
   buildGraph,
@@ -14,6 +15,7 @@ export interface WorkflowJob {
   jobId: string;
   executionId?: number;
   executionKey: string;
+  /** The user the run acts for: the job's `user_id`, only when the platform signed it for this job. */
   userId?: number;
   graph: WorkflowGraph;
   inputs: Record<string, unknown>;
@@ -42,9 +44,10 @@ function positiveInt(value: unknown): number | undefined {
  * Validates a `task_based_workflow` job: the payload (WorkflowJobPayload),
  * the definition (validateDefinition, every problem listed) and, when the
  * definition has an input_schema, the inputs. Problems come back as one
- * error text for a `failed` result; nothing here throws.
+ * error text for a `failed` result; nothing here throws. A `user_id` without
+ * the platform's signature for this job (`jobUserSecret`) refuses the job.
  */
-export function parseWorkflowJob(msg: JobMessageV1): ParsedJob {
+export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string): ParsedJob {
   const rawExecutionId = positiveInt((msg.payload as Record<string, unknown>)['execution_id']) ?? executionIdFromJobId(msg.job_id);
   const reject = (error: string): ParsedJob => ({ ok: false, error, ...(rawExecutionId !== undefined ? { executionId: rawExecutionId } : {}) });
   if (msg.job_type !== 'task_based_workflow') return reject(`workflow_queue only takes task_based_workflow jobs, not ${msg.job_type}`);
@@ -58,6 +61,9 @@ export function parseWorkflowJob(msg: JobMessageV1): ParsedJob {
   const checked = validatePlain(WorkflowJobPayload, shallow);
   if (!checked.ok) return reject(`Invalid workflow job payload: ${checked.errors.join('; ')}`);
   const payload = checked.value;
+  if (payload.user_id !== undefined && !verifyJobUser(jobUserSecret, msg.job_id, payload.user_id, payload.user_signature)) {
+    return reject(`Invalid workflow job: user_id ${payload.user_id} is not signed by the platform`);
+  }
   payload.workflow_definition = raw['workflow_definition'] as Record<string, unknown>;
   if (isPlainObject(raw['inputs'])) payload.inputs = raw['inputs'];
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deadLetterQueueOf, JobMessageV1, QUEUES, ResultMessage } from '@docflow/contracts';
+import { signJobUser } from '@docflow/internal-auth';
 import { createMailer, type Mailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, openDatabase } from '@docflow/persistence';
@@ -117,9 +118,11 @@ export class ProcessorHarness {
     return instance;
   }
 
-  /** Publishes a task_based_workflow job, as the router does. */
+  /** Publishes a task_based_workflow job, as the router does; a positive user_id is signed as the public API signs it. */
   async submit(jobId: string, payload: Record<string, unknown>): Promise<void> {
-    const msg: JobMessageV1 = { version: 1, job_id: jobId, job_type: 'task_based_workflow', payload, submitted_at: new Date().toISOString() };
+    const userId = payload['user_id'];
+    const signed = typeof userId === 'number' && userId > 0 && !('user_signature' in payload) ? { ...payload, user_signature: signJobUser(this.config().INTERNAL_SERVICE_JWT_SECRET, jobId, userId) } : payload;
+    const msg: JobMessageV1 = { version: 1, job_id: jobId, job_type: 'task_based_workflow', payload: signed, submitted_at: new Date().toISOString() };
     await this.probe.publish(QUEUES.workflow, JobMessageV1, msg, { messageId: jobId });
   }
 

@@ -56,6 +56,17 @@ describe('validateDefinition: structure', () => {
     expect(validateDefinition(def)).toEqual(['Duplicate node id: a', 'Duplicate edge id: e1']);
   });
 
+  it('refuses node ids that would shadow the run context (user_id, execution_id)', () => {
+    const def = definition(
+      [node('start', 'start'), rest('user_id'), rest('execution_id'), node('end', 'end')],
+      [edge('e1', 'start', 'user_id'), edge('e2', 'user_id', 'execution_id'), edge('e3', 'execution_id', 'end')],
+    );
+    expect(validateDefinition(def)).toEqual([
+      'Node user_id: the id "user_id" is reserved for the run\'s context (user_id, execution_id)',
+      'Node execution_id: the id "execution_id" is reserved for the run\'s context (user_id, execution_id)',
+    ]);
+  });
+
   it('reports edges whose source or target does not exist', () => {
     const def = definition([node('a', 'start')], [edge('e1', 'ghost', 'a'), edge('e2', 'a', 'x'), edge('e3', 'a', '')]);
     expect(validateDefinition(def)).toEqual([

@@ -1,6 +1,7 @@
 import { normalizeDefinition } from '../normalize';
 import { jsonSchemaProblem } from '../schema/validate-schema';
 import { isKnownTaskType } from '../task-types/registry';
+import { CONTEXT_NAMES, isContextName } from '../templates';
 import { isControlNodeType, isPlainObject, TASK_NODE_TYPE, type WorkflowDefinition, type WorkflowEdge, type WorkflowNode } from '../types';
 import { findCycles } from './cycles';
 import { checkTaskNode } from './task-node-rules';
@@ -59,6 +60,8 @@ function collectNodes(rawNodes: readonly unknown[], errors: string[]): Map<strin
       errors.push(`Node at index ${index} must have a non-empty string id`);
       return;
     }
+    // A node's output is addressed by its id; these names belong to the run's context (spec 2.6).
+    if (isContextName(id)) errors.push(`Node ${id}: the id "${id}" is reserved for the run's context (${CONTEXT_NAMES.join(', ')})`);
     if (nodes.has(id)) {
       if (!reportedDuplicates.has(id)) errors.push(`Duplicate node id: ${id}`);
       reportedDuplicates.add(id);

@@ -1,3 +1,4 @@
+import { buildScope } from '@docflow/workflow';
 import type { ContentClient, DocumentText, ExtractCall, ExtractResult, InternalPrompt, LlmClient } from '@docflow/llm-client';
 import { LlmServiceError } from '@docflow/llm-client';
 import { silentLogger } from '@docflow/service-kit';
@@ -76,13 +77,14 @@ function ctx(taskType: string, config: Record<string, unknown>, inputs: Record<s
     executionKey: 'execution:1',
     jobId: 'wf_1',
     executionId: 1,
+    runUserId: 42,
     nodeId: 'n1',
     nodeType: 'task',
     taskType,
     label: 'Node',
     config,
     rawConfig: config,
-    scope: { ...inputs, user_id: 42, execution_id: 1, ...outputs },
+    scope: buildScope({ inputs, outputs, context: { user_id: 42, execution_id: 1 } }),
     inputs,
     signal: new AbortController().signal,
     logger: silentLogger,

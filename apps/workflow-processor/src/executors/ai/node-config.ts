@@ -51,10 +51,9 @@ export function promptIdOf(ctx: NodeContext, key = 'prompt_id'): number | undefi
   return n;
 }
 
-/** The run's user (the context's `user_id`, which no input can override when the job carries one). */
+/** The run's user: from the signed job only (see NodeContext.runUserId). */
 export function userIdOf(ctx: NodeContext): number | undefined {
-  const v = ctx.scope['user_id'];
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+  return ctx.runUserId;
 }
 
 /** `prompt_data` from the node config, else from the run inputs. */

@@ -45,20 +45,18 @@ export function booleanField(fields: Record<string, unknown>, name: string, fall
 }
 
 /**
- * The user a RAG call acts for: the body's `user_id`, else the run's. A run
- * that has a user may act only for that user (a workflow cannot read or index
- * someone else's documents by naming them).
+ * The user a RAG call acts for: always the run's, from the signed job
+ * (NodeContext.runUserId). The body's `user_id` (spec 2.7) may only name that
+ * same user; a run without a user has no documents to index or read.
  */
 export function userIdFor(ctx: NodeContext, fields: Record<string, unknown>): number {
-  const runUser = ctx.scope['user_id'];
-  const runUserId = typeof runUser === 'number' && Number.isSafeInteger(runUser) && runUser > 0 ? runUser : undefined;
+  const runUserId = ctx.runUserId;
+  if (runUserId === undefined) throw new NodeFailure('configuration_error', 'this run acts for no user, so it cannot index or query documents');
   const given = idField(fields, 'user_id');
-  if (given !== undefined && runUserId !== undefined && given !== runUserId) {
+  if (given !== undefined && given !== runUserId) {
     throw new NodeFailure('configuration_error', `user_id ${given} is not the user this workflow runs for`);
   }
-  const userId = given ?? runUserId;
-  if (userId === undefined) throw new NodeFailure('configuration_error', 'user_id is required (the run has no user)');
-  return userId;
+  return runUserId;
 }
 
 /** The node's `timeout` (seconds) in milliseconds, when set. */

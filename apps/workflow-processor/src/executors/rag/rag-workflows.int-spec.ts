@@ -77,7 +77,7 @@ describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
       restDefaultTimeoutSeconds: 30,
       rag: { baseUrl: api.url(''), serviceKey: SERVICE_KEY, timeoutMs: 5000 },
     });
-    handler = new WorkflowJobHandler({ broker, engine: { executors, checkpoints: new NodeRunsRepository(h.ds), metrics }, metrics, logger: silentLogger, progressIntervalMs: 20 });
+    handler = new WorkflowJobHandler({ broker, engine: { executors, checkpoints: new NodeRunsRepository(h.ds), metrics }, metrics, logger: silentLogger, progressIntervalMs: 20, jobUserSecret: h.config().INTERNAL_SERVICE_JWT_SECRET });
     await declareWorkflowQueues(broker);
     consumer = broker.consume(QUEUES.workflow, JobMessageV1, handler.handle, { prefetch: 4 });
     await broker.ready(10000);
@@ -161,6 +161,28 @@ describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
       const res = await h.results.next(`wf_${id}`);
       expect(res).toMatchObject({ status: 'failed', failed_node: 'n', error_type: 'configuration_error' });
       expect(res.error).toMatch(message);
+    }
+    expect(sent.length).toBe(before);
+  });
+
+  it('acts only for the user the platform signed into the job, whatever the definition, inputs or body say', async () => {
+    const before = sent.length;
+    const other = USER + 1;
+    const ask = (config: Record<string, unknown>, nodeId = 'n') => definition([startNode(), taskNode(nodeId, 'rag_query_task', config)], chain('start', nodeId));
+    const attempts: [string, Record<string, unknown>, RegExp][] = [
+      // A run with no user: an input named user_id does not become one, nor does a body naming someone.
+      ['no user, spoofed input', { workflow_definition: ask({ body: { query: 'secrets', user_id: '{{user_id}}' } }), inputs: { user_id: other } }, /acts for no user/],
+      ['no user, body names one', { workflow_definition: ask({ body: { query: 'secrets', user_id: other } }), inputs: {} }, /acts for no user/],
+      // A node whose id is user_id is refused before anything runs.
+      ['node named user_id', { workflow_definition: definition([startNode(), taskNode('user_id', 'rag_query_task', { body: { query: 'x' } })], chain('start', 'user_id')), inputs: {}, user_id: USER }, /the id "user_id" is reserved/],
+      // A job naming a user without the platform's signature for it acts for nobody.
+      ['unsigned user', { workflow_definition: ask({ body: { query: 'secrets' } }), inputs: {}, user_id: other, user_signature: 'forged' }, /user_id 8 is not signed by the platform/],
+    ];
+    for (const [what, payload, message] of attempts) {
+      const id = nextId();
+      await h.submit(`wf_${id}`, { ...payload, execution_id: id });
+      const res = await h.results.next(`wf_${id}`);
+      expect([what, res.status, res.error]).toEqual([what, 'failed', expect.stringMatching(message)]);
     }
     expect(sent.length).toBe(before);
   });
