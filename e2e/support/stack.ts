@@ -41,7 +41,8 @@ export class Stack {
   readonly workDir: string;
 
   private constructor(readonly db: TestDatabase, readonly vhost: TestVhost, options: StackOptions) {
-    const offset = options.portOffset ?? 0;
+    // E2E_PORT_SHIFT moves every stack of a run, so that checkouts side by side can run end-to-end tests at once.
+    const offset = (options.portOffset ?? 0) + (Number(process.env.E2E_PORT_SHIFT) || 0);
     this.ports = Object.fromEntries(SERVICES.map((s) => [s, PORT_BASE[s] + offset])) as Record<ServiceName, number>;
     this.workDir = mkdtempSync(path.join(tmpdir(), 'docflow-e2e-'));
     const url = (s: ServiceName) => `http://127.0.0.1:${this.ports[s]}`;
