@@ -12,6 +12,8 @@ const depConstraints = [
   { sourceTag: 'lib:storage', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:llm-client', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:contracts', 'lib:internal-auth'] },
   { sourceTag: 'lib:rtio', onlyDependOnLibsWithTags: [] },
+  // The named-entity tagger is self-contained: its model and gazetteers ship in one file.
+  { sourceTag: 'lib:ner', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: [] },

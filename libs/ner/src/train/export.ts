@@ -1,0 +1,38 @@
+import { gzipSync } from 'node:zlib';
+import type { GazetteerLists } from '../gazetteer';
+import { LABEL_COUNT, LABELS } from '../labels';
+import type { NerModelFile } from '../model';
+import type { TrainedWeights } from './perceptron';
+
+/**
+ * Trained weights → the shipped file. Weights are stored as integer multiples
+ * of `scale`; a feature whose every weight rounds to zero is dropped, which is
+ * most of them and changes no decision that matters.
+ */
+export function toModelFile(trained: TrainedWeights, gazetteers: GazetteerLists, scale: number, meta: Record<string, string | number>): NerModelFile {
+  const q = (v: number): number => Math.round(v / scale);
+  const features: Record<string, number[]> = {};
+  trained.featureNames.forEach((name, row) => {
+    const sparse: number[] = [];
+    for (let y = 0; y < LABEL_COUNT; y++) {
+      const v = q(trained.weights[row * LABEL_COUNT + y]!);
+      if (v !== 0) sparse.push(y, v);
+    }
+    if (sparse.length) features[name] = sparse;
+  });
+  return {
+    format: 'docflow-ner/1',
+    labels: [...LABELS],
+    scale,
+    transitions: Array.from(trained.transitions, q),
+    start: Array.from(trained.start, q),
+    features,
+    gazetteers,
+    meta,
+  };
+}
+
+/** Deterministic bytes: keys in insertion order (sorted upstream), gzip with no timestamp (Node writes mtime 0). */
+export function serialise(model: NerModelFile): Buffer {
+  return gzipSync(Buffer.from(JSON.stringify(model)), { level: 9 });
+}

@@ -1,0 +1,146 @@
+import { LABEL_COUNT } from '../labels';
+import { viterbi } from '../viterbi';
+import { Rng } from './rng';
+
+/**
+ * Averaged structured perceptron (Collins 2002): decode each training
+ * sentence with Viterbi under the current weights; where the best path differs
+ * from the gold labels, add the gold path's features and subtract the
+ * predicted one's. The weights returned are the average over every step, which
+ * generalises far better than the last ones.
+ */
+export interface FeaturizedSentence {
+  /** Per token, its feature strings. */
+  features: readonly (readonly string[])[];
+  labels: readonly number[];
+}
+
+export interface PerceptronOptions {
+  epochs: number;
+  seed: number;
+  /** Features seen fewer times than this in the corpus are dropped before training (noise, and size). */
+  minCount: number;
+  log?: (line: string) => void;
+}
+
+export interface TrainedWeights {
+  featureNames: string[];
+  /** featureNames.length × L averaged weights. */
+  weights: Float64Array;
+  transitions: Float64Array;
+  start: Float64Array;
+}
+
+const L = LABEL_COUNT;
+
+interface Encoded {
+  ids: Int32Array;
+  /** Token i's feature ids are ids[offsets[i] .. offsets[i + 1]). */
+  offsets: Int32Array;
+  labels: Int32Array;
+}
+
+/**
+ * `corpus` is called twice and must yield the same sentences both times: once
+ * to count features, once to encode them. That keeps only integer ids in
+ * memory, never millions of feature strings per sentence.
+ */
+export function trainPerceptron(corpus: () => Iterable<FeaturizedSentence>, options: PerceptronOptions): TrainedWeights {
+  const counts = new Map<string, number>();
+  for (const s of corpus()) for (const fs of s.features) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const featureNames = [...counts.keys()].filter((f) => counts.get(f)! >= options.minCount).sort();
+  counts.clear();
+  const idOf = new Map<string, number>(featureNames.map((f, i) => [f, i]));
+  const sentences: Encoded[] = [];
+  for (const s of corpus()) sentences.push(encode(s, idOf));
+  idOf.clear();
+  options.log?.(`${sentences.length} sentences, ${featureNames.length} features`);
+
+  const nf = featureNames.length;
+  const w = new Float64Array(nf * L);
+  const u = new Float64Array(nf * L); // Σ step × update, for the average
+  const tw = new Float64Array(L * L);
+  const tu = new Float64Array(L * L);
+  const sw = new Float64Array(L);
+  const su = new Float64Array(L);
+  let step = 1;
+
+  const rng = new Rng(options.seed);
+  const order = sentences.map((_, i) => i);
+  for (let epoch = 1; epoch <= options.epochs; epoch++) {
+    rng.shuffle(order);
+    let wrong = 0;
+    let tokens = 0;
+    for (const index of order) {
+      const s = sentences[index]!;
+      const n = s.labels.length;
+      tokens += n;
+      const pred = viterbi(emissions(s, w), n, tw, sw);
+      let differs = false;
+      for (let i = 0; i < n; i++) {
+        const gold = s.labels[i]!;
+        const guess = pred[i]!;
+        if (gold === guess) continue;
+        differs = true;
+        wrong++;
+        for (let k = s.offsets[i]!; k < s.offsets[i + 1]!; k++) {
+          const row = s.ids[k]! * L;
+          w[row + gold]! += 1;
+          u[row + gold]! += step;
+          w[row + guess]! -= 1;
+          u[row + guess]! -= step;
+        }
+      }
+      if (differs) {
+        const g0 = s.labels[0]!;
+        const p0 = pred[0]!;
+        if (g0 !== p0) {
+          sw[g0]! += 1;
+          su[g0]! += step;
+          sw[p0]! -= 1;
+          su[p0]! -= step;
+        }
+        for (let i = 1; i < n; i++) {
+          const g = s.labels[i - 1]! * L + s.labels[i]!;
+          const p = pred[i - 1]! * L + pred[i]!;
+          if (g === p) continue;
+          tw[g]! += 1;
+          tu[g]! += step;
+          tw[p]! -= 1;
+          tu[p]! -= step;
+        }
+      }
+      step++;
+    }
+    options.log?.(`epoch ${epoch}: token error rate ${(wrong / tokens).toFixed(4)}`);
+  }
+
+  const average = (cur: Float64Array, acc: Float64Array): Float64Array => cur.map((v, i) => v - acc[i]! / step);
+  return { featureNames, weights: average(w, u), transitions: average(tw, tu), start: average(sw, su) };
+}
+
+function encode(s: FeaturizedSentence, idOf: Map<string, number>): Encoded {
+  const ids: number[] = [];
+  const offsets = new Int32Array(s.features.length + 1);
+  s.features.forEach((fs, i) => {
+    offsets[i] = ids.length;
+    for (const f of fs) {
+      const id = idOf.get(f);
+      if (id !== undefined) ids.push(id);
+    }
+  });
+  offsets[s.features.length] = ids.length;
+  return { ids: Int32Array.from(ids), offsets, labels: Int32Array.from(s.labels) };
+}
+
+function emissions(s: Encoded, w: Float64Array): Float64Array {
+  const n = s.labels.length;
+  const out = new Float64Array(n * L);
+  for (let i = 0; i < n; i++) {
+    for (let k = s.offsets[i]!; k < s.offsets[i + 1]!; k++) {
+      const row = s.ids[k]! * L;
+      for (let y = 0; y < L; y++) out[i * L + y]! += w[row + y]!;
+    }
+  }
+  return out;
+}
