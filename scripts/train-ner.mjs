@@ -19,5 +19,5 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const r = spawnSync(process.execPath, ['--max-old-space-size=6144', outfile, ...process.argv.slice(2)], { stdio: 'inherit', cwd: root });
+const r = spawnSync(process.execPath, ['--max-old-space-size=6144', '--max-semi-space-size=64', outfile, ...process.argv.slice(2)], { stdio: 'inherit', cwd: root });
 process.exit(r.status ?? 1);

@@ -1,12 +1,31 @@
 import { tokenize, type Token } from './tokenizer';
 
+const MAX_ENTRY_TOKENS = 6;
+
 /**
  * Word lists the tagger consults as features (never as final answers): a hit
  * tells the model "this could be a city", the context decides. Entries are
  * token sequences compared in lower case, so "new york" matches "New York"
  * and "NEW YORK"; the shape features carry the case.
+ *
+ * The lists are stored normalised (see normaliseLists): lower-case tokens
+ * joined by one space, so that loading the model tokenises nothing.
  */
 export type GazetteerLists = Record<string, readonly string[]>;
+
+/** Raw entries ("St. John's") → sorted unique keys as the tokenizer sees them ("st. john 's"). */
+export function normaliseLists(raw: GazetteerLists): GazetteerLists {
+  const out: Record<string, string[]> = {};
+  for (const name of Object.keys(raw).sort()) {
+    const keys = new Set<string>();
+    for (const entry of raw[name] ?? []) {
+      const parts = tokenize(entry).map((t) => t.text.toLowerCase());
+      if (parts.length && parts.length <= MAX_ENTRY_TOKENS) keys.add(parts.join(' '));
+    }
+    out[name] = [...keys].sort();
+  }
+  return out;
+}
 
 /** Where a token sits in a list hit: Begin, Inside, End of a multi-token entry, or a Single-token entry. */
 export type GazetteerPosition = 'B' | 'I' | 'E' | 'S';
@@ -16,25 +35,23 @@ export interface GazetteerHit {
   pos: GazetteerPosition;
 }
 
-const MAX_ENTRY_TOKENS = 6;
-
 export class Gazetteer {
   /** Entry key (lower-case tokens joined by a space) → indexes of the lists that hold it. */
   private readonly entries = new Map<string, number[]>();
   readonly listNames: readonly string[];
   private maxTokens = 1;
 
+  /** `lists` as normaliseLists returns them. */
   constructor(lists: GazetteerLists) {
     this.listNames = Object.keys(lists).sort();
     this.listNames.forEach((name, index) => {
-      for (const entry of lists[name] ?? []) {
-        const parts = tokenize(entry).map((t) => t.text.toLowerCase());
-        if (!parts.length || parts.length > MAX_ENTRY_TOKENS) continue;
-        const key = parts.join(' ');
+      for (const key of lists[name] ?? []) {
         const holders = this.entries.get(key);
         if (!holders) this.entries.set(key, [index]);
         else if (!holders.includes(index)) holders.push(index);
-        this.maxTokens = Math.max(this.maxTokens, parts.length);
+        let tokens = 1;
+        for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) tokens++;
+        if (tokens > this.maxTokens) this.maxTokens = tokens;
       }
     });
   }

@@ -8,8 +8,8 @@ import { viterbi } from './viterbi';
 
 /**
  * Tags one text: tokens → gazetteer hits → features → emission scores →
- * Viterbi over BIO labels → character spans. Long texts are cut at line
- * breaks and sentence ends first so that Viterbi's work stays linear and a
+ * Viterbi over BIO labels → character spans. Long texts are cut at
+ * sentence ends first (not at line breaks: an address spans lines) so that Viterbi's work stays linear and a
  * bad decision never runs across sentences.
  */
 export class PerceptronTagger implements NerTagger {
@@ -62,7 +62,7 @@ export class PerceptronTagger implements NerTagger {
 }
 
 const MAX_CHUNK = 200;
-const HARD_BREAK = /^[\n\r]+$|^[.!?]$/;
+const HARD_BREAK = /^[.!?]$/;
 
 /** Token ranges [from, to) ending after a sentence end or a line break, at most MAX_CHUNK tokens each. */
 function* chunks(tokens: readonly { text: string }[]): Generator<[number, number]> {

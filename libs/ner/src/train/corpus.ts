@@ -7,6 +7,7 @@ import { render, type LabelledText } from './generate';
 import { Rng } from './rng';
 import { DATE_TEMPLATES } from './templates/dates';
 import { MIXED_TEMPLATES } from './templates/mixed';
+import { NARRATIVE_TEMPLATES } from './templates/narrative';
 import { NEGATIVE_TEMPLATES } from './templates/negatives';
 import { ORG_TEMPLATES } from './templates/organisations';
 import { PEOPLE_TEMPLATES } from './templates/people';
@@ -14,12 +15,13 @@ import { PLACE_TEMPLATES } from './templates/places';
 
 /** Every template, with the share of sentences its group gets. */
 export const TEMPLATE_GROUPS: readonly { name: string; weight: number; templates: readonly string[] }[] = [
-  { name: 'people', weight: 0.27, templates: PEOPLE_TEMPLATES },
-  { name: 'places', weight: 0.2, templates: PLACE_TEMPLATES },
-  { name: 'organisations', weight: 0.18, templates: ORG_TEMPLATES },
-  { name: 'dates', weight: 0.08, templates: DATE_TEMPLATES },
-  { name: 'mixed', weight: 0.15, templates: MIXED_TEMPLATES },
-  { name: 'negatives', weight: 0.12, templates: NEGATIVE_TEMPLATES },
+  { name: 'people', weight: 0.22, templates: PEOPLE_TEMPLATES },
+  { name: 'places', weight: 0.17, templates: PLACE_TEMPLATES },
+  { name: 'organisations', weight: 0.17, templates: ORG_TEMPLATES },
+  { name: 'dates', weight: 0.07, templates: DATE_TEMPLATES },
+  { name: 'mixed', weight: 0.14, templates: MIXED_TEMPLATES },
+  { name: 'narrative', weight: 0.13, templates: NARRATIVE_TEMPLATES },
+  { name: 'negatives', weight: 0.1, templates: NEGATIVE_TEMPLATES },
 ];
 
 /** Lists whose hits training drops at random, so that names outside them are still found. */

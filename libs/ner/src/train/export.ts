@@ -12,7 +12,8 @@ import type { TrainedWeights } from './perceptron';
 export function toModelFile(trained: TrainedWeights, gazetteers: GazetteerLists, scale: number, meta: Record<string, string | number>): NerModelFile {
   const q = (v: number): number => Math.round(v / scale);
   const features: Record<string, number[]> = {};
-  trained.featureNames.forEach((name, row) => {
+  const rows = trained.featureNames.map((name, row) => [name, row] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  rows.forEach(([name, row]) => {
     const sparse: number[] = [];
     for (let y = 0; y < LABEL_COUNT; y++) {
       const v = q(trained.weights[row * LABEL_COUNT + y]!);

@@ -112,8 +112,8 @@ export function personName(ctx: FillContext): string {
 /** Lower-case or upper-case names occur in chat and in forms. */
 export function casing(ctx: FillContext, text: string): string {
   const r = ctx.rng.next();
-  if (r < 0.05) return text.toLowerCase();
-  if (r < 0.08) return text.toUpperCase();
+  if (r < 0.025) return text.toLowerCase();
+  if (r < 0.055) return text.toUpperCase();
   return text;
 }
 
@@ -151,29 +151,28 @@ function zip(ctx: FillContext): string {
   return localized(ctx, (f) => f.location.zipCode());
 }
 
-/** A postal address: street, unit, city, region and country are each a LOCATION; separators and postcodes are not. */
+/**
+ * A postal address, as one LOCATION from the street to the country, postcode
+ * and line breaks included: one address is one thing to hide, and a token per
+ * part would leak its shape.
+ */
 export const address: Filler = (ctx) => {
   const { rng } = ctx;
-  const sep = rng.chance(0.12) ? '\n' : rng.chance(0.85) ? ', ' : ' ';
-  const pieces: Piece[] = [{ type: 'LOCATION', text: street(ctx) }];
-  if (rng.chance(0.3)) {
-    if (rng.chance(0.5)) pieces.push({ text: sep }, { type: 'LOCATION', text: secondary(ctx) });
-    else pieces[0]!.text += ` ${secondary(ctx)}`;
-  }
-  const style = rng.int(3);
-  pieces.push({ text: sep });
-  if (style === 0) {
-    pieces.push({ type: 'LOCATION', text: city(ctx) }, { text: ', ' }, { type: 'LOCATION', text: state(ctx) });
-    if (rng.chance(0.8)) pieces.push({ text: ` ${zip(ctx)}` });
-  } else if (style === 1) {
-    pieces.push({ text: `${zip(ctx)} ` }, { type: 'LOCATION', text: city(ctx) });
-  } else {
-    pieces.push({ type: 'LOCATION', text: city(ctx) });
-    if (rng.chance(0.5)) pieces.push({ text: ` ${zip(ctx)}` });
-  }
-  if (rng.chance(0.35)) pieces.push({ text: sep }, { type: 'LOCATION', text: country(ctx) });
-  return pieces;
+  const sep = rng.chance(0.15) ? '\n' : rng.chance(0.85) ? ', ' : ' ';
+  let text = street(ctx);
+  if (rng.chance(0.3)) text += (rng.chance(0.5) ? sep : ' ') + secondary(ctx);
+  const style = rng.int(4);
+  const town = rng.chance(0.1) ? city(ctx).toUpperCase() : city(ctx);
+  if (style === 0) text += `${sep}${town}, ${state(ctx)}${rng.chance(0.8) ? ` ${zip(ctx)}` : ''}`;
+  else if (style === 1) text += `${sep}${zip(ctx)} ${town}`;
+  else if (style === 2) text += `${sep}${town}${rng.chance(0.5) ? ` ${zip(ctx)}` : ''}`;
+  else text += `${sep}${town}${sep}${state(ctx)}${sep}${zip(ctx)}`;
+  if (rng.chance(0.35)) text += `${sep}${country(ctx)}`;
+  return ent('LOCATION', text);
 };
+
+/** Part of an address in a form field or a sentence that names only the town: the city and the postcode, as one LOCATION. */
+export const townLine: Filler = (ctx) => ent('LOCATION', ctx.rng.chance(0.5) ? `${zip(ctx)} ${city(ctx)}` : `${city(ctx)}, ${state(ctx)} ${zip(ctx)}`);
 
 const BRAND_HEADS = ['Omni', 'Data', 'Info', 'Tele', 'Cyber', 'Net', 'Sky', 'Blue', 'Green', 'Nova', 'Zen', 'Flex', 'Quanta', 'Astra', 'Veri', 'Opti', 'Syn', 'Lumi', 'Tri', 'Proto', 'Bio', 'Geo', 'Eco', 'Aero', 'Medi', 'Fin', 'Hyper', 'Inno', 'Intra', 'Trans', 'Uni', 'Vita', 'Pro', 'Max', 'Neo', 'Alpha', 'Terra', 'Sol', 'Aqua', 'Kin', 'Zy', 'Vox', 'Cloud', 'Bright', 'Swift', 'Iron', 'Silver', 'Red', 'North'];
 const BRAND_TAILS = ['works', 'ly', 'ify', 'logic', 'soft', 'ware', 'tech', 'hub', 'base', 'point', 'wave', 'stream', 'gen', 'sys', 'scape', 'core', 'mind', 'link', 'path', 'nest', 'forge', 'loop', 'bit', 'spark', 'vance', 'tronics', 'matic', 'nova', 'sphere', 'grid', 'field', 'gate', 'bridge', 'leaf', 'rock', 'star', 'ium', 'io', 'ex', 'ara', 'ent', 'ix', 'on', 'a'];
@@ -187,9 +186,18 @@ const INSTITUTIONS: readonly ((ctx: FillContext) => string)[] = [
   (c) => `St. ${firstName(c)}'s ${c.rng.pick(['Hospital', 'School', 'Church', 'College'])}`,
 ];
 
+/** Startup-style names: invented syllables, a made-up compound, or two everyday words run together or side by side. */
 function brand(ctx: FillContext): string {
   const { rng } = ctx;
-  const word = rng.chance(0.25) ? cap(syllables(ctx, 2 + rng.int(2))) : rng.pick(BRAND_HEADS) + rng.pick(BRAND_TAILS);
+  const common = ctx.gazetteers['common']!;
+  const everyday = (): string => rng.pick(common).replace(/[^a-z]/g, '');
+  const word = weighted<() => string>(rng, [
+    [20, () => cap(syllables(ctx, 2 + rng.int(2)))],
+    [30, () => rng.pick(BRAND_HEADS) + rng.pick(BRAND_TAILS)],
+    [30, () => cap(everyday()) + everyday()],
+    [12, () => `${cap(everyday())} ${cap(everyday())}`],
+    [8, () => `${cap(everyday())}${rng.pick(['ly', 'ify', 'io', 'hub', 'com', 'r', 'able'])}`],
+  ])();
   return rng.chance(0.3) ? word : `${word} ${rng.pick(ORG_SUFFIXES)}`;
 }
 
@@ -200,7 +208,12 @@ function acronym(ctx: FillContext): string {
 
 export function organisation(ctx: FillContext): string {
   return weighted<() => string>(ctx.rng, [
-    [30, () => localized(ctx, (f) => f.company.name())],
+    // faker's "Lastname, Lastname and Lastname" reads as a list of people as often as a firm: keep a few.
+    [30, () => {
+      const name = localized(ctx, (f) => f.company.name());
+      return / and /.test(name) && ctx.rng.chance(0.7) ? `${name.split(',')[0]!} ${ctx.rng.pick(ORG_SUFFIXES)}` : name;
+    }],
+    [5, () => `${lastName(ctx)}-${lastName(ctx)}`],
     [28, () => brand(ctx)],
     [16, () => ctx.rng.pick(INSTITUTIONS)(ctx)],
     [12, () => ctx.rng.pick(KNOWN_ORGS)],
@@ -281,6 +294,7 @@ export const FILLERS: Record<string, Filler> = {
   PLACE: (c) => ent('LOCATION', casing(c, c.rng.pick([city, city, country, state])(c))),
   STREET: (c) => ent('LOCATION', street(c)),
   ADDRESS: address,
+  TOWNLINE: townLine,
   ORG: (c) => ent('ORGANIZATION', casing(c, organisation(c))),
   NRP: (c) => ent('NRP', nrp(c)),
   NAT: (c) => ent('NRP', casing(c, c.rng.pick(c.gazetteers['nat']!))),

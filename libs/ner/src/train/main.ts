@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sentenceFeatures } from '../features';
-import { Gazetteer } from '../gazetteer';
+import { Gazetteer, normaliseLists } from '../gazetteer';
 import { LABEL_COUNT, OUTSIDE } from '../labels';
 import { MODEL_FILE_NAME } from '../load';
 import { NerWeights } from '../model';
@@ -46,11 +46,13 @@ const out = args.out ?? path.join(root, 'libs', 'ner', 'model', MODEL_FILE_NAME)
 const started = Date.now();
 const log = (line: string): void => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`);
 
-const gazetteers = buildGazetteers();
+// Fillers draw values from the raw lists; the model ships them normalised.
+const rawGazetteers = buildGazetteers();
+const gazetteers = normaliseLists(rawGazetteers);
 const gazetteer = new Gazetteer(gazetteers);
 const locales = loadLocales(seed);
 const en = locales.find((l) => l.code === 'EN')!.faker;
-const ctx = { rng: new Rng(seed), locales, en, gazetteers };
+const ctx = { rng: new Rng(seed), locales, en, gazetteers: rawGazetteers };
 log(`gazetteers: ${Object.entries(gazetteers).map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
 
 const heldOutOnly = args['holdout-templates'];
@@ -69,9 +71,9 @@ const heldOut = generateCorpus(ctx, gazetteer, {
 log(`generated ${train.length} training and ${heldOut.length} held-out sentences`);
 
 const trained = trainPerceptron(
-  function* () {
+  (function* () {
     for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits), labels: s.labels };
-  },
+  })(),
   { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
 );
 

@@ -41,20 +41,49 @@ interface Encoded {
 }
 
 /**
- * `corpus` is called twice and must yield the same sentences both times: once
- * to count features, once to encode them. That keeps only integer ids in
- * memory, never millions of feature strings per sentence.
+ * Features are interned to integer ids in one pass over the corpus, so that
+ * training holds no feature strings per sentence; those seen fewer than
+ * `minCount` times are then dropped.
  */
-export function trainPerceptron(corpus: () => Iterable<FeaturizedSentence>, options: PerceptronOptions): TrainedWeights {
-  const counts = new Map<string, number>();
-  for (const s of corpus()) for (const fs of s.features) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1);
-  const featureNames = [...counts.keys()].filter((f) => counts.get(f)! >= options.minCount).sort();
-  counts.clear();
-  const idOf = new Map<string, number>(featureNames.map((f, i) => [f, i]));
-  const sentences: Encoded[] = [];
-  for (const s of corpus()) sentences.push(encode(s, idOf));
+export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: PerceptronOptions): TrainedWeights {
+  const idOf = new Map<string, number>();
+  let counts = new Int32Array(1 << 16);
+  const raw: Encoded[] = [];
+  for (const s of corpus) {
+    const ids: number[] = [];
+    const offsets = new Int32Array(s.features.length + 1);
+    s.features.forEach((fs, i) => {
+      offsets[i] = ids.length;
+      for (const f of fs) {
+        let id = idOf.get(f);
+        if (id === undefined) {
+          id = idOf.size;
+          idOf.set(f, id);
+          if (id >= counts.length) {
+            const grown = new Int32Array(counts.length * 2);
+            grown.set(counts);
+            counts = grown;
+          }
+        }
+        counts[id]!++;
+        ids.push(id);
+      }
+    });
+    offsets[s.features.length] = ids.length;
+    raw.push({ ids: Int32Array.from(ids), offsets, labels: Int32Array.from(s.labels) });
+  }
+  // Compact: keep the frequent features, renumbered in first-seen order.
+  const keep = new Int32Array(idOf.size).fill(-1);
+  const featureNames: string[] = [];
+  for (const [name, id] of idOf) {
+    if (counts[id]! >= options.minCount) {
+      keep[id] = featureNames.length;
+      featureNames.push(name);
+    }
+  }
   idOf.clear();
-  options.log?.(`${sentences.length} sentences, ${featureNames.length} features`);
+  const sentences = raw.map((s) => compact(s, keep));
+  options.log?.(`${sentences.length} sentences, ${featureNames.length} features kept of ${keep.length}`);
 
   const nf = featureNames.length;
   const w = new Float64Array(nf * L);
@@ -119,18 +148,18 @@ export function trainPerceptron(corpus: () => Iterable<FeaturizedSentence>, opti
   return { featureNames, weights: average(w, u), transitions: average(tw, tu), start: average(sw, su) };
 }
 
-function encode(s: FeaturizedSentence, idOf: Map<string, number>): Encoded {
+function compact(s: Encoded, keep: Int32Array): Encoded {
   const ids: number[] = [];
-  const offsets = new Int32Array(s.features.length + 1);
-  s.features.forEach((fs, i) => {
+  const offsets = new Int32Array(s.offsets.length);
+  for (let i = 0; i + 1 < s.offsets.length; i++) {
     offsets[i] = ids.length;
-    for (const f of fs) {
-      const id = idOf.get(f);
-      if (id !== undefined) ids.push(id);
+    for (let k = s.offsets[i]!; k < s.offsets[i + 1]!; k++) {
+      const id = keep[s.ids[k]!]!;
+      if (id >= 0) ids.push(id);
     }
-  });
-  offsets[s.features.length] = ids.length;
-  return { ids: Int32Array.from(ids), offsets, labels: Int32Array.from(s.labels) };
+  }
+  offsets[s.offsets.length - 1] = ids.length;
+  return { ids: Int32Array.from(ids), offsets, labels: s.labels };
 }
 
 function emissions(s: Encoded, w: Float64Array): Float64Array {
