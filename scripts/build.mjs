@@ -4,7 +4,7 @@
 // checking is a separate step (`npm run typecheck`), so a build takes seconds.
 import { transform } from '@swc/core';
 import { build } from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,10 +56,19 @@ function entriesOf(app) {
   return entries;
 }
 
+// The named-entity model (libs/ner) is data, not code: an app whose bundle
+// includes that lib gets the file next to its main.js, where the lib looks first.
+const nerModel = path.join(root, 'libs', 'ner', 'model', 'ner-model.json.gz');
+function copyAssets(app, metafile) {
+  const nerSrc = path.join(root, 'libs', 'ner', 'src') + path.sep;
+  const usesNer = Object.keys(metafile.inputs).some((f) => path.resolve(f).startsWith(nerSrc));
+  if (usesNer) copyFileSync(nerModel, path.join(root, 'dist', 'apps', app, path.basename(nerModel)));
+}
+
 const started = Date.now();
 await Promise.all(
-  apps.map((app) =>
-    build({
+  apps.map(async (app) => {
+    const result = await build({
       entryPoints: entriesOf(app),
       outdir: path.join(root, 'dist', 'apps', app),
       bundle: true,
@@ -71,7 +80,9 @@ await Promise.all(
       plugins: [workspaceLibs, swcDecorators],
       logLevel: 'warning',
       keepNames: true,
-    }),
-  ),
+      metafile: true,
+    });
+    copyAssets(app, result.metafile);
+  }),
 );
 console.log(`built ${apps.join(', ')} in ${Date.now() - started} ms`);
