@@ -8,7 +8,7 @@ import type { Token } from './tokenizer';
  * tagging call this same function, so the two can never drift apart.
  */
 
-const SENTENCE_END = new Set(['.', '!', '?', ':', ';', '"', '“', '”', '(', '[', '\n', '•', '-', '–', '—']);
+const SENTENCE_END = new Set(['.', '!', '?', ':', ';', '"', '“', '”', '(', '[', '•', '-', '–', '—']);
 
 // Endings of street names written as one word in many languages (Hauptstraße, Drottninggatan, Mannerheimintie).
 const STREET_ENDINGS = [
@@ -56,71 +56,127 @@ function norm(word: string): string {
 
 function gazTags(hits: readonly GazetteerHit[] | undefined): string {
   if (!hits || !hits.length) return '-';
+  if (hits.length === 1) return hits[0]!.list;
   return hits
     .map((h) => h.list)
     .sort()
     .join('+');
 }
 
-export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): string[][] {
-  const n = tokens.length;
-  const words = tokens.map((t) => norm(t.text));
-  const shapes = tokens.map((t) => shapeOf(t.text));
-  const cases = tokens.map((t) => caseOf(t.text));
-  const lists = gaz.map(gazTags);
-  const w = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : words[i]!);
-  const s = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : shapes[i]!);
-  const c = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : cases[i]!);
-  const g = (i: number): string => (i < 0 || i >= n ? '<s>' : lists[i]!);
+// Features are 32-bit hashes of (template, values), never strings: building and
+// hashing ~50 strings per token was most of the tagging time. Training hashes
+// the same way, so colliding features (rare among ~10^6) simply share a weight.
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 
-  const out: string[][] = [];
+export function hashString(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
+/** Combines a template id (or an earlier combination) with a value's hash. */
+function mix(a: number, b: number): number {
+  let h = Math.imul(a ^ (b + 0x9e3779b9 + (a << 6) + (a >>> 2)), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+// Feature templates; the numbers only need to differ.
+const enum T {
+  Bias = 1, Word, Shape, CaseStart, WordM1, WordP1, WordM2, WordP2, WordsM2M1, WordsP1P2, WordsM10, Words0P1, ShapeM1, ShapeP1,
+  Cases3, Cases5, WordM1Case, CaseWordP1, Len, Prefix2, Prefix3, Prefix4, Suffix2, Suffix3, Suffix4, Suffix5, Year, Time,
+  Ordinal, Roman, StreetWord, GazPos, GazCase, Gaz, GazM1, GazP1, Gaz3, GazM1Word, WordM1Gaz,
+}
+
+const BOS = hashString('<s>');
+const EOS = hashString('</s>');
+
+/**
+ * The features of each token as hashes (see above): the word (identity,
+ * shape, affixes, case), its neighbours two either side, and the gazetteer
+ * lists it and its neighbours fall into. Training and tagging call this same
+ * function, so the two can never drift apart.
+ */
+export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): number[][] {
+  const n = tokens.length;
+  const words: string[] = new Array<string>(n);
+  const hw = new Uint32Array(n + 4);
+  const hs = new Uint32Array(n + 4);
+  const hc = new Uint32Array(n + 4);
+  const hg = new Uint32Array(n + 4);
+  const cases: string[] = new Array<string>(n);
+  const lists: string[] = new Array<string>(n);
+  // Index i + 2 holds token i; two boundary slots either side.
+  hw[0] = hw[1] = hs[0] = hs[1] = hc[0] = hc[1] = hg[0] = hg[1] = BOS;
+  hw[n + 2] = hw[n + 3] = hs[n + 2] = hs[n + 3] = hc[n + 2] = hc[n + 3] = hg[n + 2] = hg[n + 3] = EOS;
   for (let i = 0; i < n; i++) {
+    const raw = tokens[i]!.text;
+    words[i] = norm(raw);
+    cases[i] = caseOf(raw);
+    lists[i] = gazTags(gaz[i]);
+    hw[i + 2] = hashString(words[i]!);
+    hs[i + 2] = hashString(shapeOf(raw));
+    hc[i + 2] = hashString(cases[i]!);
+    hg[i + 2] = hashString(lists[i]!);
+  }
+
+  const out: number[][] = new Array<number[]>(n);
+  for (let i = 0; i < n; i++) {
+    const k = i + 2;
     const word = words[i]!;
     const raw = tokens[i]!.text;
-    const sentenceStart = i === 0 || SENTENCE_END.has(tokens[i - 1]!.text);
-    const f: string[] = [
-      'b',
-      `w=${word}`,
-      `s=${shapes[i]}`,
-      `c=${cases[i]}|${sentenceStart ? 1 : 0}`,
-      `w-1=${w(i - 1)}`,
-      `w+1=${w(i + 1)}`,
-      `w-2=${w(i - 2)}`,
-      `w+2=${w(i + 2)}`,
-      `w-2,-1=${w(i - 2)}|${w(i - 1)}`,
-      `w+1,+2=${w(i + 1)}|${w(i + 2)}`,
-      `w-1,0=${w(i - 1)}|${word}`,
-      `w0,+1=${word}|${w(i + 1)}`,
-      `s-1=${s(i - 1)}`,
-      `s+1=${s(i + 1)}`,
-      `c-1,0,+1=${c(i - 1)}${cases[i]}${c(i + 1)}`,
-      `c-2..+2=${c(i - 2)}${c(i - 1)}${cases[i]}${c(i + 1)}${c(i + 2)}`,
-      `w-1,c=${w(i - 1)}|${cases[i]}`,
-      `c,w+1=${cases[i]}|${w(i + 1)}`,
-      `len=${Math.min(raw.length, 12)}`,
+    const prev = i === 0 ? '' : tokens[i - 1]!.text;
+    const sentenceStart = i === 0 || SENTENCE_END.has(prev) || prev[0] === '\n' || prev[0] === '\r';
+    const f: number[] = [
+      T.Bias,
+      mix(T.Word, hw[k]!),
+      mix(T.Shape, hs[k]!),
+      mix(mix(T.CaseStart, hc[k]!), sentenceStart ? 1 : 0),
+      mix(T.WordM1, hw[k - 1]!),
+      mix(T.WordP1, hw[k + 1]!),
+      mix(T.WordM2, hw[k - 2]!),
+      mix(T.WordP2, hw[k + 2]!),
+      mix(mix(T.WordsM2M1, hw[k - 2]!), hw[k - 1]!),
+      mix(mix(T.WordsP1P2, hw[k + 1]!), hw[k + 2]!),
+      mix(mix(T.WordsM10, hw[k - 1]!), hw[k]!),
+      mix(mix(T.Words0P1, hw[k]!), hw[k + 1]!),
+      mix(T.ShapeM1, hs[k - 1]!),
+      mix(T.ShapeP1, hs[k + 1]!),
+      mix(mix(mix(T.Cases3, hc[k - 1]!), hc[k]!), hc[k + 1]!),
+      mix(mix(mix(mix(mix(T.Cases5, hc[k - 2]!), hc[k - 1]!), hc[k]!), hc[k + 1]!), hc[k + 2]!),
+      mix(mix(T.WordM1Case, hw[k - 1]!), hc[k]!),
+      mix(mix(T.CaseWordP1, hc[k]!), hw[k + 1]!),
+      mix(T.Len, Math.min(raw.length, 12)),
     ];
     const letters = word.length;
-    if (letters > 2) {
-      f.push(`p2=${word.slice(0, 2)}`, `x2=${word.slice(-2)}`);
-    }
-    if (letters > 3) f.push(`p3=${word.slice(0, 3)}`, `x3=${word.slice(-3)}`);
-    if (letters > 4) f.push(`p4=${word.slice(0, 4)}`, `x4=${word.slice(-4)}`);
-    if (letters > 5) f.push(`x5=${word.slice(-5)}`);
-    if (YEAR_RE.test(raw)) f.push('year');
-    if (TIME_RE.test(raw)) f.push('time');
-    if (ORDINAL_RE.test(raw)) f.push('ordinal');
-    if (ROMAN_RE.test(raw)) f.push('roman');
-    if (letters > 4 && STREET_ENDINGS.some((e) => word.endsWith(e))) f.push('streetword');
+    if (letters > 2) f.push(mix(T.Prefix2, hashString(word.slice(0, 2))), mix(T.Suffix2, hashString(word.slice(-2))));
+    if (letters > 3) f.push(mix(T.Prefix3, hashString(word.slice(0, 3))), mix(T.Suffix3, hashString(word.slice(-3))));
+    if (letters > 4) f.push(mix(T.Prefix4, hashString(word.slice(0, 4))), mix(T.Suffix4, hashString(word.slice(-4))));
+    if (letters > 5) f.push(mix(T.Suffix5, hashString(word.slice(-5))));
+    if (YEAR_RE.test(raw)) f.push(T.Year);
+    if (TIME_RE.test(raw)) f.push(T.Time);
+    if (ORDINAL_RE.test(raw)) f.push(T.Ordinal);
+    if (ROMAN_RE.test(raw)) f.push(T.Roman);
+    if (letters > 4 && STREET_ENDINGS.some((e) => word.endsWith(e))) f.push(T.StreetWord);
 
     // Gazetteers: the lists of this token with its place in the hit, crossed with its case;
     // the lists of its neighbours.
-    const hits = gaz[i] ?? [];
-    for (const h of hits) {
-      f.push(`g=${h.list}:${h.pos}`, `g=${h.list}|${cases[i]}`);
+    for (const h of gaz[i] ?? []) {
+      const list = hashString(h.list);
+      f.push(mix(mix(T.GazPos, list), h.pos.charCodeAt(0)), mix(mix(T.GazCase, list), hc[k]!));
     }
-    f.push(`g=${lists[i]}`, `g-1=${g(i - 1)}`, `g+1=${g(i + 1)}`, `g-1,0,+1=${g(i - 1)}/${lists[i]}/${g(i + 1)}`);
-    f.push(`g-1,w=${g(i - 1)}|${word}`, `w-1,g=${w(i - 1)}|${lists[i]}`);
-    out.push(f);
+    f.push(
+      mix(T.Gaz, hg[k]!),
+      mix(T.GazM1, hg[k - 1]!),
+      mix(T.GazP1, hg[k + 1]!),
+      mix(mix(mix(T.Gaz3, hg[k - 1]!), hg[k]!), hg[k + 1]!),
+      mix(mix(T.GazM1Word, hg[k - 1]!), hw[k]!),
+      mix(mix(T.WordM1Gaz, hw[k - 1]!), hg[k]!),
+    );
+    out[i] = f;
   }
   return out;
 }

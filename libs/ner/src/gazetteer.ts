@@ -38,6 +38,8 @@ export interface GazetteerHit {
 export class Gazetteer {
   /** Entry key (lower-case tokens joined by a space) → indexes of the lists that hold it. */
   private readonly entries = new Map<string, number[]>();
+  /** Every proper token prefix of a multi-token entry ("new" for "new york"): a scan extends a key only while it is one. */
+  private readonly prefixes = new Set<string>();
   readonly listNames: readonly string[];
   private maxTokens = 1;
 
@@ -50,7 +52,10 @@ export class Gazetteer {
         if (!holders) this.entries.set(key, [index]);
         else if (!holders.includes(index)) holders.push(index);
         let tokens = 1;
-        for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) tokens++;
+        for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) {
+          this.prefixes.add(key.slice(0, i));
+          tokens++;
+        }
         if (tokens > this.maxTokens) this.maxTokens = tokens;
       }
     });
@@ -73,9 +78,11 @@ export class Gazetteer {
         key = len === 1 ? lower[i]! : `${key} ${lower[i + len - 1]!}`;
         const holders = this.entries.get(key);
         if (holders) for (const list of holders) found.push({ list, len });
+        if (!this.prefixes.has(key)) break;
       }
+      if (!found.length) continue;
       // Longest first, so each list takes its longest entry here.
-      found.sort((a, b) => b.len - a.len || a.list - b.list);
+      if (found.length > 1) found.sort((a, b) => b.len - a.len || a.list - b.list);
       for (const { list, len } of found) {
         if (freeFrom[list]! > i) continue;
         const name = this.listNames[list]!;

@@ -7,51 +7,80 @@ import type { GazetteerLists } from './gazetteer';
  * small and the output identical on every machine.
  */
 export interface NerModelFile {
-  format: 'docflow-ner/1';
+  format: 'docflow-ner/2';
   labels: string[];
   scale: number;
   /** L × L, from × to. */
   transitions: number[];
   start: number[];
-  /** Feature → sparse weights [label, weight, label, weight, ...]. Keys sorted. */
-  features: Record<string, number[]>;
+  /**
+   * Every feature, flat: its hash (see features.ts), the number k of its
+   * non-zero weights, then k pairs (label, weight). Sorted by hash.
+   */
+  features: number[];
   gazetteers: GazetteerLists;
   meta: Record<string, string | number>;
 }
 
-/** Model weights ready for scoring: one dense row of L floats per feature. */
+/**
+ * Model weights ready for scoring: one dense row of L floats per feature,
+ * found through an open-addressing table keyed by the feature's hash.
+ */
 export class NerWeights {
-  readonly rows = new Map<string, number>();
-  readonly weights: Float64Array;
+  /** Slot s holds [hash, row + 1] at 2s and 2s + 1, side by side so that a probe touches one cache line; row + 1 = 0 marks an empty slot. */
+  private readonly table: Int32Array;
+  private readonly mask: number;
+  /** Float32 halves the rows' memory traffic; the integer weights fit it exactly. */
+  readonly weights: Float32Array;
   readonly transitions: Float64Array;
   readonly start: Float64Array;
 
   constructor(file: NerModelFile) {
-    if (file.format !== 'docflow-ner/1') throw new Error(`unknown NER model format ${String(file.format)}`);
+    if (file.format !== 'docflow-ner/2') throw new Error(`unknown NER model format ${String(file.format)}`);
     if (file.labels.join() !== LABELS.join()) throw new Error('the NER model was trained for another label set');
-    const names = Object.keys(file.features);
-    this.weights = new Float64Array(names.length * LABEL_COUNT);
-    names.forEach((name, row) => {
-      this.rows.set(name, row);
-      const sparse = file.features[name]!;
-      for (let k = 0; k < sparse.length; k += 2) this.weights[row * LABEL_COUNT + sparse[k]!] = sparse[k + 1]! * file.scale;
-    });
+    const f = file.features;
+    let count = 0;
+    for (let p = 0; p < f.length; p += 2 + 2 * f[p + 1]!) count++;
+    let size = 1;
+    while (size < count * 2) size <<= 1;
+    this.mask = size - 1;
+    this.table = new Int32Array(size * 2);
+    this.weights = new Float32Array(count * LABEL_COUNT);
+    let row = 0;
+    for (let p = 0; p < f.length; p += 2 + 2 * f[p + 1]!, row++) {
+      const hash = f[p]! | 0;
+      let slot = hash & this.mask;
+      while (this.table[2 * slot + 1] !== 0) slot = (slot + 1) & this.mask;
+      this.table[2 * slot] = hash;
+      this.table[2 * slot + 1] = row + 1;
+      for (let k = 0; k < f[p + 1]!; k++) this.weights[row * LABEL_COUNT + f[p + 2 + 2 * k]!] = f[p + 3 + 2 * k]! * file.scale;
+    }
     this.transitions = Float64Array.from(file.transitions, (v) => v * file.scale);
     this.start = Float64Array.from(file.start, (v) => v * file.scale);
   }
 
+  /** The row of a feature hash, or -1 when the model does not know it. */
+  rowOf(hash: number): number {
+    const key = hash | 0;
+    for (let slot = key & this.mask; ; slot = (slot + 1) & this.mask) {
+      const row = this.table[2 * slot + 1]!;
+      if (row === 0) return -1;
+      if (this.table[2 * slot] === key) return row - 1;
+    }
+  }
+
   /** n × L emission scores: for each token, the sum of its features' rows. */
-  emissions(features: readonly (readonly string[])[]): Float64Array {
+  emissions(features: readonly (readonly number[])[]): Float64Array {
     const out = new Float64Array(features.length * LABEL_COUNT);
-    features.forEach((fs, i) => {
+    for (let i = 0; i < features.length; i++) {
       const base = i * LABEL_COUNT;
-      for (const f of fs) {
-        const row = this.rows.get(f);
-        if (row === undefined) continue;
+      for (const f of features[i]!) {
+        const row = this.rowOf(f);
+        if (row < 0) continue;
         const off = row * LABEL_COUNT;
         for (let y = 0; y < LABEL_COUNT; y++) out[base + y]! += this.weights[off + y]!;
       }
-    });
+    }
     return out;
   }
 }

@@ -11,18 +11,18 @@ import type { TrainedWeights } from './perceptron';
  */
 export function toModelFile(trained: TrainedWeights, gazetteers: GazetteerLists, scale: number, meta: Record<string, string | number>): NerModelFile {
   const q = (v: number): number => Math.round(v / scale);
-  const features: Record<string, number[]> = {};
-  const rows = trained.featureNames.map((name, row) => [name, row] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  rows.forEach(([name, row]) => {
+  const features: number[] = [];
+  const rows = trained.featureHashes.map((hash, row) => [hash, row] as const).sort((a, b) => a[0] - b[0]);
+  for (const [hash, row] of rows) {
     const sparse: number[] = [];
     for (let y = 0; y < LABEL_COUNT; y++) {
       const v = q(trained.weights[row * LABEL_COUNT + y]!);
       if (v !== 0) sparse.push(y, v);
     }
-    if (sparse.length) features[name] = sparse;
-  });
+    if (sparse.length) features.push(hash, sparse.length / 2, ...sparse);
+  }
   return {
-    format: 'docflow-ner/1',
+    format: 'docflow-ner/2',
     labels: [...LABELS],
     scale,
     transitions: Array.from(trained.transitions, q),

@@ -84,7 +84,7 @@ model = toModelFile(trained, gazetteers, Number(args.scale), meta);
 
 const bytes = serialise(model);
 writeFileSync(out, bytes);
-log(`wrote ${path.relative(process.cwd(), out)}: ${Object.keys(model.features).length} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
+log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(model.features)} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
 
 const tagger = new PerceptronTagger(model);
 const counts: CountsByType = {};
@@ -107,4 +107,10 @@ function medianEntityMargin(weights: NerWeights, sentences: typeof heldOut): num
   }
   margins.sort((a, b) => a - b);
   return Math.round((margins[margins.length >> 1] ?? 1) * 100) / 100;
+}
+
+function countFeatures(flat: readonly number[]): number {
+  let n = 0;
+  for (let p = 0; p < flat.length; p += 2 + 2 * flat[p + 1]!) n++;
+  return n;
 }

@@ -10,8 +10,8 @@ import { Rng } from './rng';
  * generalises far better than the last ones.
  */
 export interface FeaturizedSentence {
-  /** Per token, its feature strings. */
-  features: readonly (readonly string[])[];
+  /** Per token, its feature hashes. */
+  features: readonly (readonly number[])[];
   labels: readonly number[];
 }
 
@@ -24,8 +24,9 @@ export interface PerceptronOptions {
 }
 
 export interface TrainedWeights {
-  featureNames: string[];
-  /** featureNames.length × L averaged weights. */
+  /** Feature hashes, in row order. */
+  featureHashes: number[];
+  /** featureHashes.length × L averaged weights. */
   weights: Float64Array;
   transitions: Float64Array;
   start: Float64Array;
@@ -42,11 +43,11 @@ interface Encoded {
 
 /**
  * Features are interned to integer ids in one pass over the corpus, so that
- * training holds no feature strings per sentence; those seen fewer than
+ * training holds one small integer per feature occurrence; those seen fewer than
  * `minCount` times are then dropped.
  */
 export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: PerceptronOptions): TrainedWeights {
-  const idOf = new Map<string, number>();
+  const idOf = new Map<number, number>();
   let counts = new Int32Array(1 << 16);
   const raw: Encoded[] = [];
   for (const s of corpus) {
@@ -74,18 +75,18 @@ export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: P
   }
   // Compact: keep the frequent features, renumbered in first-seen order.
   const keep = new Int32Array(idOf.size).fill(-1);
-  const featureNames: string[] = [];
-  for (const [name, id] of idOf) {
+  const featureHashes: number[] = [];
+  for (const [hash, id] of idOf) {
     if (counts[id]! >= options.minCount) {
-      keep[id] = featureNames.length;
-      featureNames.push(name);
+      keep[id] = featureHashes.length;
+      featureHashes.push(hash);
     }
   }
   idOf.clear();
   const sentences = raw.map((s) => compact(s, keep));
-  options.log?.(`${sentences.length} sentences, ${featureNames.length} features kept of ${keep.length}`);
+  options.log?.(`${sentences.length} sentences, ${featureHashes.length} features kept of ${keep.length}`);
 
-  const nf = featureNames.length;
+  const nf = featureHashes.length;
   const w = new Float64Array(nf * L);
   const u = new Float64Array(nf * L); // Σ step × update, for the average
   const tw = new Float64Array(L * L);
@@ -145,7 +146,7 @@ export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: P
   }
 
   const average = (cur: Float64Array, acc: Float64Array): Float64Array => cur.map((v, i) => v - acc[i]! / step);
-  return { featureNames, weights: average(w, u), transitions: average(tw, tu), start: average(sw, su) };
+  return { featureHashes, weights: average(w, u), transitions: average(tw, tu), start: average(sw, su) };
 }
 
 function compact(s: Encoded, keep: Int32Array): Encoded {
