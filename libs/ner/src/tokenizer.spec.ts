@@ -38,6 +38,12 @@ describe('tokenize', () => {
     expect(texts('Hi,\n\nAnna (Oslo)!')).toEqual(['Hi', ',', '\n\n', 'Anna', '(', 'Oslo', ')', '!']);
   });
 
+  it('keeps URLs and e-mail addresses whole, without trailing punctuation', () => {
+    expect(texts('See https://example.com/a/b?x=1. Mail jean.dupont+x@mail.example.fr, thanks')).toEqual([
+      'See', 'https://example.com/a/b?x=1', '.', 'Mail', 'jean.dupont+x@mail.example.fr', ',', 'thanks',
+    ]);
+  });
+
   it('returns nothing for blank text', () => {
     expect(tokenize('')).toEqual([]);
     expect(tokenize('  \t ')).toEqual([]);

@@ -16,8 +16,13 @@ export interface Token {
 
 // One alternation tried in order at each position; sticky so that no slicing happens.
 const WORD = String.raw`[\p{L}\p{N}\p{M}]+(?:['’\-.&][\p{L}\p{N}\p{M}]+)*\.?`;
+// URLs and e-mail addresses are one token each: split at every dot and slash
+// they would look like a run of short capitalised words. (Trailing punctuation
+// is not part of them.)
+const URL = String.raw`(?:https?|ftp)://[^\s<>"]*[^\s<>".,;:!?)\]'’]`;
+const EMAIL = String.raw`[\p{L}\p{N}._%+\-]+@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)+`;
 // Line breaks are tokens too: they separate the lines of an address block or a signature.
-const TOKEN_RE = new RegExp(String.raw`${WORD}|[\r\n]+|\S`, 'gu');
+const TOKEN_RE = new RegExp(String.raw`${URL}|${EMAIL}|${WORD}|[\r\n]+|\S`, 'gu');
 const POSSESSIVE_RE = /['’][sS]$/;
 // Initials and dotted acronyms (J., U.N., e.g.) keep their dot; so do the usual short forms.
 const DOTTED_RE = /^(?:\p{L}\.)+$/u;
@@ -37,6 +42,10 @@ export function tokenize(text: string): Token[] {
   for (let m = TOKEN_RE.exec(text); m; m = TOKEN_RE.exec(text)) {
     const word = m[0];
     const start = m.index;
+    if (word.includes('@') || word.includes('://')) {
+      tokens.push({ text: word, start, end: start + word.length });
+      continue;
+    }
     // A trailing dot belongs to the word only for abbreviations and initials (Dr., J., U.N.);
     // otherwise it ends the sentence.
     if (word.length > 1 && word.endsWith('.') && !keepsDot(word)) {

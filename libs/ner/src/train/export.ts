@@ -6,14 +6,24 @@ import type { TrainedWeights } from './perceptron';
 
 /**
  * Trained weights → the shipped file. Weights are stored as integer multiples
- * of `scale`; a feature whose every weight rounds to zero is dropped, which is
- * most of them and changes no decision that matters.
+ * of `scale`; a feature whose weights are all small (below `prune`, or
+ * rounding to zero) is dropped.
  */
-export function toModelFile(trained: TrainedWeights, gazetteers: GazetteerLists, scale: number, meta: Record<string, string | number>): NerModelFile {
+export function toModelFile(
+  trained: TrainedWeights,
+  gazetteers: GazetteerLists,
+  scale: number,
+  meta: Record<string, string | number>,
+  /** Features whose largest weight is smaller than this are left out: they rarely change a decision. */
+  prune = 0,
+): NerModelFile {
   const q = (v: number): number => Math.round(v / scale);
   const features: number[] = [];
   const rows = trained.featureHashes.map((hash, row) => [hash, row] as const).sort((a, b) => a[0] - b[0]);
   for (const [hash, row] of rows) {
+    let largest = 0;
+    for (let y = 0; y < LABEL_COUNT; y++) largest = Math.max(largest, Math.abs(trained.weights[row * LABEL_COUNT + y]!));
+    if (largest < prune) continue;
     const sparse: number[] = [];
     for (let y = 0; y < LABEL_COUNT; y++) {
       const v = q(trained.weights[row * LABEL_COUNT + y]!);

@@ -317,7 +317,8 @@ export const FILLERS: Record<string, Filler> = {
   URL: (c) => plain(c.en.internet.url()),
   DOMAIN: (c) => plain(c.en.internet.domainName()),
   MONEY: (c) => plain(money(c)),
-  NUM: (c) => plain(String(1 + c.rng.int(c.rng.chance(0.5) ? 20 : 5000))),
+  // Never a number that reads as a year: those are DATE_TIME in context.
+  NUM: (c) => plain(String(((n) => (n >= 1500 && n <= 2100 ? n + 1000 : n))(1 + c.rng.int(c.rng.chance(0.5) ? 20 : 5000)))),
   AGE: (c) => plain(String(18 + c.rng.int(70))),
   ID: (c) => plain(`${c.rng.pick(['INV', 'PO', 'REF', 'CASE', 'TCK', 'ORD', 'ACC'])}-${c.rng.int(900000) + 100000}`),
   CARD: (c) => plain(c.en.finance.creditCardNumber()),
@@ -326,8 +327,13 @@ export const FILLERS: Record<string, Filler> = {
   NOUN: (c) => plain(c.en.word.noun()),
   ADJ: (c) => plain(c.en.word.adjective()),
   VERB: (c) => plain(c.en.word.verb()),
-  LANG: (c) => plain(c.rng.pick(['English', 'French', 'German', 'Spanish', 'Italian', 'Portuguese', 'Russian', 'Mandarin', 'Arabic', 'Hindi', 'Japanese', 'Dutch', 'Polish', 'Swedish', 'Turkish'])),
-  WEEKDAY: (c) => plain(c.rng.pick(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])),
+  // A language named like a people (Polish, Greek) is an NRP, as the adjective always is; others are not.
+  LANG: (c) => {
+    const lang = c.rng.pick(['English', 'French', 'German', 'Spanish', 'Italian', 'Portuguese', 'Russian', 'Mandarin', 'Arabic', 'Hindi', 'Japanese', 'Dutch', 'Polish', 'Swedish', 'Turkish', 'Swahili', 'Esperanto', 'Latin', 'Cantonese', 'Greek']);
+    return ['Mandarin', 'Hindi', 'Swahili', 'Esperanto', 'Latin', 'Cantonese', 'Arabic'].includes(lang) ? plain(lang) : ent('NRP', lang);
+  },
+  // A weekday names a date, as "12 May" does.
+  WEEKDAY: (c) => ent('DATE_TIME', c.rng.pick(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])),
   ANIMAL: (c) => plain(c.en.animal.type()),
   COLOR: (c) => plain(c.en.color.human()),
   VEHICLE: (c) => plain(c.en.vehicle.vehicle()),

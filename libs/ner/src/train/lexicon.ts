@@ -16,7 +16,7 @@ export const RELIGIONS = [
 
 export const POLITICAL = [
   'Democrat', 'Democrats', 'Democratic', 'Republican', 'Republicans', 'Conservative', 'Conservatives', 'Tory', 'Tories',
-  'Liberal', 'Liberals', 'Labour', 'Labor', 'Socialist', 'Socialists', 'Social Democrat', 'Social Democrats', 'Communist',
+  'Liberal', 'Liberals', 'Socialist', 'Socialists', 'Social Democrat', 'Social Democrats', 'Communist',
   'Communists', 'Marxist', 'Marxists', 'Leninist', 'Maoist', 'Green', 'Greens', 'Libertarian', 'Libertarians', 'Progressive',
   'Progressives', 'Nationalist', 'Nationalists', 'Populist', 'Populists', 'Anarchist', 'Anarchists', 'Centrist', 'Centrists',
   'Christian Democrat', 'Christian Democrats', 'Whig', 'Whigs', 'Federalist', 'Federalists', 'Unionist', 'Unionists',

@@ -34,8 +34,10 @@ const { values: args } = parseArgs({
     epochs: { type: 'string', default: '6' },
     'min-count': { type: 'string', default: '2' },
     dropout: { type: 'string', default: '0.3' },
-    scale: { type: 'string', default: '0.02' },
+    scale: { type: 'string', default: '0.1' },
+    prune: { type: 'string', default: '1' },
     'holdout-templates': { type: 'boolean', default: false },
+    'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
   },
 });
@@ -78,9 +80,9 @@ const trained = trainPerceptron(
 );
 
 const meta = { seed, sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
-let model = toModelFile(trained, gazetteers, Number(args.scale), meta);
+let model = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
 meta.marginScale = medianEntityMargin(new NerWeights(model), heldOut);
-model = toModelFile(trained, gazetteers, Number(args.scale), meta);
+model = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
 
 const bytes = serialise(model);
 writeFileSync(out, bytes);
@@ -88,7 +90,16 @@ log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(model.features)
 
 const tagger = new PerceptronTagger(model);
 const counts: CountsByType = {};
-for (const s of heldOut) addCounts(counts, s.spans, tagger.tag(s.text), NER_ENTITY_TYPES);
+let shown = 0;
+for (const s of heldOut) {
+  const predicted = tagger.tag(s.text);
+  addCounts(counts, s.spans, predicted, NER_ENTITY_TYPES);
+  // --show-errors N: held-out sentences the model gets wrong, to tune templates and features on.
+  const key = (x: { type: string; start: number; end: number }): string => `${x.type}:${s.text.slice(x.start, x.end)}`;
+  const gold = s.spans.map(key).sort().join(' | ');
+  const got = predicted.map(key).sort().join(' | ');
+  if (gold !== got && shown++ < Number(args['show-errors'])) console.log(`${JSON.stringify(s.text)}\n  gold: ${gold}\n  got:  ${got}`);
+}
 console.log(heldOutOnly ? 'held-out templates:' : 'held-out sentences (same templates, other seed):');
 console.table(scoreRows(counts));
 
