@@ -88,7 +88,7 @@ function mix(a: number, b: number): number {
 const enum T {
   Bias = 1, Word, Shape, CaseStart, WordM1, WordP1, WordM2, WordP2, WordsM2M1, WordsP1P2, WordsM10, Words0P1, ShapeM1, ShapeP1,
   Cases3, Cases5, WordM1Case, CaseWordP1, Len, Prefix2, Prefix3, Prefix4, Suffix2, Suffix3, Suffix4, Suffix5, Year, Time,
-  Ordinal, Roman, StreetWord, GazPos, GazCase, Gaz, GazM1, GazP1, Gaz3, GazM1Word, WordM1Gaz,
+  Ordinal, Roman, StreetWord, Email, Url, GazPos, GazCase, Gaz, GazM1, GazP1, Gaz3, GazM1Word, WordM1Gaz,
 }
 
 const BOS = hashString('<s>');
@@ -160,6 +160,8 @@ export function sentenceFeatures(tokens: readonly Token[], gaz: readonly Gazette
     if (TIME_RE.test(raw)) f.push(T.Time);
     if (ORDINAL_RE.test(raw)) f.push(T.Ordinal);
     if (ROMAN_RE.test(raw)) f.push(T.Roman);
+    if (raw.includes('@')) f.push(T.Email);
+    if (raw.includes('://')) f.push(T.Url);
     if (letters > 4 && STREET_ENDINGS.some((e) => word.endsWith(e))) f.push(T.StreetWord);
 
     // Gazetteers: the lists of this token with its place in the hit, crossed with its case;

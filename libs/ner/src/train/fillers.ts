@@ -211,7 +211,7 @@ export function organisation(ctx: FillContext): string {
     // faker's "Lastname, Lastname and Lastname" reads as a list of people as often as a firm: keep a few.
     [30, () => {
       const name = localized(ctx, (f) => f.company.name());
-      return / and /.test(name) && ctx.rng.chance(0.7) ? `${name.split(',')[0]!} ${ctx.rng.pick(ORG_SUFFIXES)}` : name;
+      return / and /.test(name) && ctx.rng.chance(0.85) ? `${name.split(',')[0]!} ${ctx.rng.pick(ORG_SUFFIXES)}` : name;
     }],
     [5, () => `${lastName(ctx)}-${lastName(ctx)}`],
     [28, () => brand(ctx)],

@@ -105,4 +105,12 @@ export const PEOPLE_TEMPLATES: readonly string[] = [
   '[Driver|Tenant|Owner|Applicant|Insured]: {PERSON}',
   '{HONORIFIC} {FIRST} {LAST} and {HONORIFIC} {LAST}',
   'The {JOB} {PERSON} [confirmed|denied] it.',
+  'The [authors|winners|finalists|owners|candidates] [are|were] {LAST}, {LAST} and {LAST}.',
+  '{LAST}, {LAST} and {LAST} [signed|wrote|reviewed] the [report|letter|proposal].',
+  '[I loved|We discussed|She quoted] {PERSON}\'s {SONG} [last night|in class|again].',
+  "{FIRST}'s {SONG} [is|was] [on the list|a bestseller|sold out].",
+  'Email: {EMAIL}\nWebsite: {URL}',
+  '{PERSON} <{EMAIL}>',
+  '{EMAIL} [wrote|replied|forwarded this]',
+  'Contact: {EMAIL} | {PHONE}',
 ];

@@ -53,4 +53,13 @@ export const PLACE_TEMPLATES: readonly string[] = [
   'FROM {CITY} TO {CITY}',
   'is the {NOUN} shop on {STREET} still open?',
   "I'm from {COUNTRY} but I live in {CITY} now.",
+  // Postal labels and letterheads: a name, perhaps a firm, then the address on the lines below.
+  '{PERSON}\n{ADDRESS}',
+  '{PERSON}\n\n{ADDRESS}',
+  '{PERSON}\n{ORG}\n{ADDRESS}',
+  '{ORG}\n{ADDRESS}\n{PHONE}',
+  '{HONORIFIC} {PERSON}\n{ADDRESS}\n\nDear {HONORIFIC} {LAST},',
+  '{PERSON}, {JOB}\n{ORG}\n{ADDRESS}\n{EMAIL}',
+  'Recipient: {PERSON}\nCompany: {ORG}\nAddress: {ADDRESS}',
+  'Sender:\n{PERSON}\n{ADDRESS}\n\nRecipient:\n{PERSON}\n{ADDRESS}',
 ];
