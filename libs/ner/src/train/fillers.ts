@@ -295,7 +295,8 @@ export const FILLERS: Record<string, Filler> = {
   STREET: (c) => ent('LOCATION', street(c)),
   ADDRESS: address,
   TOWNLINE: townLine,
-  ORG: (c) => ent('ORGANIZATION', casing(c, organisation(c))),
+  // Firms keep their case: a lower-cased firm name made of everyday words would teach that any noun phrase is one.
+  ORG: (c) => ent('ORGANIZATION', c.rng.chance(0.03) ? organisation(c).toUpperCase() : organisation(c)),
   NRP: (c) => ent('NRP', nrp(c)),
   NAT: (c) => ent('NRP', casing(c, c.rng.pick(c.gazetteers['nat']!))),
   RELIGION: (c) => ent('NRP', casing(c, c.rng.pick(c.gazetteers['religion']!))),
@@ -313,7 +314,7 @@ export const FILLERS: Record<string, Filler> = {
   GENRE: (c) => plain(c.en.music.genre()),
   CATCH: (c) => plain(c.en.company.catchPhrase()),
   EMAIL: (c) => plain(c.en.internet.email()),
-  PHONE: (c) => plain(c.en.phone.number()),
+  PHONE: (c) => plain(c.rng.chance(0.3) ? c.en.phone.number() : localized(c, (f) => f.phone.number())),
   URL: (c) => plain(c.en.internet.url()),
   DOMAIN: (c) => plain(c.en.internet.domainName()),
   MONEY: (c) => plain(money(c)),

@@ -68,8 +68,8 @@ function variant(s: LabelledText, ctx: FillContext): LabelledText {
   // Case changes keep every offset: toLowerCase/toUpperCase keep the length of the
   // Latin text we generate, and we check that below rather than trust it.
   let text = s.text;
-  if (r < 0.04) text = text.toLowerCase();
-  else if (r < 0.06) text = text.toUpperCase();
+  if (r < 0.025) text = text.toLowerCase();
+  else if (r < 0.04) text = text.toUpperCase();
   if (text.length !== s.text.length) text = s.text;
   if (ctx.rng.chance(0.1) && /[.!]$/.test(text) && !s.spans.some((sp) => sp.end === text.length)) text = text.slice(0, -1);
   return { text, spans: s.spans };
