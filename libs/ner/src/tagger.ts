@@ -1,6 +1,6 @@
 import { sentenceFeatures } from './features';
 import { Gazetteer } from './gazetteer';
-import { LABEL_COUNT, spansFromLabels } from './labels';
+import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
 import { NerWeights, type NerModelFile } from './model';
 import { tokenize } from './tokenizer';
 import type { NerSpan, NerTagger } from './types';
@@ -44,21 +44,37 @@ export class PerceptronTagger implements NerTagger {
   }
 
   /**
-   * The smallest margin, over the span's tokens, between the chosen label's
-   * emission score and the best other label's, squashed into [0.5, 1): a span
-   * Viterbi returns is a decision, so it never scores below one half.
+   * The smallest type margin (see typeMargin) over the span's tokens,
+   * squashed into [0.5, 1): a span Viterbi returns is a decision, so it never
+   * scores below one half; a typical entity token of the training data scores
+   * about 0.82.
    */
   private confidence(emissions: Float64Array, labels: readonly number[], from: number, to: number): number {
     let margin = Infinity;
-    for (let i = from; i < to; i++) {
-      const chosen = emissions[i * LABEL_COUNT + labels[i]!]!;
-      let other = -Infinity;
-      for (let y = 0; y < LABEL_COUNT; y++) if (y !== labels[i]) other = Math.max(other, emissions[i * LABEL_COUNT + y]!);
-      margin = Math.min(margin, chosen - other);
-    }
+    for (let i = from; i < to; i++) margin = Math.min(margin, typeMargin(emissions, i, labels[i]!, i === 0 ? -1 : labels[i - 1]!));
     const score = 0.5 + 0.5 * (1 - Math.exp(-Math.max(0, margin) / this.marginScale));
     return Math.round(score * 1000) / 1000;
   }
+}
+
+/**
+ * How far token i's best label of the chosen type (B- or I-, whichever scores
+ * higher) leads the best label of any other type, O included, in emission
+ * score, among the labels that may follow the previous one (`previous` = -1 at
+ * the start): an I-LOCATION after O was never an option, whatever its score.
+ * B-X against I-X is a question of boundaries, not of confidence.
+ */
+export function typeMargin(emissions: Float64Array, i: number, label: number, previous: number): number {
+  const type = typeOf(label);
+  let same = -Infinity;
+  let other = -Infinity;
+  for (let y = 0; y < LABEL_COUNT; y++) {
+    if (!allowedTransition(previous, y)) continue;
+    const v = emissions[i * LABEL_COUNT + y]!;
+    if (typeOf(y) === type) same = Math.max(same, v);
+    else other = Math.max(other, v);
+  }
+  return same - other;
 }
 
 const MAX_CHUNK = 200;
