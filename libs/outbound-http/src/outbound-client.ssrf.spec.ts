@@ -194,6 +194,34 @@ describe('outbound client: redirects', () => {
     expect(put.body).toMatchObject({ method: 'PUT', body: '{"n":2}' });
   });
 
+  it('strips credential headers, and the caller\'s sensitive ones, on a redirect to another loopback host', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const second = await startTestServer((request, response) => {
+      seen.push(request.headers);
+      if (request.url === '/back') response.writeHead(307, { location: `http://127.0.0.1:${origin.port}/final` }).end();
+      else response.end('{}');
+    }, '127.0.0.2');
+    try {
+      const client = createOutboundClient({ allowedHosts: [`127.0.0.1:${origin.port}`, `127.0.0.2:${second.port}`] });
+      const headers = { Authorization: 'Bearer t0ken', Cookie: 'sid=1', 'X-Api-Key': 'k3y', 'X-Trace': 'keep-me' };
+      await client.request({ url: redirectTo(`http://127.0.0.2:${second.port}/final`, 307), headers, sensitiveHeaders: ['x-api-key'] });
+      expect(seen[0]).toMatchObject({ 'x-trace': 'keep-me' });
+      for (const name of ['authorization', 'cookie', 'x-api-key']) expect(seen[0]).not.toHaveProperty(name);
+
+      // Same origin: everything is kept.
+      const same = await client.request({ url: redirectTo('/final', 307), headers, sensitiveHeaders: ['X-Api-Key'] });
+      expect(same.body).toMatchObject({ auth: 'Bearer t0ken' });
+      expect(origin.requests.at(-1)?.headers).toMatchObject({ cookie: 'sid=1', 'x-api-key': 'k3y', 'x-trace': 'keep-me' });
+
+      // Out to 127.0.0.2 and back to the first origin: once stripped, stripped for good.
+      const back = await client.request({ url: redirectTo(`http://127.0.0.2:${second.port}/back`, 307), headers, sensitiveHeaders: ['x-api-key'] });
+      expect(back.body).toMatchObject({ auth: null });
+      expect(origin.requests.at(-1)?.headers).not.toHaveProperty('x-api-key');
+    } finally {
+      await second.close();
+    }
+  });
+
   it('stops after maxRedirects hops', async () => {
     const client = createOutboundClient({ allowedHosts: [`127.0.0.1:${origin.port}`], maxRedirects: 3 });
     const error = await failure(client.request({ url: `http://127.0.0.1:${origin.port}/loop` }));

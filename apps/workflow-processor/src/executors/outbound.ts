@@ -49,6 +49,19 @@ export function headersOf(value: unknown): Record<string, string> {
   return out;
 }
 
+/** Headers that describe the exchange and never hold a secret. */
+const PLAIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'accept-language', 'content-type', 'user-agent']);
+
+/**
+ * The headers of a node that must not follow a redirect to another origin.
+ * The public API binds a credential's fields into the config before the job
+ * is sent, so the processor cannot tell which header holds one: every header
+ * a node sets counts as secret, except the few that describe the exchange.
+ */
+export function sensitiveHeadersOf(headers: Record<string, string>): string[] {
+  return Object.keys(headers).filter((name) => !PLAIN_HEADERS.has(name.trim().toLowerCase()));
+}
+
 export function urlOf(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new NodeFailure('configuration_error', `${name} must resolve to a non-empty URL`);
   return value.trim();

@@ -2,7 +2,7 @@ import { isOutboundRequestError, type OutboundClient, type OutboundResponse } fr
 import { lookupPath } from '@docflow/workflow';
 import { raceAbort, sleep } from '../engine/abort';
 import { NodeFailure, type TaskExecutor } from './executor';
-import { errorTypeOfOutbound, headersOf, secondsOf, urlOf } from './outbound';
+import { errorTypeOfOutbound, headersOf, secondsOf, sensitiveHeadersOf, urlOf } from './outbound';
 
 export interface WaitExecutorDeps {
   /** The same SSRF-guarded client as rest_api_task. */
@@ -48,6 +48,7 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
     if (typeof watchField !== 'string' || watchField.trim() === '') throw new NodeFailure('configuration_error', 'watch_field is required');
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
     const headers = headersOf(config['headers']);
+    const sensitiveHeaders = sensitiveHeadersOf(headers);
     const pollMs = secondsOf(config['poll_interval'], 'poll_interval', DEFAULT_POLL_SECONDS) * 1000;
     const timeoutMs = secondsOf(config['timeout'], 'timeout', DEFAULT_TIMEOUT_SECONDS) * 1000;
     const successValue = config['success_value'] === undefined ? DEFAULT_SUCCESS : config['success_value'];
@@ -64,7 +65,7 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
       try {
         // The poll at the very end of the wait still gets a usable budget.
         const requestTimeout = Math.min(deps.requestTimeoutSeconds * 1000, Math.max(remaining, 250));
-        response = await raceAbort(deps.client.request({ url: endpoint, method, headers, timeoutMs: Math.ceil(requestTimeout) }), ctx.signal);
+        response = await raceAbort(deps.client.request({ url: endpoint, method, headers, sensitiveHeaders, timeoutMs: Math.ceil(requestTimeout) }), ctx.signal);
         lastError = undefined;
       } catch (err) {
         if (!isOutboundRequestError(err)) throw err;

@@ -1,7 +1,7 @@
 import type { OutboundClient } from '@docflow/outbound-http';
 import { abortReason, raceAbort } from '../../engine/abort';
 import { NodeFailure, type TaskExecutor } from '../executor';
-import { headersOf, outboundFailure, secondsOf, urlOf } from '../outbound';
+import { headersOf, outboundFailure, secondsOf, sensitiveHeadersOf, urlOf } from '../outbound';
 import { buildRestOutput } from './rest-output';
 
 export interface RestApiExecutorDeps {
@@ -29,11 +29,13 @@ export function createRestApiExecutor(deps: RestApiExecutorDeps): TaskExecutor {
     const url = urlOf(config['url'], 'url');
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
     const timeoutSeconds = secondsOf(config['timeout'], 'timeout', deps.defaultTimeoutSeconds);
+    const headers = headersOf(config['headers']);
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
     const request = deps.client.request({
       url,
       method,
-      headers: headersOf(config['headers']),
+      headers,
+      sensitiveHeaders: sensitiveHeadersOf(headers),
       body: config['body'],
       timeoutMs: Math.ceil(timeoutSeconds * 1000),
     });
