@@ -85,16 +85,36 @@ describe('outbound client: refusals before connect', () => {
     for (const scheme of ['http', 'https']) {
       const error = await failure(client.request({ url: `${scheme}://canary.example:${canary.port}/` }));
       expect(error).toMatchObject({ kind: 'configuration', retryable: false });
-      expect(error.message).toContain('canary.example resolves to a forbidden address (loopback)');
+      expect(error.message).toBe('Destination canary.example is not allowed or does not resolve to a public address');
     }
     expect(resolved).toEqual(['canary.example', 'canary.example']);
     expect(canary.connections).toBe(0);
   });
 
-  it('maps resolver failures to dns errors, permanent or not', async () => {
+  it('answers alike for an internal name, a missing one and an internal literal: no DNS or port oracle', async () => {
+    const answers: HostResolver[] = [
+      () => Promise.resolve([{ address: '10.20.30.40', family: 4 }]),
+      () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+      () => Promise.resolve([{ address: '169.254.169.254', family: 4 }]),
+      () => Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })),
+      () => Promise.reject(Object.assign(new Error('ENODATA'), { code: 'ENODATA' })),
+      () => Promise.resolve([]),
+    ];
+    const seen = new Set<string>();
+    for (const resolveHost of answers) {
+      for (const port of [22, 5432, canary.port]) {
+        const error = await failure(createOutboundClient({ resolveHost }).request({ url: `http://svc.example:${port}/` }));
+        seen.add(JSON.stringify({ kind: error.kind, retryable: error.retryable, message: error.message, status: error.status }));
+      }
+    }
+    expect([...seen]).toEqual([JSON.stringify({ kind: 'configuration', retryable: false, message: 'Destination svc.example is not allowed or does not resolve to a public address' })]);
+    const literal = await failure(createOutboundClient().request({ url: `http://10.20.30.40:5432/` }));
+    expect(literal.message).toBe('Destination 10.20.30.40 is not allowed or does not resolve to a public address');
+    expect(canary.connections).toBe(0);
+  });
+
+  it('maps temporary resolver failures to retryable dns errors', async () => {
     const failing = (code: string): HostResolver => () => Promise.reject(Object.assign(new Error(code), { code }));
-    const missing = await failure(createOutboundClient({ resolveHost: failing('ENOTFOUND') }).request({ url: 'http://nope.example/' }));
-    expect(missing).toMatchObject({ kind: 'dns', retryable: false, message: 'DNS lookup failed for nope.example: ENOTFOUND' });
     const flaky = await failure(createOutboundClient({ resolveHost: failing('EAI_AGAIN') }).request({ url: 'http://flaky.example/' }));
     expect(flaky).toMatchObject({ kind: 'dns', retryable: true });
   });
