@@ -21,7 +21,8 @@ beforeAll(async () => {
   [target, canary, smtp] = await Promise.all([HttpTarget.start('127.0.0.1'), HttpTarget.start('::'), LoopbackSmtp.start()]);
   stack = await Stack.start({
     portOffset: 200,
-    env: { REST_API_ALLOWED_HOSTS: target.hostPort, SMTP_URL: smtp.url, MAIL_FROM: `Docflow <${MAILBOX}>` },
+    // Waits poll every 50 ms here to keep the suite quick; the production floor is a second (README, Limits).
+    env: { REST_API_ALLOWED_HOSTS: target.hostPort, SMTP_URL: smtp.url, MAIL_FROM: `Docflow <${MAILBOX}>`, WAIT_MIN_POLL_INTERVAL_MS: '50' },
   });
   [alice, bob] = await Promise.all([
     WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123'),

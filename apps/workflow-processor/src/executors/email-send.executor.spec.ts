@@ -53,4 +53,20 @@ describe('email_send_task', () => {
       message: 'Mail relay rejected the message: 553 sender not owned by user',
     });
   });
+
+  it('refuses more recipients than allowed once templates are resolved (issue #13)', async () => {
+    const sent: MailMessage[] = [];
+    const run = createEmailSendExecutor({
+      mailer: { send: async (m): Promise<SendResult> => (sent.push(m), { messageId: 'x', accepted: m.to, rejected: [] }) },
+      maxRecipients: 3,
+    });
+    const list = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `u${i}@x.io`));
+    await expect(run(ctx({ to: list(2), bcc: list(2), subject: 's', body: 'b' }))).rejects.toMatchObject({
+      errorType: 'configuration_error',
+      message: 'to, cc and bcc name 4 recipients; at most 3 are allowed',
+    });
+    expect(sent).toHaveLength(0);
+    await run(ctx({ to: list(2), cc: ['c@x.io'], subject: 's', body: 'b' }));
+    expect(sent).toHaveLength(1);
+  });
 });

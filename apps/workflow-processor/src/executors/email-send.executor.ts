@@ -5,6 +5,8 @@ import { NodeFailure, type TaskExecutor } from './executor';
 
 export interface EmailSendExecutorDeps {
   mailer: Pick<Mailer, 'send'>;
+  /** MAIL_MAX_RECIPIENTS: to + cc + bcc of one message. */
+  maxRecipients?: number;
   now?: () => Date;
 }
 
@@ -95,6 +97,10 @@ export function createEmailSendExecutor(deps: EmailSendExecutorDeps): TaskExecut
     if (to.length === 0) throw new NodeFailure('configuration_error', 'to must list at least one recipient');
     const cc = addressListOf(c['cc'], 'cc');
     const bcc = addressListOf(c['bcc'], 'bcc');
+    const recipients = to.length + cc.length + bcc.length;
+    if (deps.maxRecipients !== undefined && recipients > deps.maxRecipients) {
+      throw new NodeFailure('configuration_error', `to, cc and bcc name ${recipients} recipients; at most ${deps.maxRecipients} are allowed`);
+    }
     const subject = textField(c['subject'], 'subject', true) ?? '';
     if (HEADER_BREAK.test(subject)) throw new NodeFailure('configuration_error', 'subject must be a single line');
     const body = textField(c['body'], 'body', true) ?? '';

@@ -39,3 +39,26 @@ describe('outbound executors: headers a node sets', () => {
     expect(requests[0]?.sensitiveHeaders).toEqual(['X-Api-Key', 'Authorization']);
   });
 });
+
+describe('outbound executors: limits on resolved values (issue #13)', () => {
+  it('rest_api_task refuses a timeout past its maximum, and caps the default by it', async () => {
+    const { client, requests } = recordingClient();
+    const run = createRestApiExecutor({ client, defaultTimeoutSeconds: 30, maxTimeoutSeconds: 20 });
+    await expect(run(ctx('rest_api_task', { url: 'https://api.example/x', timeout: '21' }))).rejects.toMatchObject({
+      errorType: 'configuration_error',
+      message: 'timeout must be at most 20 seconds',
+    });
+    await run(ctx('rest_api_task', { url: 'https://api.example/x' }));
+    expect(requests.map((r) => r.timeoutMs)).toEqual([20_000]);
+  });
+
+  it('wait_task refuses a poll interval under its minimum and a timeout past its maximum', async () => {
+    const { client, requests } = recordingClient();
+    const run = createWaitExecutor({ client, requestTimeoutSeconds: 30, minPollIntervalSeconds: 2, maxTimeoutSeconds: 60 });
+    const wait = (extra: Record<string, unknown>) => run(ctx('wait_task', { endpoint: 'https://api.example/s', watch_field: 'status', ...extra }));
+    await expect(wait({ poll_interval: '0.001' })).rejects.toMatchObject({ errorType: 'configuration_error', message: 'poll_interval must be at least 2 seconds' });
+    await expect(wait({ timeout: 61 })).rejects.toMatchObject({ errorType: 'configuration_error', message: 'timeout must be at most 60 seconds' });
+    expect(requests).toHaveLength(0);
+    await expect(wait({ poll_interval: 2, timeout: 60 })).resolves.toMatchObject({ output: { status: 'success' } });
+  });
+});

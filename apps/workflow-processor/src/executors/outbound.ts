@@ -28,11 +28,17 @@ export function outboundFailure(err: unknown): unknown {
   return new NodeFailure(errorTypeOfOutbound(err), err.message);
 }
 
-/** A positive number of seconds from a config value (a number or a numeric string after templating). */
-export function secondsOf(value: unknown, name: string, fallback: number): number {
+/**
+ * A positive number of seconds from a config value (a number or a numeric
+ * string after templating), within the processor's limits (README, Limits):
+ * the value validation could not check when it was a template.
+ */
+export function secondsOf(value: unknown, name: string, fallback: number, bounds: { min?: number; max?: number } = {}): number {
   if (value === undefined || value === null || value === '') return fallback;
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   if (!Number.isFinite(n) || n <= 0) throw new NodeFailure('configuration_error', `${name} must be a positive number of seconds`);
+  if (bounds.min !== undefined && n < bounds.min) throw new NodeFailure('configuration_error', `${name} must be at least ${bounds.min} seconds`);
+  if (bounds.max !== undefined && n > bounds.max) throw new NodeFailure('configuration_error', `${name} must be at most ${bounds.max} seconds`);
   return n;
 }
 

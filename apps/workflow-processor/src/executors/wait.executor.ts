@@ -9,6 +9,10 @@ export interface WaitExecutorDeps {
   client: OutboundClient;
   /** Upper bound of one poll request, in seconds (REST_API_DEFAULT_TIMEOUT_SECONDS). */
   requestTimeoutSeconds: number;
+  /** WAIT_MIN_POLL_INTERVAL_MS / 1000: no endpoint is polled more often. */
+  minPollIntervalSeconds?: number;
+  /** WAIT_MAX_TIMEOUT_SECONDS: no wait holds a job longer. */
+  maxTimeoutSeconds?: number;
   now?: () => number;
 }
 
@@ -49,8 +53,10 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
     const headers = headersOf(config['headers']);
     const sensitiveHeaders = sensitiveHeadersOf(headers);
-    const pollMs = secondsOf(config['poll_interval'], 'poll_interval', DEFAULT_POLL_SECONDS) * 1000;
-    const timeoutMs = secondsOf(config['timeout'], 'timeout', DEFAULT_TIMEOUT_SECONDS) * 1000;
+    const minPoll = deps.minPollIntervalSeconds ?? 0;
+    const maxTimeout = deps.maxTimeoutSeconds ?? Number.POSITIVE_INFINITY;
+    const pollMs = secondsOf(config['poll_interval'], 'poll_interval', Math.max(DEFAULT_POLL_SECONDS, minPoll), { min: minPoll }) * 1000;
+    const timeoutMs = secondsOf(config['timeout'], 'timeout', Math.min(DEFAULT_TIMEOUT_SECONDS, maxTimeout), { max: maxTimeout }) * 1000;
     const successValue = config['success_value'] === undefined ? DEFAULT_SUCCESS : config['success_value'];
     const failureValues = Array.isArray(config['failure_values']) ? config['failure_values'] : DEFAULT_FAILURES;
 

@@ -1,3 +1,4 @@
+import { DEFAULT_WORKFLOW_LIMITS } from '../limits';
 import { validateDefinition } from './validate-definition';
 
 type Json = Record<string, unknown>;
@@ -124,7 +125,7 @@ describe('validateDefinition: cycles', () => {
       ids.map((id) => node(id, 'start')),
       ids.slice(1).map((id, i) => edge(`e${i}`, ids[i]!, id)).concat([edge('back', 'n4999', 'n0')]),
     );
-    const errors = validateDefinition(def);
+    const errors = validateDefinition(def, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 5000 });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^Cycles are not allowed in the workflow \(cycle through nodes: n0, n1, n2, /);
   });
