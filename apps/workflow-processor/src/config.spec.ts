@@ -1,6 +1,6 @@
 import { loadConfig } from '@docflow/service-kit';
 import { DEFAULT_WORKFLOW_LIMITS } from '@docflow/workflow';
-import { runLimitsOf, WorkflowProcessorConfig, workflowLimitsOf } from './config';
+import { mailSendersOf, runLimitsOf, WorkflowProcessorConfig, workflowLimitsOf } from './config';
 import { DEFAULT_RUN_LIMITS } from './engine/workflow-run';
 
 const load = (env: Record<string, string> = {}) => loadConfig(WorkflowProcessorConfig, { NODE_ENV: 'test', ...env });
@@ -39,5 +39,17 @@ describe('WorkflowProcessorConfig limits (README, Limits)', () => {
 
   it('refuses limits out of range, naming them', () => {
     expect(() => load({ WORKFLOW_MAX_NODES: '0', WAIT_MIN_POLL_INTERVAL_MS: '1' })).toThrow(/WORKFLOW_MAX_NODES[\s\S]*WAIT_MIN_POLL_INTERVAL_MS/);
+  });
+});
+
+describe('WorkflowProcessorConfig senders (MAIL_FROM_ALLOWED)', () => {
+  it('allows the MAIL_FROM address alone by default, else the listed addresses and domains', () => {
+    expect(mailSendersOf(load())).toEqual(['no-reply@docflow.local']);
+    expect(mailSendersOf(load({ MAIL_FROM: 'Billing <billing@corp.example>' }))).toEqual(['billing@corp.example']);
+    expect(mailSendersOf(load({ MAIL_FROM_ALLOWED: 'billing@corp.example, @notify.corp.example' }))).toEqual(['billing@corp.example', '@notify.corp.example']);
+  });
+
+  it('refuses entries that are neither an address nor @domain', () => {
+    expect(() => load({ MAIL_FROM_ALLOWED: 'corp.example' })).toThrow(/MAIL_FROM_ALLOWED entries must be addresses or @domain/);
   });
 });

@@ -3,6 +3,7 @@ import { AiClientsConfig } from '@docflow/llm-client';
 import { EnvInt, EnvList, Secret } from '@docflow/service-kit';
 import type { WorkflowLimits } from '@docflow/workflow';
 import type { RunLimits } from './engine/workflow-run';
+import { addressOf } from './executors/email-sender';
 
 const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
 
@@ -82,6 +83,10 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
   @IsString() @MinLength(3)
   MAIL_FROM = 'Docflow <no-reply@docflow.local>';
 
+  /** Senders an email_send_task may name in `from`: addresses and `@domain` entries. Empty: the MAIL_FROM address only. */
+  @EnvList() @IsArray() @Matches(/^[^@\s]*@[^@\s]+$/, { each: true, message: 'MAIL_FROM_ALLOWED entries must be addresses or @domain' })
+  MAIL_FROM_ALLOWED: string[] = [];
+
   @IsString() @MinLength(1)
   OUTBOX_DIR = './var/outbox';
 
@@ -95,6 +100,13 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
   /** Where documents' file_url point; AI tasks read such URLs as Docflow documents (and fetch no other URL). */
   @IsUrl(URL_OPTIONS)
   PUBLIC_BASE_URL = 'http://127.0.0.1:1337';
+}
+
+/** Who an email_send_task may name as its sender: MAIL_FROM_ALLOWED, or else the MAIL_FROM address. */
+export function mailSendersOf(config: Pick<WorkflowProcessorConfig, 'MAIL_FROM' | 'MAIL_FROM_ALLOWED'>): string[] {
+  if (config.MAIL_FROM_ALLOWED.length > 0) return [...config.MAIL_FROM_ALLOWED];
+  const address = addressOf(config.MAIL_FROM);
+  return address ? [address] : [];
 }
 
 /** The limits validation checks a definition against, from the configuration. */

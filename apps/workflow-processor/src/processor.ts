@@ -5,7 +5,7 @@ import type { Broker, ConsumerHandle } from '@docflow/messaging';
 import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
 import type { Logger } from '@docflow/service-kit';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
-import { type ProcessorLimitSettings, runLimitsOf, type WorkflowProcessorConfig, workflowLimitsOf } from './config';
+import { mailSendersOf, type ProcessorLimitSettings, runLimitsOf, type WorkflowProcessorConfig, workflowLimitsOf } from './config';
 import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
@@ -28,6 +28,8 @@ export type ProcessorSettings = Pick<
   | 'DOCUMENT_MAX_PAGES'
   | 'DOCUMENT_TEXT_WAIT_MS'
   | 'DOCUMENT_TEXT_POLL_MS'
+  | 'MAIL_FROM'
+  | 'MAIL_FROM_ALLOWED'
 > &
   ProcessorLimitSettings;
 
@@ -77,6 +79,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     outbound,
     mailer: deps.mailer,
     restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS,
+    mailSenders: mailSendersOf(config),
     limits,
     ai,
     rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },

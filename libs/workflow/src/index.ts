@@ -8,7 +8,7 @@ export { DEFAULT_WORKFLOW_LIMITS, EDGES_PER_NODE, type WorkflowLimits } from './
 export { validateInputs, validateAgainstSchema, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE } from './schema/validate-schema';
 export { resolveTemplates, resolveTemplateString, lookupPath, parsePath, hasTemplate, buildScope, CONTEXT_NAMES, isContextName } from './templates';
 export type { ContextName } from './templates';
-export type { TemplateScope, LookupResult, ScopeParts } from './templates';
+export type { TemplateScope, TemplateOptions, LookupResult, ScopeParts } from './templates';
 export { WorkflowEvaluationError, isJsonPath, queryJsonPath, selectJsonPath } from './jsonpath';
 export * from './decision/decision-config';
 export { edgeLabels, edgeMatchesBranch } from './decision/branch-edges';

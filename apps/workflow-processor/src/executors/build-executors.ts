@@ -17,6 +17,8 @@ export interface ExecutorDeps {
   outbound: OutboundClient;
   mailer: Pick<Mailer, 'send'>;
   restDefaultTimeoutSeconds: number;
+  /** MAIL_FROM_ALLOWED, or the MAIL_FROM address: the senders a node may name in `from`. */
+  mailSenders?: readonly string[];
   /** README, Limits: bounds on the values a node resolves at run time. */
   limits?: Pick<WorkflowLimits, 'maxRestTimeoutSeconds' | 'minPollIntervalSeconds' | 'maxWaitTimeoutSeconds' | 'maxRecipientsPerEmail'>;
   /** The LLM service and content clients of the AI task types; without them those types fail as not_available. */
@@ -42,7 +44,7 @@ export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
       'rest_api_task',
       createRestApiExecutor({ client: deps.outbound, defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds, maxTimeoutSeconds: limits.maxRestTimeoutSeconds }),
     )
-    .register('email_send_task', createEmailSendExecutor({ mailer: deps.mailer, maxRecipients: limits.maxRecipientsPerEmail }))
+    .register('email_send_task', createEmailSendExecutor({ mailer: deps.mailer, maxRecipients: limits.maxRecipientsPerEmail, allowedFrom: deps.mailSenders ?? [] }))
     .register(
       'wait_task',
       createWaitExecutor({
