@@ -193,7 +193,8 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
   describe('wait_task', () => {
     const waitDef = (path: string, timeout: number) =>
       definition(
-        [startNode(), taskNode('w', 'wait_task', { endpoint: target.url(path), watch_field: 'job.state', poll_interval: 0.05, timeout }), endNode()],
+        // One second is the shortest poll_interval POST /workflows/validate accepts (README, Limits).
+        [startNode(), taskNode('w', 'wait_task', { endpoint: target.url(path), watch_field: 'job.state', poll_interval: 1, timeout }), endNode()],
         chain('start', 'w', 'end'),
       );
 
@@ -265,7 +266,7 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
   it('fails an execution past its activity deadline with WORKFLOW_DEADLINE_EXCEEDED', async () => {
     statusEndpoint('/jobs/forever', ['running']);
     const def = definition(
-      [startNode(), taskNode('w', 'wait_task', { endpoint: target.url('/jobs/forever'), watch_field: 'job.state', poll_interval: 0.1, timeout: 60 }), endNode()],
+      [startNode(), taskNode('w', 'wait_task', { endpoint: target.url('/jobs/forever'), watch_field: 'job.state', poll_interval: 1, timeout: 60 }), endNode()],
       chain('start', 'w', 'end'),
     );
     const activityId = await activity(alice, 'deadline', def, { execution_deadline_seconds: 1 });

@@ -1,6 +1,9 @@
 import { IsArray, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 import { AiClientsConfig } from '@docflow/llm-client';
 import { EnvInt, EnvList, Secret } from '@docflow/service-kit';
+import type { WorkflowLimits } from '@docflow/workflow';
+import type { RunLimits } from './engine/workflow-run';
+import { addressOf } from './executors/email-sender';
 
 const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
 
@@ -31,9 +34,47 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
   @EnvInt() @IsInt() @Min(1) @Max(3600)
   REST_API_DEFAULT_TIMEOUT_SECONDS = 30;
 
-  /** Response bodies past this size fail the node. */
+  /** Response bodies past this size (after decompression) fail the node: rest_api_task and wait_task polls. */
   @EnvInt() @IsInt() @Min(1024) @Max(1024 * 1024 * 1024)
   REST_API_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+  // ---- Limits (README, Limits; issue #13). Validation and the run both enforce them. ----
+
+  /** Nodes in one workflow definition. */
+  @EnvInt() @IsInt() @Min(1) @Max(10_000)
+  WORKFLOW_MAX_NODES = 200;
+
+  /** Outgoing edges of one node. */
+  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  WORKFLOW_MAX_FAN_OUT = 20;
+
+  /** Nodes one run executes at once; runnable nodes past it wait their turn. */
+  @EnvInt() @IsInt() @Min(1) @Max(256)
+  WORKFLOW_MAX_PARALLEL_NODES = 8;
+
+  /** Serialised size of all node outputs of one run; the node that would pass it fails. */
+  @EnvInt() @IsInt() @Min(64 * 1024) @Max(1024 * 1024 * 1024)
+  WORKFLOW_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+  /** email_send_task nodes in one definition. */
+  @EnvInt() @IsInt() @Min(0) @Max(1000)
+  WORKFLOW_MAX_EMAIL_NODES = 10;
+
+  /** to + cc + bcc of one e-mail. */
+  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  MAIL_MAX_RECIPIENTS = 50;
+
+  /** Shortest wait_task poll_interval, in milliseconds. */
+  @EnvInt() @IsInt() @Min(10) @Max(3_600_000)
+  WAIT_MIN_POLL_INTERVAL_MS = 1000;
+
+  /** Longest wait_task timeout, in seconds (a wait holds one of WORKFLOW_PREFETCH job slots). */
+  @EnvInt() @IsInt() @Min(1) @Max(7 * 24 * 3600)
+  WAIT_MAX_TIMEOUT_SECONDS = 3600;
+
+  /** Longest rest_api_task timeout, in seconds; it also caps REST_API_DEFAULT_TIMEOUT_SECONDS. */
+  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  REST_API_MAX_TIMEOUT_SECONDS = 300;
 
   /** e.g. `smtp://127.0.0.1:2525`; unset: mails become .eml files under OUTBOX_DIR. */
   @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
@@ -41,6 +82,10 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
 
   @IsString() @MinLength(3)
   MAIL_FROM = 'Docflow <no-reply@docflow.local>';
+
+  /** Senders an email_send_task may name in `from`: addresses and `@domain` entries. Empty: the MAIL_FROM address only. */
+  @EnvList() @IsArray() @Matches(/^[^@\s]*@[^@\s]+$/, { each: true, message: 'MAIL_FROM_ALLOWED entries must be addresses or @domain' })
+  MAIL_FROM_ALLOWED: string[] = [];
 
   @IsString() @MinLength(1)
   OUTBOX_DIR = './var/outbox';
@@ -56,3 +101,41 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
   @IsUrl(URL_OPTIONS)
   PUBLIC_BASE_URL = 'http://127.0.0.1:1337';
 }
+
+/** Who an email_send_task may name as its sender: MAIL_FROM_ALLOWED, or else the MAIL_FROM address. */
+export function mailSendersOf(config: Pick<WorkflowProcessorConfig, 'MAIL_FROM' | 'MAIL_FROM_ALLOWED'>): string[] {
+  if (config.MAIL_FROM_ALLOWED.length > 0) return [...config.MAIL_FROM_ALLOWED];
+  const address = addressOf(config.MAIL_FROM);
+  return address ? [address] : [];
+}
+
+/** The limits validation checks a definition against, from the configuration. */
+export function workflowLimitsOf(config: ProcessorLimitSettings): WorkflowLimits {
+  return {
+    maxNodes: config.WORKFLOW_MAX_NODES,
+    maxFanOut: config.WORKFLOW_MAX_FAN_OUT,
+    maxEmailNodes: config.WORKFLOW_MAX_EMAIL_NODES,
+    maxRecipientsPerEmail: config.MAIL_MAX_RECIPIENTS,
+    minPollIntervalSeconds: config.WAIT_MIN_POLL_INTERVAL_MS / 1000,
+    maxWaitTimeoutSeconds: config.WAIT_MAX_TIMEOUT_SECONDS,
+    maxRestTimeoutSeconds: config.REST_API_MAX_TIMEOUT_SECONDS,
+  };
+}
+
+/** The limits the engine holds one run to, from the configuration. */
+export function runLimitsOf(config: ProcessorLimitSettings): RunLimits {
+  return { maxParallelNodes: config.WORKFLOW_MAX_PARALLEL_NODES, maxOutputBytes: config.WORKFLOW_MAX_OUTPUT_BYTES };
+}
+
+export type ProcessorLimitSettings = Pick<
+  WorkflowProcessorConfig,
+  | 'WORKFLOW_MAX_NODES'
+  | 'WORKFLOW_MAX_FAN_OUT'
+  | 'WORKFLOW_MAX_PARALLEL_NODES'
+  | 'WORKFLOW_MAX_OUTPUT_BYTES'
+  | 'WORKFLOW_MAX_EMAIL_NODES'
+  | 'MAIL_MAX_RECIPIENTS'
+  | 'WAIT_MIN_POLL_INTERVAL_MS'
+  | 'WAIT_MAX_TIMEOUT_SECONDS'
+  | 'REST_API_MAX_TIMEOUT_SECONDS'
+>;

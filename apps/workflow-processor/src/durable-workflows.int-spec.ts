@@ -1,7 +1,7 @@
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { CountingCheckpoints } from './test-support/counting-checkpoints';
 import { chain, definition, edge, endNode, startNode, taskNode } from './test-support/definitions';
-import { HttpTarget, LoopbackSmtp } from '@docflow/testing';
+import { HttpTarget, LoopbackSmtp, mimeParts } from '@docflow/testing';
 import { ProcessorHarness, type ProcessorInstance } from './test-support/processor-harness';
 
 jest.setTimeout(30000);
@@ -22,7 +22,13 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
   beforeAll(async () => {
     [target, smtp] = await Promise.all([HttpTarget.start(), LoopbackSmtp.start({ mailbox: MAILBOX })]);
     h = await ProcessorHarness.start('wfp_durable');
-    env = { REST_API_ALLOWED_HOSTS: `127.0.0.1:${target.port}`, SMTP_URL: smtp.url, MAIL_FROM: `Docflow <${MAILBOX}>` };
+    // someone@elsewhere.example passes the processor's sender list so that the relay's own refusal is tested.
+    env = {
+      REST_API_ALLOWED_HOSTS: `127.0.0.1:${target.port}`,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: `Docflow <${MAILBOX}>`,
+      MAIL_FROM_ALLOWED: `${MAILBOX},someone@elsewhere.example`,
+    };
     counting = new CountingCheckpoints(new NodeRunsRepository(h.ds));
     main = await h.startProcessor(env, counting);
   });
@@ -111,6 +117,42 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
     const res = await h.results.next(`wf_${id}`);
     expect(res).toMatchObject({ status: 'failed', error_type: 'configuration_error', failed_node: 'mail' });
     expect(res.error).toMatch(/^Mail relay rejected the message: .*not owned by the authenticated user/);
+  });
+
+  it('escapes template values in the HTML body and adds a plain-text part (issue #13)', async () => {
+    target.on('GET /profile', () => ({ body: { name: '<a href="https://evil.example/login">Renew your password</a>' } }));
+    const id = nextId();
+    const def = definition(
+      [
+        startNode(),
+        taskNode('profile', 'rest_api_task', { url: target.url('/profile') }),
+        taskNode('mail', 'email_send_task', { to: ['ada@example.com'], subject: 'Hello', body: '<h1>Welcome</h1><p>Hello {{profile.name}}, from {{company}}</p>' }),
+        endNode(),
+      ],
+      chain('start', 'profile', 'mail', 'end'),
+    );
+    const before = smtp.received.length;
+    await h.submit(`wf_${id}`, { workflow_definition: def, inputs: { company: 'Smith & "Sons"' } });
+    expect((await h.results.next(`wf_${id}`)).status).toBe('completed');
+    await smtp.waitForMessages(before + 1);
+    const parts = mimeParts(smtp.received[before]!.raw);
+    expect(parts.map((p) => p.contentType)).toEqual(['text/plain', 'text/html']);
+    expect(parts[1]?.body).toBe(
+      '<h1>Welcome</h1><p>Hello &lt;a href=&quot;https://evil.example/login&quot;&gt;Renew your password&lt;/a&gt;, from Smith &amp; &quot;Sons&quot;</p>',
+    );
+    expect(parts[1]?.body).not.toContain('<a ');
+    // The text part is text: the value reads as written, wrapped at 78 columns.
+    expect(parts[0]?.body.replace(/\r\n/g, '\n')).toBe('WELCOME\n\nHello <a href="https://evil.example/login">Renew your password</a>, from Smith\n& "Sons"');
+  });
+
+  it('refuses a sender outside MAIL_FROM_ALLOWED before the relay sees anything', async () => {
+    const id = nextId();
+    const def = definition([startNode(), taskNode('mail', 'email_send_task', { from: '{{sender}}', to: ['a@example.com'], subject: 'Hi', body: 'x' })], chain('start', 'mail'));
+    const before = smtp.received.length;
+    await h.submit(`wf_${id}`, { workflow_definition: def, inputs: { sender: 'IT Support <it@corp.example>' } });
+    const res = await h.results.next(`wf_${id}`);
+    expect(res).toMatchObject({ status: 'failed', error_type: 'configuration_error', failed_node: 'mail', error: 'from "IT Support <it@corp.example>" is not an allowed sender (MAIL_FROM_ALLOWED)' });
+    expect(smtp.received).toHaveLength(before);
   });
 
   describe('user input', () => {

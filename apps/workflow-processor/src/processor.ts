@@ -5,7 +5,7 @@ import type { Broker, ConsumerHandle } from '@docflow/messaging';
 import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
 import type { Logger } from '@docflow/service-kit';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
-import type { WorkflowProcessorConfig } from './config';
+import { mailSendersOf, type ProcessorLimitSettings, runLimitsOf, type WorkflowProcessorConfig, workflowLimitsOf } from './config';
 import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
@@ -28,7 +28,10 @@ export type ProcessorSettings = Pick<
   | 'DOCUMENT_MAX_PAGES'
   | 'DOCUMENT_TEXT_WAIT_MS'
   | 'DOCUMENT_TEXT_POLL_MS'
->;
+  | 'MAIL_FROM'
+  | 'MAIL_FROM_ALLOWED'
+> &
+  ProcessorLimitSettings;
 
 export interface WorkflowProcessorDeps {
   config: ProcessorSettings;
@@ -71,20 +74,24 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
       defaultTimeoutMs: config.REST_API_DEFAULT_TIMEOUT_SECONDS * 1000,
     });
   const ai = deps.ai ?? aiDepsFromConfig(config, deps.logger);
+  const limits = workflowLimitsOf(config);
   const executors = buildExecutors({
     outbound,
     mailer: deps.mailer,
     restDefaultTimeoutSeconds: config.REST_API_DEFAULT_TIMEOUT_SECONDS,
+    mailSenders: mailSendersOf(config),
+    limits,
     ai,
     rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },
   });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
-    engine: { executors, checkpoints: deps.checkpoints, metrics: deps.metrics },
+    engine: { executors, checkpoints: deps.checkpoints, metrics: deps.metrics, limits: runLimitsOf(config) },
     metrics: deps.metrics,
     logger: deps.logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     jobUserSecret: config.INTERNAL_SERVICE_JWT_SECRET,
+    limits,
   });
   let consumer: ConsumerHandle | undefined;
   return {

@@ -30,7 +30,7 @@ describe('createGuardedLookup', () => {
       const outcome = await lookup(mixed, true, all);
       expect(outcome.error).toBeInstanceOf(OutboundRequestError);
       expect(outcome.error).toMatchObject({ kind: 'configuration', retryable: false });
-      expect(outcome.error?.message).toBe('Destination host host.example resolves to a forbidden address (ipv4Mapped private)');
+      expect(outcome.error?.message).toBe('Destination host.example is not allowed or does not resolve to a public address');
     }
   });
 
@@ -51,9 +51,15 @@ describe('createGuardedLookup', () => {
     expect(await lookup(mixed, false, false, 6)).toEqual({ error: null, address: '::ffff:10.0.0.1', family: 6 });
   });
 
-  it('reports a name without addresses of the asked family as not found', async () => {
+  it('answers a name without addresses of the asked family as it answers a forbidden one', async () => {
     const v4only: HostResolver = () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]);
     const outcome = await lookup(v4only, true, true, 6);
+    expect(outcome.error).toMatchObject({ kind: 'configuration', retryable: false, message: 'Destination host.example is not allowed or does not resolve to a public address' });
+  });
+
+  it('keeps the DNS detail for an allowed host (the operator listed it)', async () => {
+    const missing: HostResolver = () => Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }));
+    const outcome = await lookup(missing, false, false);
     expect(outcome.error).toMatchObject({ kind: 'dns', retryable: false, message: 'DNS lookup failed for host.example: ENOTFOUND' });
   });
 });

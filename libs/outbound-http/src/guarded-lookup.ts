@@ -1,7 +1,7 @@
 import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { describeForbiddenAddress } from './address-policy';
-import { OutboundRequestError, configurationError } from './outbound-error';
+import { OutboundRequestError, refusedDestination } from './outbound-error';
 
 export interface ResolvedAddress {
   address: string;
@@ -42,19 +42,16 @@ async function resolveChecked(
   try {
     addresses = await resolve(hostname, family);
   } catch (error) {
-    throw dnsError(hostname, error);
+    const failure = dnsError(hostname, error);
+    // A guarded name that does not exist gets the same answer as one that resolves inward: no DNS oracle.
+    throw guard && !failure.retryable ? refusedDestination(hostname) : failure;
   }
   const usable = family === 0 ? addresses : addresses.filter((entry) => entry.family === family);
-  if (usable.length === 0) throw dnsError(hostname, Object.assign(new Error('no address'), { code: 'ENOTFOUND' }));
-  if (guard) {
-    // Every address must pass: the socket may try any of them.
-    for (const entry of usable) {
-      const reason = describeForbiddenAddress(entry.address);
-      if (reason !== null) {
-        throw configurationError(`Destination host ${hostname} resolves to a forbidden address (${reason})`);
-      }
-    }
+  if (usable.length === 0) {
+    throw guard ? refusedDestination(hostname) : dnsError(hostname, Object.assign(new Error('no address'), { code: 'ENOTFOUND' }));
   }
+  // Every address must pass: the socket may try any of them.
+  if (guard && usable.some((entry) => describeForbiddenAddress(entry.address) !== null)) throw refusedDestination(hostname);
   return usable;
 }
 

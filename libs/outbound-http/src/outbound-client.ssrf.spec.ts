@@ -85,16 +85,36 @@ describe('outbound client: refusals before connect', () => {
     for (const scheme of ['http', 'https']) {
       const error = await failure(client.request({ url: `${scheme}://canary.example:${canary.port}/` }));
       expect(error).toMatchObject({ kind: 'configuration', retryable: false });
-      expect(error.message).toContain('canary.example resolves to a forbidden address (loopback)');
+      expect(error.message).toBe('Destination canary.example is not allowed or does not resolve to a public address');
     }
     expect(resolved).toEqual(['canary.example', 'canary.example']);
     expect(canary.connections).toBe(0);
   });
 
-  it('maps resolver failures to dns errors, permanent or not', async () => {
+  it('answers alike for an internal name, a missing one and an internal literal: no DNS or port oracle', async () => {
+    const answers: HostResolver[] = [
+      () => Promise.resolve([{ address: '10.20.30.40', family: 4 }]),
+      () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+      () => Promise.resolve([{ address: '169.254.169.254', family: 4 }]),
+      () => Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })),
+      () => Promise.reject(Object.assign(new Error('ENODATA'), { code: 'ENODATA' })),
+      () => Promise.resolve([]),
+    ];
+    const seen = new Set<string>();
+    for (const resolveHost of answers) {
+      for (const port of [22, 5432, canary.port]) {
+        const error = await failure(createOutboundClient({ resolveHost }).request({ url: `http://svc.example:${port}/` }));
+        seen.add(JSON.stringify({ kind: error.kind, retryable: error.retryable, message: error.message, status: error.status }));
+      }
+    }
+    expect([...seen]).toEqual([JSON.stringify({ kind: 'configuration', retryable: false, message: 'Destination svc.example is not allowed or does not resolve to a public address' })]);
+    const literal = await failure(createOutboundClient().request({ url: `http://10.20.30.40:5432/` }));
+    expect(literal.message).toBe('Destination 10.20.30.40 is not allowed or does not resolve to a public address');
+    expect(canary.connections).toBe(0);
+  });
+
+  it('maps temporary resolver failures to retryable dns errors', async () => {
     const failing = (code: string): HostResolver => () => Promise.reject(Object.assign(new Error(code), { code }));
-    const missing = await failure(createOutboundClient({ resolveHost: failing('ENOTFOUND') }).request({ url: 'http://nope.example/' }));
-    expect(missing).toMatchObject({ kind: 'dns', retryable: false, message: 'DNS lookup failed for nope.example: ENOTFOUND' });
     const flaky = await failure(createOutboundClient({ resolveHost: failing('EAI_AGAIN') }).request({ url: 'http://flaky.example/' }));
     expect(flaky).toMatchObject({ kind: 'dns', retryable: true });
   });
@@ -192,6 +212,34 @@ describe('outbound client: redirects', () => {
     expect(posted.body).toMatchObject({ method: 'GET', body: '' });
     const put = await client.request({ url: redirectTo('/final', 302), method: 'PUT', body: { n: 2 } });
     expect(put.body).toMatchObject({ method: 'PUT', body: '{"n":2}' });
+  });
+
+  it('strips credential headers, and the caller\'s sensitive ones, on a redirect to another loopback host', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const second = await startTestServer((request, response) => {
+      seen.push(request.headers);
+      if (request.url === '/back') response.writeHead(307, { location: `http://127.0.0.1:${origin.port}/final` }).end();
+      else response.end('{}');
+    }, '127.0.0.2');
+    try {
+      const client = createOutboundClient({ allowedHosts: [`127.0.0.1:${origin.port}`, `127.0.0.2:${second.port}`] });
+      const headers = { Authorization: 'Bearer t0ken', Cookie: 'sid=1', 'X-Api-Key': 'k3y', 'X-Trace': 'keep-me' };
+      await client.request({ url: redirectTo(`http://127.0.0.2:${second.port}/final`, 307), headers, sensitiveHeaders: ['x-api-key'] });
+      expect(seen[0]).toMatchObject({ 'x-trace': 'keep-me' });
+      for (const name of ['authorization', 'cookie', 'x-api-key']) expect(seen[0]).not.toHaveProperty(name);
+
+      // Same origin: everything is kept.
+      const same = await client.request({ url: redirectTo('/final', 307), headers, sensitiveHeaders: ['X-Api-Key'] });
+      expect(same.body).toMatchObject({ auth: 'Bearer t0ken' });
+      expect(origin.requests.at(-1)?.headers).toMatchObject({ cookie: 'sid=1', 'x-api-key': 'k3y', 'x-trace': 'keep-me' });
+
+      // Out to 127.0.0.2 and back to the first origin: once stripped, stripped for good.
+      const back = await client.request({ url: redirectTo(`http://127.0.0.2:${second.port}/back`, 307), headers, sensitiveHeaders: ['x-api-key'] });
+      expect(back.body).toMatchObject({ auth: null });
+      expect(origin.requests.at(-1)?.headers).not.toHaveProperty('x-api-key');
+    } finally {
+      await second.close();
+    }
   });
 
   it('stops after maxRedirects hops', async () => {

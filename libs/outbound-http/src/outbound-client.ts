@@ -28,6 +28,12 @@ export interface OutboundRequestOptions {
   /** Sent as JSON for POST, PUT and PATCH; ignored for other methods. */
   body?: unknown;
   timeoutMs?: number;
+  /**
+   * Names of `headers` that carry a secret (an API key from a credential,
+   * say): like Authorization, Cookie and Proxy-Authorization they are not
+   * sent on once a redirect leaves the request's origin. Case-insensitive.
+   */
+  sensitiveHeaders?: readonly string[];
 }
 
 export interface OutboundResponse {
@@ -57,8 +63,8 @@ const DROPPED_HEADERS: ReadonlySet<string> = new Set([
   'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade',
   'te', 'trailer', 'expect', 'proxy-connection',
 ]);
-/** Credentials never follow a redirect to another origin. */
-const CROSS_ORIGIN_DROPPED = ['authorization', 'cookie', 'proxy-authorization'];
+/** Credentials never follow a redirect to another origin; callers name their own secret headers too. */
+const CROSS_ORIGIN_DROPPED: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   const chosen = value ?? fallback;
@@ -98,8 +104,8 @@ function encodeBody(method: string, body: unknown, headers: Record<string, strin
   return bytes;
 }
 
-/** The request for the next hop, as browsers do it (RFC 9110 15.4). */
-function redirectHop(previous: Hop, status: number, location: string): { url: string; hop: Omit<Hop, 'url' | 'exempt'> } {
+/** The request for the next hop, as browsers do it (RFC 9110 15.4); `dropped` headers do not cross origins. */
+function redirectHop(previous: Hop, status: number, location: string, dropped: readonly string[]): { url: string; hop: Omit<Hop, 'url' | 'exempt'> } {
   let next: URL;
   try {
     next = new URL(location, previous.url);
@@ -115,7 +121,7 @@ function redirectHop(previous: Hop, status: number, location: string): { url: st
     delete headers['content-type'];
     delete headers['content-length'];
   }
-  if (next.origin !== previous.url.origin) for (const name of CROSS_ORIGIN_DROPPED) delete headers[name];
+  if (next.origin !== previous.url.origin) for (const name of dropped) delete headers[name];
   return { url: next.href, hop: { method, headers, body } };
 }
 
@@ -147,6 +153,7 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
     const timeoutMs = positiveInteger(opts.timeoutMs, defaultTimeoutMs, 'timeoutMs');
     const headers = buildHeaders(opts.headers, userAgent);
     const body = encodeBody(method, opts.body, headers);
+    const dropped = [...CROSS_ORIGIN_DROPPED, ...(opts.sensitiveHeaders ?? []).map((name) => name.trim().toLowerCase())];
     let checked = assertUrlAllowed(opts.url, allowedHosts);
     let hop: Hop = { url: checked.url, exempt: checked.exempt, method, headers, body };
 
@@ -164,7 +171,7 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
               retryable: false,
             });
           }
-          const next = redirectHop(hop, result.status, result.location);
+          const next = redirectHop(hop, result.status, result.location, dropped);
           checked = assertUrlAllowed(next.url, allowedHosts);
           hop = { ...next.hop, url: checked.url, exempt: checked.exempt };
           continue;

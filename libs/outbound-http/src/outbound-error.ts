@@ -49,3 +49,14 @@ export function configurationError(message: string): OutboundRequestError {
 export function isOutboundRequestError(value: unknown): value is OutboundRequestError {
   return value instanceof OutboundRequestError;
 }
+
+/**
+ * The one answer for a destination that may not be called: an internal
+ * literal, `localhost`, a name resolving to an internal address, or a name
+ * that does not resolve at all. Saying which would let a workflow author map
+ * internal names and address ranges through error texts (issue #13), so the
+ * text, kind and retryability are the same for all of them.
+ */
+export function refusedDestination(host: string): OutboundRequestError {
+  return configurationError(`Destination ${host} is not allowed or does not resolve to a public address`);
+}

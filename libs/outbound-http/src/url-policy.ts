@@ -1,5 +1,5 @@
 import { describeForbiddenAddress, isIpLiteral } from './address-policy';
-import { configurationError } from './outbound-error';
+import { configurationError, refusedDestination } from './outbound-error';
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
@@ -100,11 +100,6 @@ export function assertUrlAllowed(url: string | URL, allowedHosts: readonly strin
   const literal = isIpLiteral(host);
   const allowed = allowedHosts instanceof AllowedHosts ? allowedHosts : new AllowedHosts(allowedHosts);
   if (allowed.has(parsed)) return { url: parsed, exempt: true, literal };
-  if (literal) {
-    const reason = describeForbiddenAddress(host);
-    if (reason !== null) throw configurationError(`Destination address ${parsed.hostname} is not allowed (${reason})`);
-  } else if (isLocalhostName(host)) {
-    throw configurationError(`Destination host ${parsed.hostname} is not allowed (loopback)`);
-  }
+  if (literal ? describeForbiddenAddress(host) !== null : isLocalhostName(host)) throw refusedDestination(parsed.hostname);
   return { url: parsed, exempt: false, literal };
 }

@@ -87,3 +87,42 @@ export class LoopbackSmtp {
     for (const check of [...this.waiters]) check();
   }
 }
+
+export interface MimePart {
+  /** The media type alone, lower case (`text/plain`). */
+  contentType: string;
+  /** The decoded body (quoted-printable and base64 undone, UTF-8). */
+  body: string;
+}
+
+/** The leaf parts of a raw message (one level of multipart), decoded, so tests can read each alternative. */
+export function mimeParts(raw: string): MimePart[] {
+  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
+  const body = rest.join('\r\n\r\n');
+  const type = /^content-type:\s*([^;\r\n]+)/im.exec(head)?.[1]?.trim().toLowerCase() ?? 'text/plain';
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(head)?.[1];
+  if (!type.startsWith('multipart/') || boundary === undefined) return [{ contentType: type, body: decodeBody(head, body) }];
+  return body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((chunk) => !chunk.startsWith('--'))
+    .flatMap((chunk) => mimeParts(chunk.replace(/^\r?\n/, '').replace(/\r?\n$/, '')));
+}
+
+function decodeBody(head: string, body: string): string {
+  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding !== 'quoted-printable') return body;
+  const soft = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < soft.length; i += 1) {
+    const hex = soft[i] === '=' ? soft.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(soft[i] ?? '', 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}

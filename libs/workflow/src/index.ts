@@ -4,10 +4,11 @@ export { TASK_TYPES, getTaskType, isKnownTaskType, applyConfigDefaults } from '.
 export { TEMPLATE_STRING_PATTERN, MODEL_TYPES, HTTP_METHODS, CLASSIFICATION_TYPES } from './task-types/schema-fragments';
 export { normalizeDefinition } from './normalize';
 export { validateDefinition } from './validation/validate-definition';
+export { DEFAULT_WORKFLOW_LIMITS, EDGES_PER_NODE, type WorkflowLimits } from './limits';
 export { validateInputs, validateAgainstSchema, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE } from './schema/validate-schema';
 export { resolveTemplates, resolveTemplateString, lookupPath, parsePath, hasTemplate, buildScope, CONTEXT_NAMES, isContextName } from './templates';
 export type { ContextName } from './templates';
-export type { TemplateScope, LookupResult, ScopeParts } from './templates';
+export type { TemplateScope, TemplateOptions, LookupResult, ScopeParts } from './templates';
 export { WorkflowEvaluationError, isJsonPath, queryJsonPath, selectJsonPath } from './jsonpath';
 export * from './decision/decision-config';
 export { edgeLabels, edgeMatchesBranch } from './decision/branch-edges';

@@ -83,6 +83,20 @@ describe('resolveTemplateString', () => {
   });
 });
 
+describe('resolveTemplateString with an escape', () => {
+  const upper = (value: string) => `[${value.toUpperCase()}]`;
+
+  it('passes every inserted value through the escape, and only those', () => {
+    expect(resolveTemplateString('Hi {{name}}, {{amount}} {{nothing}}!', scope, { escape: upper })).toBe('Hi [ADA], [42] []!');
+    expect(resolveTemplateString('{{recipients}}', scope, { escape: upper })).toBe('[["A@X.TEST","B@X.TEST"]]');
+  });
+
+  it('leaves unresolved templates as literal text, unescaped', () => {
+    expect(resolveTemplateString('{{nope}} and {{name}}', scope, { escape: upper })).toBe('{{nope}} and [ADA]');
+    expect(resolveTemplateString('{{nope}}', scope, { escape: upper })).toBe('{{nope}}');
+  });
+});
+
 describe('resolveTemplates', () => {
   it('resolves deep inside objects and arrays without mutating the input', () => {
     const config = {

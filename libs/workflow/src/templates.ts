@@ -59,16 +59,27 @@ export function hasTemplate(text: string): boolean {
   return /\{\{[^{}]+\}\}/.test(text);
 }
 
+export interface TemplateOptions {
+  /**
+   * Applied to the text of every value inserted (never to the template's own
+   * text). With it the result is always a string, even for a string that is
+   * exactly one template: an HTML e-mail body escapes its values this way.
+   */
+  escape?: (value: string) => string;
+}
+
 /** Resolves the templates of one string (see the module comment for the rules). */
-export function resolveTemplateString(text: string, scope: TemplateScope): unknown {
+export function resolveTemplateString(text: string, scope: TemplateScope, options: TemplateOptions = {}): unknown {
+  const { escape } = options;
   const exact = EXACT_TEMPLATE.exec(text);
-  if (exact) {
+  if (exact && !escape) {
     const result = lookupPath(scope, exact[1] ?? '');
     return result.found ? copyOf(result.value) : text;
   }
   return text.replace(TEMPLATE, (match, expression: string) => {
     const result = lookupPath(scope, expression);
-    return result.found ? stringify(result.value) : match;
+    if (!result.found) return match;
+    return escape ? escape(stringify(result.value)) : stringify(result.value);
   });
 }
 

@@ -18,10 +18,22 @@ import { doesWork, executorIdOf, isUserInputNode, needsCheckpoints } from './nod
 import type { RunOutcome, RunRequest } from './run-types';
 import { checkpointState, initialTaskStates } from './task-states';
 
+/** What one run may take of a processor (README, Limits; issue #13). */
+export interface RunLimits {
+  /** Nodes running at once (WORKFLOW_MAX_PARALLEL_NODES); runnable nodes past it wait their turn. */
+  maxParallelNodes: number;
+  /** Serialised size of all node outputs of the run (WORKFLOW_MAX_OUTPUT_BYTES); the node past it fails. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({ maxParallelNodes: 8, maxOutputBytes: 32 * 1024 * 1024 });
+
 export interface EngineDeps {
   executors: ExecutorRegistry;
   checkpoints: CheckpointStore;
   metrics: WorkflowMetrics;
+  /** Defaults to DEFAULT_RUN_LIMITS. */
+  limits?: RunLimits;
   now?: () => Date;
 }
 
@@ -44,6 +56,12 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Bytes of `output` as it is checkpointed and published. */
+function outputBytes(output: unknown): number {
+  const json = JSON.stringify(output ?? null) as string | undefined;
+  return json === undefined ? 0 : Buffer.byteLength(json, 'utf8');
+}
+
 /**
  * One delivery of one workflow job. Runs every runnable node as soon as its
  * predecessors settled (independent branches concurrently), skips inactive
@@ -61,6 +79,8 @@ export class WorkflowRun {
   private readonly running = new Map<string, Promise<void>>();
   private readonly deadlineNodes: string[] = [];
   private readonly now: () => Date;
+  private readonly limits: RunLimits;
+  private outputTotal = 0;
   private failure: Failure | undefined;
   private pause: Pause | undefined;
   private infraError: unknown;
@@ -70,6 +90,7 @@ export class WorkflowRun {
     private readonly req: RunRequest,
   ) {
     this.now = deps.now ?? (() => new Date());
+    this.limits = deps.limits ?? DEFAULT_RUN_LIMITS;
     this.states = initialTaskStates(req.graph);
   }
 
@@ -105,6 +126,8 @@ export class WorkflowRun {
     const { runnable, skipped } = nextSteps(this.req.graph, this.states);
     for (const id of skipped) this.setState(id, { status: 'skipped' });
     for (const id of runnable) {
+      // The rest stay pending and start as running nodes end (WORKFLOW_MAX_PARALLEL_NODES).
+      if (this.running.size >= this.limits.maxParallelNodes) break;
       const node = this.req.graph.nodes.get(id);
       if (!node) continue;
       // One pause at a time: another user_input_task waits for the next resume.
@@ -143,6 +166,7 @@ export class WorkflowRun {
         await this.pauseAt(node, outcome, startedAt);
         return;
       }
+      this.countOutput(node.id, outcome.output);
       status = 'completed';
       const completed: NodeCheckpoint = {
         nodeId: node.id,
@@ -189,6 +213,18 @@ export class WorkflowRun {
     };
   }
 
+  /** Adds a node's output to the run's total, or fails the node that would take it past WORKFLOW_MAX_OUTPUT_BYTES. */
+  private countOutput(nodeId: string, output: unknown): void {
+    const bytes = outputBytes(output);
+    if (this.outputTotal + bytes > this.limits.maxOutputBytes) {
+      throw new NodeFailure(
+        'configuration_error',
+        `The outputs of this run would exceed ${this.limits.maxOutputBytes} bytes (WORKFLOW_MAX_OUTPUT_BYTES); node ${nodeId} produced ${bytes}`,
+      );
+    }
+    this.outputTotal += bytes;
+  }
+
   /** Records a completed or failed node: checkpoint first (working nodes), then the state that lets successors run. */
   private async settle(node: WorkflowNode, checkpoint: NodeCheckpoint, works: boolean): Promise<void> {
     let stored = checkpoint;
@@ -208,6 +244,8 @@ export class WorkflowRun {
     const state = checkpointState(cp);
     this.setState(cp.nodeId, state);
     if (cp.status === 'completed') this.outputs[cp.nodeId] = cp.output;
+    // Outputs restored from checkpoints count too (the node that produced them was counted on an earlier delivery).
+    if (cp.status === 'completed' && this.restored.get(cp.nodeId) === cp) this.outputTotal += outputBytes(cp.output);
     if (cp.status === 'failed') {
       this.failure ??= { nodeId: cp.nodeId, error: cp.error ?? 'node failed', errorType: (cp.errorType ?? 'internal_error') as ErrorType };
       this.controller.abort(new RunAborted('node_failed', `node ${cp.nodeId} failed`));

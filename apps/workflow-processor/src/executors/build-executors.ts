@@ -1,6 +1,6 @@
 import type { Mailer } from '@docflow/mail';
 import type { OutboundClient } from '@docflow/outbound-http';
-import { CONTROL_TASK_TYPE } from '@docflow/workflow';
+import { CONTROL_TASK_TYPE, DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from '@docflow/workflow';
 import { controlExecutor } from './control.executor';
 import { decisionExecutor } from './decision.executor';
 import { createEmailSendExecutor } from './email-send.executor';
@@ -17,6 +17,10 @@ export interface ExecutorDeps {
   outbound: OutboundClient;
   mailer: Pick<Mailer, 'send'>;
   restDefaultTimeoutSeconds: number;
+  /** MAIL_FROM_ALLOWED, or the MAIL_FROM address: the senders a node may name in `from`. */
+  mailSenders?: readonly string[];
+  /** README, Limits: bounds on the values a node resolves at run time. */
+  limits?: Pick<WorkflowLimits, 'maxRestTimeoutSeconds' | 'minPollIntervalSeconds' | 'maxWaitTimeoutSeconds' | 'maxRecipientsPerEmail'>;
   /** The LLM service and content clients of the AI task types; without them those types fail as not_available. */
   ai?: AiExecutorDeps;
   /** The public API's internal RAG endpoints (PUBLIC_API_INTERNAL_URL, SERVICE_KEY); without them the RAG task types fail as not_available. */
@@ -27,6 +31,7 @@ export interface ExecutorDeps {
 export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
   const ai = buildAiExecutors(deps.ai);
   const rag = buildRagExecutors(deps.rag);
+  const limits = deps.limits ?? DEFAULT_WORKFLOW_LIMITS;
   const registry = new ExecutorRegistry()
     .register(CONTROL_TASK_TYPE, controlExecutor)
     .register('classification_task', ai.classification_task)
@@ -35,9 +40,20 @@ export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
     .register('summarization_task', ai.summarization_task)
     .register('classify_and_extract', ai.classify_and_extract)
     .register('cloud_drive_fetch_task', cloudDriveFetchExecutor)
-    .register('rest_api_task', createRestApiExecutor({ client: deps.outbound, defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds }))
-    .register('email_send_task', createEmailSendExecutor({ mailer: deps.mailer }))
-    .register('wait_task', createWaitExecutor({ client: deps.outbound, requestTimeoutSeconds: deps.restDefaultTimeoutSeconds }))
+    .register(
+      'rest_api_task',
+      createRestApiExecutor({ client: deps.outbound, defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds, maxTimeoutSeconds: limits.maxRestTimeoutSeconds }),
+    )
+    .register('email_send_task', createEmailSendExecutor({ mailer: deps.mailer, maxRecipients: limits.maxRecipientsPerEmail, allowedFrom: deps.mailSenders ?? [] }))
+    .register(
+      'wait_task',
+      createWaitExecutor({
+        client: deps.outbound,
+        requestTimeoutSeconds: deps.restDefaultTimeoutSeconds,
+        minPollIntervalSeconds: limits.minPollIntervalSeconds,
+        maxTimeoutSeconds: limits.maxWaitTimeoutSeconds,
+      }),
+    )
     .register('rag_enable_task', rag.rag_enable_task)
     .register('rag_query_task', rag.rag_query_task)
     .register('decision', decisionExecutor)

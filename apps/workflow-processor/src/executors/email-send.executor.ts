@@ -1,10 +1,16 @@
 import { InvalidMailError, type Mailer } from '@docflow/mail';
 import type { ErrorType } from '@docflow/contracts';
 import { raceAbort, RunAborted } from '../engine/abort';
+import { htmlBodyOf, textAlternativeOf } from './email-body';
+import { SenderAllowList } from './email-sender';
 import { NodeFailure, type TaskExecutor } from './executor';
 
 export interface EmailSendExecutorDeps {
   mailer: Pick<Mailer, 'send'>;
+  /** MAIL_MAX_RECIPIENTS: to + cc + bcc of one message. */
+  maxRecipients?: number;
+  /** MAIL_FROM_ALLOWED (default: the MAIL_FROM address): what `from` may name; without it any `from` is refused. */
+  allowedFrom?: readonly string[];
   now?: () => Date;
 }
 
@@ -84,29 +90,38 @@ function mailFailure(err: unknown): NodeFailure {
 /**
  * `email_send_task`: sends through SMTP_URL (or the outbox) with the
  * templated to/cc/bcc, subject and body; `html` (default true) picks the body
- * type. Output `{sent, recipients, timestamp, message_id}`; any refused
- * recipient or relay error fails the node.
+ * type. An HTML body has its template values escaped and a plain-text
+ * alternative part; a `from` must be on the sender allow list. Output
+ * `{sent, recipients, timestamp, message_id}`; any refused recipient or
+ * relay error fails the node.
  */
 export function createEmailSendExecutor(deps: EmailSendExecutorDeps): TaskExecutor {
   const now = deps.now ?? (() => new Date());
+  const senders = new SenderAllowList(deps.allowedFrom ?? []);
   return async (ctx) => {
     const c = ctx.config;
     const to = addressListOf(c['to'], 'to');
     if (to.length === 0) throw new NodeFailure('configuration_error', 'to must list at least one recipient');
     const cc = addressListOf(c['cc'], 'cc');
     const bcc = addressListOf(c['bcc'], 'bcc');
+    const recipients = to.length + cc.length + bcc.length;
+    if (deps.maxRecipients !== undefined && recipients > deps.maxRecipients) {
+      throw new NodeFailure('configuration_error', `to, cc and bcc name ${recipients} recipients; at most ${deps.maxRecipients} are allowed`);
+    }
     const subject = textField(c['subject'], 'subject', true) ?? '';
     if (HEADER_BREAK.test(subject)) throw new NodeFailure('configuration_error', 'subject must be a single line');
     const body = textField(c['body'], 'body', true) ?? '';
     const from = textField(c['from'], 'from', false);
     if (from !== undefined && HEADER_BREAK.test(from)) throw new NodeFailure('configuration_error', 'from must be a single address');
+    if (from !== undefined && senders.check(from) === undefined) {
+      throw new NodeFailure('configuration_error', `from ${JSON.stringify(from.slice(0, 200))} is not an allowed sender (MAIL_FROM_ALLOWED)`);
+    }
     const html = booleanOf(c['html'], true);
+    const htmlBody = html ? (htmlBodyOf(ctx.rawConfig['body'], ctx.scope) ?? body) : undefined;
+    const content = htmlBody !== undefined ? { html: htmlBody, text: textAlternativeOf(htmlBody) } : { text: body };
     let sent;
     try {
-      sent = await raceAbort(
-        deps.mailer.send({ to, cc, bcc, subject, ...(html ? { html: body } : { text: body }), ...(from ? { from } : {}) }),
-        ctx.signal,
-      );
+      sent = await raceAbort(deps.mailer.send({ to, cc, bcc, subject, ...content, ...(from ? { from } : {}) }), ctx.signal);
     } catch (err) {
       if (err instanceof RunAborted) throw err;
       throw mailFailure(err);

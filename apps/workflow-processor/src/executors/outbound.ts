@@ -28,11 +28,17 @@ export function outboundFailure(err: unknown): unknown {
   return new NodeFailure(errorTypeOfOutbound(err), err.message);
 }
 
-/** A positive number of seconds from a config value (a number or a numeric string after templating). */
-export function secondsOf(value: unknown, name: string, fallback: number): number {
+/**
+ * A positive number of seconds from a config value (a number or a numeric
+ * string after templating), within the processor's limits (README, Limits):
+ * the value validation could not check when it was a template.
+ */
+export function secondsOf(value: unknown, name: string, fallback: number, bounds: { min?: number; max?: number } = {}): number {
   if (value === undefined || value === null || value === '') return fallback;
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   if (!Number.isFinite(n) || n <= 0) throw new NodeFailure('configuration_error', `${name} must be a positive number of seconds`);
+  if (bounds.min !== undefined && n < bounds.min) throw new NodeFailure('configuration_error', `${name} must be at least ${bounds.min} seconds`);
+  if (bounds.max !== undefined && n > bounds.max) throw new NodeFailure('configuration_error', `${name} must be at most ${bounds.max} seconds`);
   return n;
 }
 
@@ -47,6 +53,19 @@ export function headersOf(value: unknown): Record<string, string> {
     else throw new NodeFailure('configuration_error', `header ${name} must be a string`);
   }
   return out;
+}
+
+/** Headers that describe the exchange and never hold a secret. */
+const PLAIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'accept-language', 'content-type', 'user-agent']);
+
+/**
+ * The headers of a node that must not follow a redirect to another origin.
+ * The public API binds a credential's fields into the config before the job
+ * is sent, so the processor cannot tell which header holds one: every header
+ * a node sets counts as secret, except the few that describe the exchange.
+ */
+export function sensitiveHeadersOf(headers: Record<string, string>): string[] {
+  return Object.keys(headers).filter((name) => !PLAIN_HEADERS.has(name.trim().toLowerCase()));
 }
 
 export function urlOf(value: unknown, name: string): string {

@@ -2,13 +2,17 @@ import { isOutboundRequestError, type OutboundClient, type OutboundResponse } fr
 import { lookupPath } from '@docflow/workflow';
 import { raceAbort, sleep } from '../engine/abort';
 import { NodeFailure, type TaskExecutor } from './executor';
-import { errorTypeOfOutbound, headersOf, secondsOf, urlOf } from './outbound';
+import { errorTypeOfOutbound, headersOf, secondsOf, sensitiveHeadersOf, urlOf } from './outbound';
 
 export interface WaitExecutorDeps {
   /** The same SSRF-guarded client as rest_api_task. */
   client: OutboundClient;
   /** Upper bound of one poll request, in seconds (REST_API_DEFAULT_TIMEOUT_SECONDS). */
   requestTimeoutSeconds: number;
+  /** WAIT_MIN_POLL_INTERVAL_MS / 1000: no endpoint is polled more often. */
+  minPollIntervalSeconds?: number;
+  /** WAIT_MAX_TIMEOUT_SECONDS: no wait holds a job longer. */
+  maxTimeoutSeconds?: number;
   now?: () => number;
 }
 
@@ -48,8 +52,11 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
     if (typeof watchField !== 'string' || watchField.trim() === '') throw new NodeFailure('configuration_error', 'watch_field is required');
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
     const headers = headersOf(config['headers']);
-    const pollMs = secondsOf(config['poll_interval'], 'poll_interval', DEFAULT_POLL_SECONDS) * 1000;
-    const timeoutMs = secondsOf(config['timeout'], 'timeout', DEFAULT_TIMEOUT_SECONDS) * 1000;
+    const sensitiveHeaders = sensitiveHeadersOf(headers);
+    const minPoll = deps.minPollIntervalSeconds ?? 0;
+    const maxTimeout = deps.maxTimeoutSeconds ?? Number.POSITIVE_INFINITY;
+    const pollMs = secondsOf(config['poll_interval'], 'poll_interval', Math.max(DEFAULT_POLL_SECONDS, minPoll), { min: minPoll }) * 1000;
+    const timeoutMs = secondsOf(config['timeout'], 'timeout', Math.min(DEFAULT_TIMEOUT_SECONDS, maxTimeout), { max: maxTimeout }) * 1000;
     const successValue = config['success_value'] === undefined ? DEFAULT_SUCCESS : config['success_value'];
     const failureValues = Array.isArray(config['failure_values']) ? config['failure_values'] : DEFAULT_FAILURES;
 
@@ -64,7 +71,7 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
       try {
         // The poll at the very end of the wait still gets a usable budget.
         const requestTimeout = Math.min(deps.requestTimeoutSeconds * 1000, Math.max(remaining, 250));
-        response = await raceAbort(deps.client.request({ url: endpoint, method, headers, timeoutMs: Math.ceil(requestTimeout) }), ctx.signal);
+        response = await raceAbort(deps.client.request({ url: endpoint, method, headers, sensitiveHeaders, timeoutMs: Math.ceil(requestTimeout) }), ctx.signal);
         lastError = undefined;
       } catch (err) {
         if (!isOutboundRequestError(err)) throw err;

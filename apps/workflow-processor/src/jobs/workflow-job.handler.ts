@@ -1,6 +1,7 @@
 import type { JobMessageV1 } from '@docflow/contracts';
 import type { Broker, MessageMeta } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
+import type { WorkflowLimits } from '@docflow/workflow';
 import { RunAborted } from '../engine/abort';
 import type { RunOutcome } from '../engine/run-types';
 import { WorkflowRun, type EngineDeps } from '../engine/workflow-run';
@@ -16,6 +17,8 @@ export interface WorkflowJobHandlerDeps {
   progressIntervalMs: number;
   /** INTERNAL_SERVICE_JWT_SECRET: a job acts for its `user_id` only when the platform signed it (spec 5). */
   jobUserSecret: string;
+  /** What a definition may ask (README, Limits); the documented defaults when absent. */
+  limits?: WorkflowLimits;
 }
 
 function finalResult(outcome: RunOutcome): FinalResult {
@@ -82,7 +85,7 @@ export class WorkflowJobHandler {
 
   private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
     const { broker, metrics, progressIntervalMs } = this.deps;
-    const parsed = parseWorkflowJob(msg, this.deps.jobUserSecret);
+    const parsed = parseWorkflowJob(msg, this.deps.jobUserSecret, this.deps.limits);
     const executionId = parsed.ok ? parsed.job.executionId : parsed.executionId;
     const logger = this.deps.logger.child({ jobId: msg.job_id, ...(executionId !== undefined ? { executionId } : {}), deliveryCount: meta.deliveryCount });
     const results = new JobResults(broker, { job_id: msg.job_id, ...(executionId !== undefined ? { execution_id: executionId } : {}) }, progressIntervalMs, logger);

@@ -1,6 +1,7 @@
 import type { JobMessageV1 } from '@docflow/contracts';
 import { chain, definition, endNode, startNode, taskNode } from '../test-support/definitions';
 import { signJobUser } from '@docflow/internal-auth';
+import { DEFAULT_WORKFLOW_LIMITS } from '@docflow/workflow';
 import { executionKeyOf, parseWorkflowJob } from './workflow-job';
 
 const SECRET = 'job-user-secret-0123456789abcdef';
@@ -13,6 +14,13 @@ function job(payload: Record<string, unknown>, jobId = 'wf_12', jobType: JobMess
 const valid = definition([startNode(), endNode()], chain('start', 'end'));
 
 describe('parseWorkflowJob', () => {
+  it('validates the definition against the processor\'s limits (issue #13)', () => {
+    const three = definition([startNode(), taskNode('a', 'rest_api_task', { url: 'https://x.example/' }), endNode()], chain('start', 'a', 'end'));
+    const limited = parseWorkflowJob(job({ workflow_definition: three }), SECRET, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 2 });
+    expect(limited).toMatchObject({ ok: false, error: 'Invalid workflow definition: Workflow has 3 nodes; at most 2 are allowed' });
+    expect(parseWorkflowJob(job({ workflow_definition: three }), SECRET, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 3 }).ok).toBe(true);
+  });
+
   it('keys checkpoints by execution, shared by the first run and its resumes', () => {
     expect(executionKeyOf('wf_12', 12)).toBe('execution:12');
     expect(executionKeyOf('bench_x_resume_2', undefined)).toBe('job:bench_x');

@@ -3,11 +3,13 @@ import { verifyJobUser } from '@docflow/internal-auth';
 import { validatePlain } from '@docflow/service-kit';
 import {
   buildGraph,
+  DEFAULT_WORKFLOW_LIMITS,
   isPlainObject,
   validateAgainstSchema,
   validateDefinition,
   type WorkflowDefinition,
   type WorkflowGraph,
+  type WorkflowLimits,
 } from '@docflow/workflow';
 
 /** A workflow job that passed validation, ready for the engine. */
@@ -46,8 +48,9 @@ function positiveInt(value: unknown): number | undefined {
  * definition has an input_schema, the inputs. Problems come back as one
  * error text for a `failed` result; nothing here throws. A `user_id` without
  * the platform's signature for this job (`jobUserSecret`) refuses the job.
+ * The definition is held to the processor's `limits` (README, Limits).
  */
-export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string): ParsedJob {
+export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limits: WorkflowLimits = DEFAULT_WORKFLOW_LIMITS): ParsedJob {
   const rawExecutionId = positiveInt((msg.payload as Record<string, unknown>)['execution_id']) ?? executionIdFromJobId(msg.job_id);
   const reject = (error: string): ParsedJob => ({ ok: false, error, ...(rawExecutionId !== undefined ? { executionId: rawExecutionId } : {}) });
   if (msg.job_type !== 'task_based_workflow') return reject(`workflow_queue only takes task_based_workflow jobs, not ${msg.job_type}`);
@@ -67,7 +70,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string): Pars
   payload.workflow_definition = raw['workflow_definition'] as Record<string, unknown>;
   if (isPlainObject(raw['inputs'])) payload.inputs = raw['inputs'];
 
-  const problems = validateDefinition(payload.workflow_definition);
+  const problems = validateDefinition(payload.workflow_definition, limits);
   if (problems.length) return reject(`Invalid workflow definition: ${problems.join('; ')}`);
   let graph: WorkflowGraph;
   try {

@@ -8,7 +8,7 @@ import { EXECUTOR_IDS, ExecutorRegistry } from '../executors/executor-registry';
 import { notAvailableExecutor } from '../executors/not-available/not-available';
 import { userInputExecutor } from '../executors/user-input.executor';
 import type { RunOutcome, RunRequest } from '../engine/run-types';
-import { WorkflowRun } from '../engine/workflow-run';
+import { type RunLimits, WorkflowRun } from '../engine/workflow-run';
 import { createWorkflowMetrics, type WorkflowMetrics } from '../metrics';
 import { MemoryCheckpoints } from './memory-checkpoints';
 
@@ -39,6 +39,7 @@ export function testMetrics(): WorkflowMetrics {
 export interface EngineHarnessOptions {
   executors: Record<string, TaskExecutor>;
   checkpoints?: MemoryCheckpoints;
+  limits?: RunLimits;
 }
 
 /** Runs definitions through WorkflowRun with fake executors and in-memory checkpoints. */
@@ -46,10 +47,12 @@ export class EngineHarness {
   readonly checkpoints: MemoryCheckpoints;
   readonly progress: string[][] = [];
   private readonly registry: ExecutorRegistry;
+  private readonly limits: RunLimits | undefined;
 
   constructor(options: EngineHarnessOptions) {
     this.registry = testExecutors(options.executors);
     this.checkpoints = options.checkpoints ?? new MemoryCheckpoints();
+    this.limits = options.limits;
   }
 
   run(def: Record<string, unknown>, extra: Partial<RunRequest> = {}): Promise<RunOutcome> {
@@ -65,7 +68,8 @@ export class EngineHarness {
       onProgress: (states) => this.progress.push(Object.entries(states).map(([id, s]) => `${id}:${s.status}`)),
       ...extra,
     };
-    return new WorkflowRun({ executors: this.registry, checkpoints: this.checkpoints, metrics: testMetrics() }, request).execute();
+    const deps = { executors: this.registry, checkpoints: this.checkpoints, metrics: testMetrics(), ...(this.limits ? { limits: this.limits } : {}) };
+    return new WorkflowRun(deps, request).execute();
   }
 }
 

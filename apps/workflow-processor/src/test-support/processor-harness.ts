@@ -82,7 +82,14 @@ export class ProcessorHarness {
   }
 
   config(env: Record<string, string> = {}): WorkflowProcessorConfig {
-    return loadConfig(WorkflowProcessorConfig, { NODE_ENV: 'test', PROGRESS_INTERVAL_MS: '20', OUTBOX_DIR: `/tmp/wfp-outbox-${this.db.name}`, ...env });
+    // Tests poll waits every 50 ms to stay quick; the production floor is a second (README, Limits).
+    return loadConfig(WorkflowProcessorConfig, {
+      NODE_ENV: 'test',
+      PROGRESS_INTERVAL_MS: '20',
+      WAIT_MIN_POLL_INTERVAL_MS: '10',
+      OUTBOX_DIR: `/tmp/wfp-outbox-${this.db.name}`,
+      ...env,
+    });
   }
 
   async startProcessor(env: Record<string, string> = {}, checkpoints?: CheckpointStore): Promise<ProcessorInstance> {

@@ -20,7 +20,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(handler: Handler = (_request, response) => response.end('ok')): Promise<TestServer> {
+/** `host` may be any loopback address (127.0.0.2 is a second origin on the same machine). */
+export async function startTestServer(handler: Handler = (_request, response) => response.end('ok'), host = '127.0.0.1'): Promise<TestServer> {
   const sockets = new Set<Socket>();
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -49,7 +50,7 @@ export async function startTestServer(handler: Handler = (_request, response) =>
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, host, () => resolve());
   });
   state.port = (server.address() as AddressInfo).port;
   return state;

@@ -1,4 +1,6 @@
+import { compileUserRegex } from '@docflow/safe-regex';
 import Ajv, { type Options, type ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -10,12 +12,19 @@ import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
  * default, 2019-09 and 2020-12 when declared. Unknown keywords are tolerated
  * (`strict: false`) because designers add annotations such as `x-ui`; the
  * schema itself is still checked against its meta-schema.
+ *
+ * `pattern` and `patternProperties` come from users (input schemas reach the
+ * public API's event loop), so ajv runs them in RE2 through libs/safe-regex:
+ * linear-time matching, no lookaround or backreferences (issue #13). A
+ * pattern RE2 cannot run makes the schema unusable, with the reason.
  */
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 type Dialect = 'draft-07' | '2019-09' | '2020-12';
 
-const OPTIONS: Options = { allErrors: true, strict: false, verbose: true };
+// ajv always asks for the `u` flag (unicodeRegExp); RE2 is Unicode-aware without it.
+const re2: RegExpEngine = Object.assign((pattern: string) => compileUserRegex(pattern), { code: 're2' });
+const OPTIONS: Options = { allErrors: true, strict: false, verbose: true, code: { regExp: re2 } };
 const CACHE_LIMIT = 500;
 
 const instances = new Map<Dialect, AnyAjv>();

@@ -97,6 +97,32 @@ describe('validateAgainstSchema', () => {
   });
 });
 
+describe('patterns in user schemas (linear-time engine)', () => {
+  const adversarial = `${'1'.repeat(48)}!`;
+
+  it('answers a catastrophic pattern and patternProperties on an adversarial input', () => {
+    const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^(\\w|\\d)+$' } } };
+    expect(validateAgainstSchema(schema, { code: adversarial }, 'inputs')).toEqual(['inputs.code must match pattern ^(\\w|\\d)+$']);
+    expect(validateAgainstSchema(schema, { code: '1'.repeat(48) }, 'inputs')).toEqual([]);
+    const keyed = { type: 'object', patternProperties: { '^\\d*\\d*\\d*\\d*\\d*$': { type: 'integer' } }, additionalProperties: false };
+    expect(validateAgainstSchema(keyed, { [adversarial]: 1 }, 'inputs')).toEqual([`inputs.${adversarial} is not an allowed field`]);
+    expect(validateAgainstSchema(keyed, { '123': 'x' }, 'inputs')).toEqual(['inputs[123] must be integer']);
+  });
+
+  it('keeps named groups and flags-free JavaScript syntax, and tells patterns of different schemas apart', () => {
+    expect(validateAgainstSchema({ type: 'string', pattern: '^(?<y>\\d{4})$' }, '2024', 'v')).toEqual([]);
+    expect(validateAgainstSchema({ type: 'string', pattern: '^a$' }, 'b', 'v')).toEqual(['v must match pattern ^a$']);
+    expect(validateAgainstSchema({ type: 'string', pattern: '^b$' }, 'b', 'v')).toEqual([]);
+  });
+
+  it('refuses a schema whose pattern the engine cannot run, saying why', () => {
+    expect(jsonSchemaProblem({ type: 'string', pattern: '^(?=a)a$' })).toMatch(
+      /^The pattern "\^\(\?=a\)a\$" is not supported by the linear-time engine \(no lookaround or backreferences\)/,
+    );
+    expect(jsonSchemaProblem({ type: 'object', patternProperties: { '(a)\\1': { type: 'integer' } } })).toMatch(/not supported by the linear-time engine/);
+  });
+});
+
 describe('jsonSchemaProblem', () => {
   it('is undefined for good schemas and names the problem otherwise', () => {
     expect(jsonSchemaProblem({ type: 'object' })).toBeUndefined();

@@ -1,3 +1,4 @@
+import { DEFAULT_WORKFLOW_LIMITS as LIMITS } from '../limits';
 import { DECISION_OPERATORS, DEFAULT_FALSE_LABEL, DEFAULT_TRUE_LABEL } from '../decision/decision-config';
 import type { TaskTypeDefinition } from './task-type';
 import { objectSchema, positiveNumber, stringMap } from './schema-fragments';
@@ -23,8 +24,8 @@ export const waitTask: TaskTypeDefinition = {
       },
       success_value: { ...scalar, default: 'completed' },
       failure_values: { type: 'array', items: scalar, default: ['failed', 'error'] },
-      poll_interval: positiveNumber('Seconds between polls', 3),
-      timeout: positiveNumber('Seconds before the node fails', 120),
+      poll_interval: positiveNumber(`Seconds between polls; at least ${LIMITS.minPollIntervalSeconds} unless the processor is configured otherwise (README, Limits)`, 3),
+      timeout: positiveNumber(`Seconds before the node fails; at most ${LIMITS.maxWaitTimeoutSeconds} unless the processor is configured otherwise`, 120),
     },
     ['endpoint', 'watch_field'],
   ),

@@ -1,3 +1,4 @@
+import { DEFAULT_WORKFLOW_LIMITS as LIMITS } from '../limits';
 import type { TaskTypeDefinition } from './task-type';
 import { HTTP_METHODS, objectSchema, positiveNumber, stringMap, templatable } from './schema-fragments';
 
@@ -46,7 +47,7 @@ export const restApiTask: TaskTypeDefinition = {
       method: { type: 'string', enum: [...HTTP_METHODS], default: 'GET' },
       headers: { ...stringMap, description: 'Request headers; values may hold {{templates}}' },
       body: { description: 'Request body, sent as JSON for POST, PUT and PATCH; strings inside may hold {{templates}}' },
-      timeout: positiveNumber('Timeout in seconds', 30),
+      timeout: positiveNumber(`Timeout in seconds; at most ${LIMITS.maxRestTimeoutSeconds} unless the processor is configured otherwise (README, Limits)`, 30),
       output_mapping: {
         type: 'object',
         description: 'Output name to JSONPath evaluated against {data, _status_code, _raw_response}',
@@ -81,7 +82,10 @@ export const emailSendTask: TaskTypeDefinition = {
   config_schema: objectSchema(
     {
       from: { type: 'string', minLength: 1, description: 'Sender address; defaults to the relay mailbox' },
-      to: addressList('Recipient addresses (or one {{template}} that resolves to an array)', 1),
+      to: addressList(
+        `Recipient addresses (or one {{template}} that resolves to an array); to, cc and bcc together name at most ${LIMITS.maxRecipientsPerEmail} unless the processor is configured otherwise`,
+        1,
+      ),
       cc: addressList('Carbon-copy addresses', 0),
       bcc: addressList('Blind carbon-copy addresses', 0),
       subject: { type: 'string', minLength: 1 },

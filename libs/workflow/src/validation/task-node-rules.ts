@@ -2,13 +2,15 @@ import { edgeLabels, edgeMatchesBranch, sameLabel } from '../decision/branch-edg
 import { decisionLabels } from '../decision/decision-config';
 import { regexProblem } from '../decision/safe-regex';
 import { isJsonPath } from '../jsonpath';
+import type { WorkflowLimits } from '../limits';
 import { jsonSchemaProblem, validateAgainstSchema } from '../schema/validate-schema';
 import { getTaskType } from '../task-types/registry';
 import { hasTemplate } from '../templates';
 import { isPlainObject, type WorkflowEdge, type WorkflowNode } from '../types';
+import { taskLimitErrors } from './limit-rules';
 
-/** Problems of one `type: task` node: its task type, its config, and for decisions its outgoing edges. */
-export function checkTaskNode(node: WorkflowNode, outgoing: readonly WorkflowEdge[]): string[] {
+/** Problems of one `type: task` node: its task type, its config and its limits, and for decisions its outgoing edges. */
+export function checkTaskNode(node: WorkflowNode, outgoing: readonly WorkflowEdge[], limits: WorkflowLimits): string[] {
   const taskType = node.data.task_type;
   if (typeof taskType !== 'string' || taskType.trim() === '') return [`Node ${node.id} has no task_type`];
   const entry = getTaskType(taskType);
@@ -18,6 +20,7 @@ export function checkTaskNode(node: WorkflowNode, outgoing: readonly WorkflowEdg
   const config: unknown = node.data.config === undefined ? {} : node.data.config;
   const errors = validateAgainstSchema(entry.config_schema, config, label);
   if (!isPlainObject(config)) return errors;
+  errors.push(...taskLimitErrors(entry.id, config, label, limits));
   switch (entry.id) {
     case 'rest_api_task':
       errors.push(...urlRule(config['url'], `${label}.url`));

@@ -1,23 +1,29 @@
+import { DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from '../limits';
 import { normalizeDefinition } from '../normalize';
 import { jsonSchemaProblem } from '../schema/validate-schema';
 import { isKnownTaskType } from '../task-types/registry';
 import { CONTEXT_NAMES, isContextName } from '../templates';
 import { isControlNodeType, isPlainObject, TASK_NODE_TYPE, type WorkflowDefinition, type WorkflowEdge, type WorkflowNode } from '../types';
 import { findCycles } from './cycles';
+import { graphLimitErrors, sizeErrors } from './limit-rules';
 import { checkTaskNode } from './task-node-rules';
 
 /**
  * Validates a workflow definition (spec 2.6, 2.8, 4.7) and lists every
  * problem found; an empty list means valid. The definition is normalised
  * first, so activity-style nodes (`type: 'rest_api_task'`) are accepted.
+ * `limits` are the documented defaults unless the caller (the processor,
+ * from its configuration) says otherwise.
  */
-export function validateDefinition(input: unknown): string[] {
+export function validateDefinition(input: unknown, limits: WorkflowLimits = DEFAULT_WORKFLOW_LIMITS): string[] {
   if (!isPlainObject(input)) return ['Workflow definition must be an object'];
   const errors: string[] = [];
   if (!Array.isArray(input['nodes'])) errors.push('Workflow definition must have a nodes array');
   if (!Array.isArray(input['edges'])) errors.push('Workflow definition must have an edges array');
   if (input['input_schema'] !== undefined) errors.push(...inputSchemaErrors(input['input_schema']));
   if (!Array.isArray(input['nodes']) || !Array.isArray(input['edges'])) return errors;
+  const oversized = sizeErrors(input['nodes'], input['edges'], limits);
+  if (oversized.length) return [...errors, ...oversized];
 
   const definition = normalizeDefinition(input as WorkflowDefinition);
   const nodes = collectNodes(definition.nodes as unknown[], errors);
@@ -26,9 +32,10 @@ export function validateDefinition(input: unknown): string[] {
   for (const cycle of findCycles([...nodes.keys()], edges)) {
     errors.push(`Cycles are not allowed in the workflow (cycle through nodes: ${cycle.join(', ')})`);
   }
+  errors.push(...graphLimitErrors(nodes, edges, limits));
   for (const node of nodes.values()) {
     if (node.type === TASK_NODE_TYPE) {
-      errors.push(...checkTaskNode(node, edges.filter((edge) => edge.source === node.id)));
+      errors.push(...checkTaskNode(node, edges.filter((edge) => edge.source === node.id), limits));
     }
   }
   return errors;

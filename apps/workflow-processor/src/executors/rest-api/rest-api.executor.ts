@@ -1,7 +1,7 @@
 import type { OutboundClient } from '@docflow/outbound-http';
 import { abortReason, raceAbort } from '../../engine/abort';
 import { NodeFailure, type TaskExecutor } from '../executor';
-import { headersOf, outboundFailure, secondsOf, urlOf } from '../outbound';
+import { headersOf, outboundFailure, secondsOf, sensitiveHeadersOf, urlOf } from '../outbound';
 import { buildRestOutput } from './rest-output';
 
 export interface RestApiExecutorDeps {
@@ -9,6 +9,8 @@ export interface RestApiExecutorDeps {
   client: OutboundClient;
   /** REST_API_DEFAULT_TIMEOUT_SECONDS, used when the node sets no timeout. */
   defaultTimeoutSeconds: number;
+  /** REST_API_MAX_TIMEOUT_SECONDS: a node's timeout may not exceed it, and it caps the default. */
+  maxTimeoutSeconds?: number;
 }
 
 /**
@@ -28,12 +30,15 @@ export function createRestApiExecutor(deps: RestApiExecutorDeps): TaskExecutor {
     }
     const url = urlOf(config['url'], 'url');
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
-    const timeoutSeconds = secondsOf(config['timeout'], 'timeout', deps.defaultTimeoutSeconds);
+    const max = deps.maxTimeoutSeconds ?? Number.POSITIVE_INFINITY;
+    const timeoutSeconds = secondsOf(config['timeout'], 'timeout', Math.min(deps.defaultTimeoutSeconds, max), { max });
+    const headers = headersOf(config['headers']);
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
     const request = deps.client.request({
       url,
       method,
-      headers: headersOf(config['headers']),
+      headers,
+      sensitiveHeaders: sensitiveHeadersOf(headers),
       body: config['body'],
       timeoutMs: Math.ceil(timeoutSeconds * 1000),
     });
