@@ -9,3 +9,8 @@ export * from './events/settle-store';
 export * from './events/file-settler';
 export * from './local/local-paths';
 export * from './local/local-drive';
+export * from './google/grant-store';
+export * from './google/oauth-state';
+export * from './google/google-http';
+export * from './google/google-tokens';
+export * from './google/google-drive';

@@ -174,7 +174,8 @@ export class LocalDriveProvider implements DriveProvider {
       await handle.close();
       throw tooLarge(file.name, options.maxBytes);
     }
-    const stream = createReadStream('', { fd: handle.fd, autoClose: true });
+    // The stream owns the handle from here and closes it (a bare fd would be closed twice, once by the handle's GC)
+    const stream = createReadStream('', { fd: handle, autoClose: true });
     return { file, stream: limitBytes(stream, options.maxBytes, file.name) };
   }
 
