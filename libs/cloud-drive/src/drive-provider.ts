@@ -147,3 +147,6 @@ export interface DriveProvider {
   /** Stops watchers and frees connections. */
   close(): Promise<void>;
 }
+
+/** What reading one file needs (cloud_drive_fetch_task): the local provider, or GoogleDriveApi with a lent access token. */
+export type DriveReader = Pick<DriveProvider, 'getFile' | 'findFile' | 'download'>;

@@ -1,6 +1,7 @@
 import type { Logger } from '@docflow/service-kit';
 import { DriveOAuthError, DriveProtocolError, DriveReconnectError } from '../drive-errors';
 import type { DriveGrantStore, DriveTokenSealer, StoredDriveGrant } from './grant-store';
+import type { AccessTokenSource } from './google-drive-api';
 import { googleMessage, type GoogleHttp } from './google-http';
 
 /** The OAuth client of `CLOUD_DRIVE_CLIENT_ID` / `CLOUD_DRIVE_CLIENT_SECRET` at `CLOUD_DRIVE_OAUTH_TOKEN_URL`. */
@@ -46,7 +47,7 @@ function defaultRevokeUrl(tokenUrl: string): string {
  * (revoked or expired grant) marks the grant `needs_reconnect` and throws
  * DriveReconnectError.
  */
-export class GoogleTokens {
+export class GoogleTokens implements AccessTokenSource {
   private readonly refreshing = new Map<number, Promise<DriveTokens>>();
 
   constructor(
@@ -75,6 +76,11 @@ export class GoogleTokens {
       this.refreshing.set(userId, pending);
     }
     return pending;
+  }
+
+  /** Google refused a refreshed token: the grant needs a new connection. */
+  refused(userId: number, message: string): Promise<void> {
+    return this.markNeedsReconnect(userId, message);
   }
 
   /** Marks the grant as needing a new connection (its sources become inactive with this message). */
