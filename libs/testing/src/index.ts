@@ -8,3 +8,4 @@ export * from './http-target';
 export * from './fake-google-drive/fake-google-drive';
 export { GOOGLE_FOLDER_MIME } from './fake-google-drive/drive-state';
 export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
+export * from './loopback-dovecot';
