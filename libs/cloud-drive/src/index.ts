@@ -7,6 +7,7 @@ export * from './events/subscription-match';
 export * from './events/drive-event';
 export * from './events/settle-store';
 export * from './events/file-settler';
+export * from './events/source-changes';
 export * from './local/local-paths';
 export * from './local/local-drive';
 export * from './drive-config';
