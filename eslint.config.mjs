@@ -23,6 +23,8 @@ const depConstraints = [
   { sourceTag: 'lib:messaging', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:service-kit'] },
   { sourceTag: 'lib:persistence', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:internal-auth', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:cloud-drive', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:email-source', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:testing', onlyDependOnLibsWithTags: ['type:lib'] },
 ];
 

@@ -3,6 +3,8 @@
 #   soffice   (LibreOffice Writer, headless)  DOCX -> PDF conversion
 #   tesseract (+ English data)                OCR of uploaded images
 #   pdftoppm / pdfinfo (poppler-utils)        optional PDF helpers (page counts in tests)
+#   dovecot (dovecot-imapd)                    the real IMAP server the e-mail source's
+#                                              tests start on loopback (never as a system service)
 # plus a font so converted documents render text.
 #
 # Idempotent and fast when everything is present: it only checks for the
@@ -16,6 +18,7 @@ PACKAGES=(
   tesseract-ocr-eng
   fonts-dejavu-core
   poppler-utils
+  dovecot-imapd
 )
 
 log() { printf '[install-system-deps] %s\n' "$*"; }
@@ -29,9 +32,11 @@ fi
 command -v pdftoppm >/dev/null 2>&1 || missing+=("pdftoppm (optional)")
 command -v pdfinfo >/dev/null 2>&1 || missing+=("pdfinfo (optional)")
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=("DejaVu fonts")
+# /usr/sbin is not on every user's PATH.
+{ command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ]; } || missing+=("dovecot")
 
 if [ "${#missing[@]}" -eq 0 ]; then
-  log "soffice, tesseract (eng), pdftoppm, pdfinfo and fonts present; nothing to do"
+  log "soffice, tesseract (eng), pdftoppm, pdfinfo, dovecot and fonts present; nothing to do"
   exit 0
 fi
 
@@ -69,10 +74,24 @@ if ! "${SUDO[@]}" apt-get "${APT_OPTS[@]}" update -q; then
   exit 1
 fi
 
+# Dovecot is for tests, which start their own on loopback: keep the package from
+# starting a system-wide IMAP server (policy-rc.d, for this install only).
+policy_added=""
+if [ ! -e /usr/sbin/policy-rc.d ] && printf '%s\n' "${missing[@]}" | grep -qx dovecot; then
+  printf '#!/bin/sh\nexit 101\n' | "${SUDO[@]}" tee /usr/sbin/policy-rc.d >/dev/null
+  "${SUDO[@]}" chmod 755 /usr/sbin/policy-rc.d
+  policy_added=yes
+fi
+remove_policy() { [ -z "${policy_added}" ] || "${SUDO[@]}" rm -f /usr/sbin/policy-rc.d; }
+trap remove_policy EXIT
+
 log "apt-get install -y --no-install-recommends ${PACKAGES[*]}"
 if ! "${SUDO[@]}" apt-get "${APT_OPTS[@]}" install -y -q --no-install-recommends "${PACKAGES[@]}"; then
   log "apt-get install failed"
   exit 1
+fi
+if [ -n "${policy_added}" ] && command -v systemctl >/dev/null 2>&1; then
+  "${SUDO[@]}" systemctl disable dovecot.service >/dev/null 2>&1 || true
 fi
 
 for cmd in soffice tesseract; do

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { CloudDriveConfig } from '@docflow/cloud-drive';
 import { aiClientsHealthChecks } from '@docflow/llm-client';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
@@ -8,6 +9,7 @@ import { createApp } from './app';
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { WorkflowProcessorConfig } from './config';
 import { workflowProcessorDatabaseOptions } from './data-source';
+import { driveFetchClients } from './executors/cloud-drive/drive-fetch-deps';
 import { createWorkflowMetrics } from './metrics';
 import { createWorkflowProcessor } from './processor';
 import { declareWorkflowQueues } from './topology';
@@ -30,6 +32,11 @@ async function main(): Promise<void> {
   const budget = config.SHUTDOWN_TIMEOUT_MS;
   lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(budget * 0.2))));
 
+  // cloud_drive_fetch_task reads the run user's drive (CLOUD_DRIVE_*, runtime contract) and stores the file through the public API.
+  const driveConfig = loadConfigOrExit(CloudDriveConfig, 'workflow-processor');
+  const drive = driveFetchClients(driveConfig, { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY }, logger);
+  lifecycle.onShutdown('drive clients', () => drive.close());
+
   const metrics = new Metrics('workflow-processor');
   const processor = createWorkflowProcessor({
     config,
@@ -38,6 +45,7 @@ async function main(): Promise<void> {
     mailer,
     metrics: createWorkflowMetrics(metrics),
     logger,
+    drive,
   });
   // The database is ready; the broker subscribes once connected, after declaring the queues.
   await declareWorkflowQueues(broker);

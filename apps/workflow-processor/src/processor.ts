@@ -8,6 +8,7 @@ import type { CheckpointStore } from './checkpoints/checkpoint-store';
 import { mailSendersOf, type ProcessorLimitSettings, runLimitsOf, type WorkflowProcessorConfig, workflowLimitsOf } from './config';
 import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
+import type { CloudDriveFetchDeps } from './executors/cloud-drive/cloud-drive-fetch.executor';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
 import type { WorkflowMetrics } from './metrics';
 
@@ -44,6 +45,8 @@ export interface WorkflowProcessorDeps {
   outbound?: OutboundClient;
   /** Defaults to LLM service and public-API content clients built from the config (closed by `stop`). */
   ai?: AiExecutorDeps;
+  /** cloud_drive_fetch_task's drive and document import (main.ts builds them from CLOUD_DRIVE_*); without them the task fails as not_available. */
+  drive?: CloudDriveFetchDeps;
 }
 
 /** The AI executors' clients, from the config. */
@@ -83,6 +86,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     limits,
     ai,
     rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },
+    drive: deps.drive,
   });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,

@@ -3,3 +3,4 @@ export * from './jobs';
 export * from './results';
 export * from './llm';
 export * from './workflow-jobs';
+export * from './cloud-drive';

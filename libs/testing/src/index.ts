@@ -5,3 +5,7 @@ export * from './docx-builder';
 export * from './llm-service-process';
 export * from './loopback-smtp';
 export * from './http-target';
+export * from './fake-google-drive/fake-google-drive';
+export { GOOGLE_FOLDER_MIME } from './fake-google-drive/drive-state';
+export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
+export * from './loopback-dovecot';

@@ -7,7 +7,8 @@ import { createEmailSendExecutor } from './email-send.executor';
 import { ExecutorRegistry } from './executor-registry';
 import type { AiExecutorDeps } from './ai/ai-deps';
 import { buildAiExecutors } from './ai/ai-executors';
-import { cloudDriveFetchExecutor } from './not-available/cloud-drive-fetch.executor';
+import { createCloudDriveFetchExecutor, type CloudDriveFetchDeps } from './cloud-drive/cloud-drive-fetch.executor';
+import { notAvailableExecutor } from './not-available/not-available';
 import { buildRagExecutors, type RagExecutorDeps } from './rag/rag-executors';
 import { createRestApiExecutor } from './rest-api/rest-api.executor';
 import { userInputExecutor } from './user-input.executor';
@@ -25,6 +26,8 @@ export interface ExecutorDeps {
   ai?: AiExecutorDeps;
   /** The public API's internal RAG endpoints (PUBLIC_API_INTERNAL_URL, SERVICE_KEY); without them the RAG task types fail as not_available. */
   rag?: RagExecutorDeps;
+  /** The run user's drive and the public API's document import; without them cloud_drive_fetch_task fails as not_available. */
+  drive?: CloudDriveFetchDeps;
 }
 
 /** One executor per task type id (spec 2.7) plus custom_task; throws when one is missing or doubled. */
@@ -39,7 +42,7 @@ export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
     .register('llm_task', ai.llm_task)
     .register('summarization_task', ai.summarization_task)
     .register('classify_and_extract', ai.classify_and_extract)
-    .register('cloud_drive_fetch_task', cloudDriveFetchExecutor)
+    .register('cloud_drive_fetch_task', deps.drive ? createCloudDriveFetchExecutor(deps.drive) : notAvailableExecutor('cloud_drive_fetch_task'))
     .register(
       'rest_api_task',
       createRestApiExecutor({ client: deps.outbound, defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds, maxTimeoutSeconds: limits.maxRestTimeoutSeconds }),

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@docflow/service-kit';
+import type { DriveChange, DriveFile } from '../drive-provider';
+import { isDriveError } from '../drive-errors';
+import type { SettledFileEvent } from './drive-event';
+import type { PendingFile, SettleStore } from './settle-store';
+
+/** `CLOUD_DRIVE_SETTLE_SECONDS` default (runtime contract). */
+export const DEFAULT_SETTLE_SECONDS = 5;
+
+export interface FileSettlerOptions {
+  store: SettleStore;
+  /** A file emits once its size and version have not changed for this long. */
+  settleMs: number;
+  /**
+   * The file's metadata now (the provider's `getFile` as the source's
+   * owner), read once it looks settled; null when it is gone. A DriveError
+   * leaves the file pending for the next pass.
+   */
+  recheck(pending: PendingFile): Promise<DriveFile | null>;
+  /**
+   * Called once per claimed emission, after the store recorded it. A wake-up,
+   * not the durable path: the PostgreSQL store writes the event with the
+   * claim, so an error here (logged by `start`) loses nothing there.
+   */
+  onEvent(event: SettledFileEvent): Promise<void> | void;
+  logger: Logger;
+  /** Files settled per pass. Default 200. */
+  batchSize?: number;
+  clock?: () => Date;
+  newEventId?: () => string;
+}
+
+/** What one `settleDue` pass did. */
+export interface SettlePass {
+  emitted: SettledFileEvent[];
+  /** Changed since they were last seen: their settle clock restarted. */
+  restarted: number;
+  /** Gone before they settled. */
+  dropped: number;
+  /** Recheck failed (drive unreachable, rate limited): still pending. */
+  deferred: number;
+}
+
+/**
+ * Settle and de-duplicate (spec 4.10, issue 14): a file emits once its size
+ * and version have stayed the same for the settle time, once per version
+ * per source: `file_created` the first time, `file_modified` for each later
+ * version. Sightings come from change lists (`observeChanges`); `settleDue`
+ * (called on a timer by `start`, or by a test) rereads each file that looks
+ * settled and lets the store's atomic claim decide, so replicas may run it
+ * side by side and a duplicate push or a rescan never emits twice.
+ */
+export class FileSettler {
+  private readonly batchSize: number;
+  private readonly clock: () => Date;
+  private readonly newEventId: () => string;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<SettlePass> | undefined;
+
+  constructor(private readonly options: FileSettlerOptions) {
+    if (!Number.isFinite(options.settleMs) || options.settleMs < 0) throw new RangeError('settleMs must be a non-negative number');
+    this.batchSize = options.batchSize ?? 200;
+    this.clock = options.clock ?? (() => new Date());
+    this.newEventId = options.newEventId ?? randomUUID;
+  }
+
+  /** Records the files of a change page: present ones start (or keep) settling, removed ones are forgotten. */
+  async observeChanges(sourceId: number, changes: readonly DriveChange[]): Promise<void> {
+    for (const change of changes) {
+      if (change.removed || !change.file) await this.options.store.drop(sourceId, change.fileId);
+      else if (!change.file.isFolder) await this.options.store.observe(sourceId, change.file, this.clock());
+    }
+  }
+
+  /** One pass over the files that look settled; passes never overlap in one process. */
+  settleDue(): Promise<SettlePass> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Runs `settleDue` every `intervalMs` (errors are logged, never thrown). */
+  start(intervalMs: number): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.settleDue().catch((err: unknown) => this.options.logger.error('drive settle pass failed', { err }));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a pass in progress. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async pass(): Promise<SettlePass> {
+    const { store } = this.options;
+    const result: SettlePass = { emitted: [], restarted: 0, dropped: 0, deferred: 0 };
+    const stableBefore = new Date(this.clock().getTime() - this.options.settleMs);
+    for (const pending of await store.due(stableBefore, this.batchSize)) {
+      let now: DriveFile | null;
+      try {
+        now = await this.options.recheck(pending);
+      } catch (err) {
+        if (!isDriveError(err)) throw err;
+        if (err.kind === 'not_found') now = null;
+        else {
+          result.deferred += 1;
+          this.options.logger.warn('drive file recheck failed; it stays pending', { sourceId: pending.sourceId, fileId: pending.fileId, kind: err.kind });
+          continue;
+        }
+      }
+      if (!now || now.isFolder) {
+        await store.drop(pending.sourceId, pending.fileId);
+        result.dropped += 1;
+        continue;
+      }
+      if (now.version !== pending.version || now.size !== pending.size) {
+        await store.observe(pending.sourceId, now, this.clock());
+        result.restarted += 1;
+        continue;
+      }
+      const eventId = this.newEventId();
+      const occurredAt = this.clock();
+      const eventType = await store.claim(pending, { eventId, occurredAt });
+      if (!eventType) continue;
+      const event: SettledFileEvent = { eventId, sourceId: pending.sourceId, eventType, file: now, occurredAt };
+      result.emitted.push(event);
+      await this.options.onEvent(event);
+    }
+    return result;
+  }
+}
