@@ -20,6 +20,7 @@ const depConstraints = [
   { sourceTag: 'lib:messaging', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:service-kit'] },
   { sourceTag: 'lib:persistence', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:internal-auth', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:data-shield', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:internal-auth'] },
   { sourceTag: 'lib:testing', onlyDependOnLibsWithTags: ['type:lib'] },
 ];
 

@@ -1,0 +1,18 @@
+export * from './entities';
+export * from './validators';
+export { RegexRecognizer, type Recognizer, type RegexRecognizerSpec } from './engine/recognizer';
+export { type ContextRule, scoreWithContext } from './engine/context';
+export { resolveOverlaps } from './engine/overlaps';
+export * from './engine/detection-engine';
+export { builtInL1 } from './l1/builtin-l1';
+export { PHONE_REGIONS, PhoneRecognizer } from './l1/phone';
+export { WordAutomaton, type AutomatonMatch } from './l2/aho-corasick';
+export { builtInL3Patterns } from './l3/pattern-recognizers';
+export * from './l3/named-entities';
+export * from './tenant/tenant-detectors';
+export * from './tenant/packs';
+export * from './tokens/token-scope';
+export * from './tokens/scope-seal';
+export * from './service/ports';
+export * from './service/shield-service';
+export * from './service/dms-clients';
