@@ -16,3 +16,5 @@ export * from './tokens/scope-seal';
 export * from './service/ports';
 export * from './service/shield-service';
 export * from './service/dms-clients';
+export * from './service/create-shield-service';
+export { defaultNamedEntityRecognizer } from './l3/default-ner';
