@@ -14,9 +14,12 @@ export class DataShieldConfig extends BaseConfig {
   @Secret()
   INTERNAL_SERVICE_JWT_SECRET!: string;
 
-  /** The public API (spec 4.17 rule 9): tenant detectors come from it and audit rows go to it. */
+  /** The public API (spec 4.17 rule 9): tenant detectors come from it and audit rows go to it. Default: PUBLIC_API_INTERNAL_URL. */
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  DMS_URL?: string;
+
   @IsUrl(URL_OPTIONS)
-  DMS_URL = 'http://127.0.0.1:1337';
+  PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
 
   /** No `data_shield.tokenise` rows are sent. */
   @EnvBoolean() @IsBoolean()

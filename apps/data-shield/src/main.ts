@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     service: 'data-shield',
     logger,
     jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET,
-    dmsUrl: config.DMS_URL,
+    dmsUrl: config.DMS_URL ?? config.PUBLIC_API_INTERNAL_URL,
     auditDisabled: config.DATA_SHIELD_AUDIT_DISABLED,
     scopeTtlSeconds: config.DATA_SHIELD_SCOPE_TTL_SECONDS,
     tenantCacheSeconds: config.DATA_SHIELD_TENANT_CACHE_SECONDS,
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     ],
   });
   await lifecycle.listen(app, config.DATA_SHIELD_PORT, config.HOST);
-  logger.info('listening', { port: config.DATA_SHIELD_PORT, dms: config.DMS_URL });
+  logger.info('listening', { port: config.DATA_SHIELD_PORT, dms: config.DMS_URL ?? config.PUBLIC_API_INTERNAL_URL });
 }
 
 main().catch((err: unknown) => {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { signServiceToken } from '@docflow/internal-auth';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createApp } from './app';
-import { createShieldRuntime } from '@docflow/data-shield';
+import { createShieldRuntime, ScopeSealer } from '@docflow/data-shield';
 import { type DataShield, HttpDataShield } from './data-shield/data-shield.client';
 import { InProcessDataShield } from './data-shield/in-process.data-shield';
 import { Pricing } from './pricing/pricing';
@@ -307,6 +307,20 @@ describe('Data Shield in process, disabled, and preview', () => {
     expect(openai.requests).toHaveLength(1);
     expect(shield.requests).toHaveLength(0);
     await post(app, '/api/v1/data-shield/preview', { text: 'x' }).expect(503);
+  });
+
+  it('restores a gateway scope locally when it can open the handle, without a second round trip', async () => {
+    const sealer = new ScopeSealer(JWT_SECRET, 60_000);
+    shieldReply = (req) => {
+      const body = req.body as { texts: string[] };
+      return { status: 200, body: { scope_id: sealer.seal([['EMAIL_1a2b3c4d', 'alice@example.com']]), texts: body.texts.map((t) => t.replace('alice@example.com', 'EMAIL_1a2b3c4d')), entity_counts: { EMAIL: 1 }, layers: ['L1'] } };
+    };
+    openaiReply = () => ({ status: 200, body: openAiCompletion('Write to EMAIL_1a2b3c4d') });
+    const { app } = build({ dataShield: new HttpDataShield({ baseUrl: shield.url, serviceKey: SERVICE_KEY, localRestore: new ScopeSealer(JWT_SECRET, 60_000) }) });
+    const res = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], data_shield: { enabled: true } }).expect(200);
+    expect(res.body.content).toBe('Write to alice@example.com');
+    expect(shield.requests.map((r) => r.path)).toEqual(['/api/v1/tokenise']);
+    expect(JSON.stringify(openai.requests[0]!.body)).not.toContain('alice@example.com');
   });
 
   it('previews through the shield it uses', async () => {

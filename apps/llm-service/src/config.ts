@@ -124,9 +124,12 @@ export class LlmServiceConfig extends BaseConfig {
   @EnvBoolean() @IsBoolean()
   DATA_SHIELD_DISABLED = false;
 
-  /** With in_process: the public API, for tenant detectors and audit rows. */
+  /** With in_process: the public API, for tenant detectors and audit rows. Default: PUBLIC_API_INTERNAL_URL. */
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  DMS_URL?: string;
+
   @IsUrl(URL_OPTIONS)
-  DMS_URL = 'http://127.0.0.1:1337';
+  PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
 
   /** With in_process: no data_shield.tokenise audit rows. */
   @EnvBoolean() @IsBoolean()

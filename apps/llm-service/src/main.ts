@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createShieldRuntime, shieldSelfTest } from '@docflow/data-shield';
+import { createShieldRuntime, ScopeSealer, shieldSelfTest } from '@docflow/data-shield';
 import { createLogger, type HealthCheck, httpHealthCheck, Lifecycle, loadConfigOrExit, type Logger, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
 import { LlmServiceConfig, providerSettings } from './config';
@@ -14,7 +14,12 @@ import { buildProviderRegistry } from './providers/registry';
  * health is ours), the engine in process, or off with a warning.
  */
 function buildDataShield(config: LlmServiceConfig, logger: Logger, lifecycle: Lifecycle): { dataShield: DataShield; health: HealthCheck[] } {
-  const http = () => new HttpDataShield({ baseUrl: config.DATA_SHIELD_URL, serviceKey: config.SERVICE_KEY });
+  const http = () =>
+    new HttpDataShield({
+      baseUrl: config.DATA_SHIELD_URL,
+      serviceKey: config.SERVICE_KEY,
+      localRestore: new ScopeSealer(config.INTERNAL_SERVICE_JWT_SECRET, config.DATA_SHIELD_SCOPE_TTL_SECONDS * 1000),
+    });
   if (config.DATA_SHIELD_DISABLED) {
     logger.warn('DATA_SHIELD_DISABLED is set: calls that ask for Data Shield are sent to providers unshielded, and calls a policy requires it for are refused');
     return { dataShield: http(), health: [] };
@@ -24,7 +29,7 @@ function buildDataShield(config: LlmServiceConfig, logger: Logger, lifecycle: Li
       service: 'llm-service',
       logger: logger.child({ component: 'data-shield' }),
       jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET,
-      dmsUrl: config.DMS_URL,
+      dmsUrl: config.DMS_URL ?? config.PUBLIC_API_INTERNAL_URL,
       auditDisabled: config.DATA_SHIELD_AUDIT_DISABLED,
       scopeTtlSeconds: config.DATA_SHIELD_SCOPE_TTL_SECONDS,
       tenantCacheSeconds: config.DATA_SHIELD_TENANT_CACHE_SECONDS,

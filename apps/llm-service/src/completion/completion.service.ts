@@ -132,7 +132,9 @@ export class CompletionService {
       texts.push(m.content);
       for (const c of m.tool_calls ?? []) texts.push(c.function.arguments);
     }
-    const hintTexts = [request.hints?.instructions, request.hints?.document].filter((t): t is string => t !== undefined);
+    // Hints reach only the local engine; for a remote provider they are dropped rather than counted twice.
+    const local = provider.name === 'local';
+    const hintTexts = local ? [request.hints?.instructions, request.hints?.document].filter((t): t is string => t !== undefined) : [];
     texts.push(...hintTexts);
     const tokenised = await this.deps.dataShield.tokenise(texts, {
       entityTypes: shield.entityTypes,
@@ -147,13 +149,15 @@ export class CompletionService {
       const toolCalls = m.tool_calls?.map((c) => ({ ...c, function: { ...c.function, arguments: next() } }));
       return { ...m, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
     });
-    const hints = request.hints
-      ? {
-          ...request.hints,
-          ...(request.hints.instructions !== undefined ? { instructions: next() } : {}),
-          ...(request.hints.document !== undefined ? { document: next() } : {}),
-        }
-      : undefined;
+    const hints = !request.hints
+      ? undefined
+      : local
+        ? {
+            ...request.hints,
+            ...(request.hints.instructions !== undefined ? { instructions: next() } : {}),
+            ...(request.hints.document !== undefined ? { document: next() } : {}),
+          }
+        : { ...(request.hints.task ? { task: request.hints.task } : {}) };
     const result = await provider.chat({ ...request, messages, ...(hints ? { hints } : {}) });
     const calls = result.tool_calls ?? [];
     const restored = await this.deps.dataShield.restore(tokenised.scopeId, [result.content, ...calls.map((c) => c.function.arguments)]);

@@ -1,4 +1,6 @@
 import axios, { AxiosInstance } from 'axios';
+import http from 'node:http';
+import { TokenScope } from '@docflow/data-shield';
 import { CORRELATION_HEADER, currentCorrelationId, ServiceUnavailableError } from '@docflow/service-kit';
 
 /** Shielding could not be done: the request fails closed (spec 4.17 rule 8), nothing reaches the provider. */
@@ -50,6 +52,13 @@ export interface HttpDataShieldOptions {
   baseUrl: string;
   serviceKey: string;
   timeoutMs?: number;
+  /**
+   * Opens the gateway's sealed scope handles here (the key is derived from
+   * INTERNAL_SERVICE_JWT_SECRET, which this service shares), so a reply is
+   * restored without a second round trip; a handle it cannot open goes to
+   * the gateway's /restore.
+   */
+  localRestore?: { open(handle: string): [string, string][] };
 }
 
 const DEFAULT_RETRY_AFTER = 30;
@@ -82,14 +91,17 @@ function callBody(call: ShieldCall | undefined): Record<string, unknown> {
  */
 export class HttpDataShield implements DataShield {
   private readonly client: AxiosInstance;
+  private readonly localRestore: HttpDataShieldOptions['localRestore'];
 
   constructor(options: HttpDataShieldOptions) {
+    this.localRestore = options.localRestore;
     this.client = axios.create({
       baseURL: options.baseUrl.replace(/\/+$/, ''),
       timeout: options.timeoutMs ?? 10000,
       headers: { 'x-service-key': options.serviceKey, 'content-type': 'application/json' },
       validateStatus: () => true,
       proxy: false,
+      httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
       maxBodyLength: 64 * 1024 * 1024,
       maxContentLength: 64 * 1024 * 1024,
     });
@@ -107,6 +119,18 @@ export class HttpDataShield implements DataShield {
   }
 
   async restore(scopeId: string, texts: string[]): Promise<string[]> {
+    if (this.localRestore) {
+      let entries: [string, string][] | undefined;
+      try {
+        entries = this.localRestore.open(scopeId);
+      } catch {
+        entries = undefined;
+      }
+      if (entries) {
+        const scope = new TokenScope(undefined, entries);
+        return texts.map((t) => scope.restore(t));
+      }
+    }
     const data = await this.post('/api/v1/restore', { scope_id: scopeId, texts });
     if (!isStringArray(data.texts, texts.length)) {
       throw new DataShieldUnavailableError('Data Shield answered restore with an unexpected body', DEFAULT_RETRY_AFTER);
