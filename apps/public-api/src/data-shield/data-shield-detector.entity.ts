@@ -57,3 +57,27 @@ export class DataShieldPackEntity {
   @CreateDateColumn({ name: 'installed_at', type: 'timestamptz' })
   installedAt!: Date;
 }
+
+export type ShieldSubjectKind = 'agent' | 'chatbot';
+
+/** Whether an agent's or a chatbot's model calls are shielded (off unless set; chatbots go beyond spec 4.17 rule 6). */
+@Entity({ name: 'data_shield_subject_settings' })
+export class DataShieldSubjectSettingEntity {
+  @PrimaryColumn({ type: 'varchar', length: 20 })
+  kind!: ShieldSubjectKind;
+
+  @PrimaryColumn({ name: 'subject_id', type: 'integer' })
+  subjectId!: number;
+
+  @Column({ name: 'owner_id', type: 'integer' })
+  ownerId!: number;
+
+  @Column({ type: 'boolean', default: false })
+  enabled!: boolean;
+
+  @Column({ name: 'entity_types', type: 'jsonb', nullable: true })
+  entityTypes!: string[] | null;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

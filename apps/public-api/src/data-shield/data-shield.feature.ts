@@ -10,6 +10,11 @@ import { parsePreview } from './data-shield.dto';
 import { describeDataShieldRoutes } from './data-shield.openapi';
 import { DataShieldRepository } from './data-shield.repository';
 import { DataShieldService, tenantOf } from './data-shield.service';
+
+/** The Data Shield settings service over a database, for the features that shield their model calls (agents, chatbots). */
+export function createDataShieldSettings(database: ConstructorParameters<typeof DataShieldRepository>[0]): DataShieldService {
+  return new DataShieldService(new DataShieldRepository(database));
+}
 import { PreviewClient } from './preview.client';
 
 /** Path segment → detector kind (spec 4.17 rule 4: L1 patterns, L2 word lists, L3 recognizers). */
@@ -93,6 +98,20 @@ export const dataShieldFeature: ApiFeature = {
     api.delete('/data-shield/packs/:name', requireAuth, async (req, res) => {
       res.json({ data: await service.uninstall(currentUser(req).id, String(req.params['name'])) });
     });
+
+    for (const [path, kind] of [['agents', 'agent'], ['chatbots', 'chatbot']] as const) {
+      const id = (value: unknown) => {
+        const n = idParam(value);
+        if (n === undefined) throw new NotFoundError(kind === 'agent' ? 'Agent not found' : 'Chatbot not found');
+        return n;
+      };
+      api.get(`/data-shield/${path}/:id`, requireAuth, async (req, res) => {
+        res.json({ data: await service.subjectSetting(currentUser(req).id, kind, id(req.params['id'])) });
+      });
+      api.put(`/data-shield/${path}/:id`, requireAuth, async (req, res) => {
+        res.json({ data: await service.putSubjectSetting(currentUser(req).id, kind, id(req.params['id']), req.body) });
+      });
+    }
 
     api.get('/internal/data-shield/detectors', requireService, async (req, res) => {
       const tenant = req.query['tenant'];

@@ -19,6 +19,7 @@ let bob = '';
 let aliceId = 0;
 let llm: http.Server;
 const previewCalls: Record<string, unknown>[] = [];
+const chatCalls: Record<string, unknown>[] = [];
 
 /** A stand-in for the LLM service's preview route, running the real engine in process. */
 async function startFakeLlmService(): Promise<string> {
@@ -27,6 +28,12 @@ async function startFakeLlmService(): Promise<string> {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
     req.on('end', () => {
+      if (req.url === '/api/v1/chat') {
+        chatCalls.push(JSON.parse(raw) as Record<string, unknown>);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ content: 'ok', message: { role: 'assistant', content: 'ok' }, model: 'm', provider: 'local', usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, cost: 0 }));
+        return;
+      }
       const body = JSON.parse(raw) as { text: string; entity_types?: string[]; tenant?: string };
       previewCalls.push({ ...body, service_key: req.headers['x-service-key'] });
       void shield.preview({ text: body.text, entityTypes: body.entity_types, tenant: undefined }).then((r) => {
@@ -184,5 +191,34 @@ describe('preview, audit rows and recent events', () => {
     );
     await audit.purgeExpired();
     expect(await bed.database.query("SELECT id FROM audit_log WHERE correlation_id = 'old-ds'")).toEqual([]);
+  });
+});
+
+describe('agents and chatbots opt in to Data Shield', () => {
+  it('keeps a per-agent setting, off by default, that only the owner reads and changes, and shields the agent’s model calls when on', async () => {
+    const agent = await request(app).post('/api/agents').set(as(alice)).send({ data: { name: 'Shielded helper', goal: 'Answer', available_tools: [] } }).expect(201);
+    const agentId = agent.body.data.id as number;
+    const slug = agent.body.data.slug as string;
+    expect((await request(app).get(`/api/data-shield/agents/${agentId}`).set(as(alice)).expect(200)).body.data).toEqual({ kind: 'agent', id: agentId, enabled: false, entity_types: null });
+    await request(app).get(`/api/data-shield/agents/${agentId}`).set(as(bob)).expect(404);
+    await request(app).put(`/api/data-shield/agents/${agentId}`).set(as(bob)).send({ enabled: true }).expect(404);
+    await request(app).put(`/api/data-shield/agents/${agentId}`).set(as(alice)).send({ enabled: 'yes' }).expect(400);
+
+    await request(app).post(`/api/agents/${slug}/public-chat`).set(as(alice)).send({ query: 'Mail jane@example.com' }).expect(200);
+    expect(chatCalls.at(-1)!['data_shield']).toBeUndefined();
+
+    const on = await request(app).put(`/api/data-shield/agents/${agentId}`).set(as(alice)).send({ data: { enabled: true, entity_types: ['EMAIL'] } }).expect(200);
+    expect(on.body.data).toEqual({ kind: 'agent', id: agentId, enabled: true, entity_types: ['EMAIL'] });
+    await request(app).post(`/api/agents/${slug}/public-chat`).set(as(alice)).send({ query: 'Mail jane@example.com' }).expect(200);
+    expect(chatCalls.at(-1)!['data_shield']).toEqual({ enabled: true, tenant: String(aliceId), actor_user_id: aliceId, entry_point: 'agent', entity_types: ['EMAIL'] });
+  });
+
+  it('keeps a per-chatbot setting for its owner', async () => {
+    const bot = await request(app).post('/api/chatbots').set(as(alice)).send({ data: { name: 'Shielded bot' } }).expect(201);
+    const id = bot.body.data.id as number;
+    await request(app).put(`/api/data-shield/chatbots/${id}`).set(as(alice)).send({ enabled: true }).expect(200);
+    expect((await request(app).get(`/api/data-shield/chatbots/${id}`).set(as(alice)).expect(200)).body.data).toMatchObject({ kind: 'chatbot', enabled: true });
+    await request(app).get(`/api/data-shield/chatbots/${id}`).set(as(bob)).expect(404);
+    await request(app).get('/api/data-shield/chatbots/999999').set(as(alice)).expect(404);
   });
 });

@@ -86,6 +86,18 @@ export function describeDataShieldRoutes(openapi: OpenApiRegistry): void {
   openapi.add('post', '/data-shield/packs/{name}/install', { summary: 'Install a detector pack for the caller', tags, parameters: [packParam], responses: { 200: { description: 'Installed', schema: packResult } }, errors: [404] });
   openapi.add('post', '/data-shield/packs/{name}/uninstall', { summary: 'Uninstall a detector pack', tags, parameters: [packParam], responses: { 200: { description: 'Uninstalled', schema: packResult } }, errors: [404] });
   openapi.add('delete', '/data-shield/packs/{name}', { summary: 'Uninstall a detector pack (as POST …/uninstall)', tags, parameters: [packParam], responses: { 200: { description: 'Uninstalled', schema: packResult } }, errors: [404] });
+  for (const [path, what] of [['agents', 'agent'], ['chatbots', 'chatbot']] as const) {
+    const setting = { type: 'object', properties: { kind: { type: 'string' }, id: { type: 'integer' }, enabled: { type: 'boolean' }, entity_types: { type: ['array', 'null'], items: entityType } } };
+    openapi.add('get', `/data-shield/${path}/{id}`, { summary: `Whether the caller’s ${what} shields its model calls (off unless set)`, tags, parameters: [idParam], responses: { 200: { description: 'The setting', schema: dataOf(setting) } }, errors: [404] });
+    openapi.add('put', `/data-shield/${path}/{id}`, {
+      summary: `Turn Data Shield on or off for the caller’s ${what}: its model calls are tokenised for the owner as tenant${what === 'chatbot' ? ' (beyond spec 4.17 rule 6, which leaves chatbots and RAG uncovered)' : ''}`,
+      tags,
+      parameters: [idParam],
+      requestBody: dataOf({ type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean' }, entity_types: { type: ['array', 'null'], items: entityType } } }),
+      responses: { 200: { description: 'The setting', schema: dataOf(setting) } },
+      errors: [400, 404],
+    });
+  }
   openapi.add('get', '/internal/data-shield/detectors', {
     summary: 'A tenant’s enabled detectors with its packs expanded, for the Data Shield gateway',
     description: 'Service credentials: X-Service-Key or a service JWT (HS256, INTERNAL_SERVICE_JWT_SECRET).',

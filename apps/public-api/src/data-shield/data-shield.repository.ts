@@ -1,6 +1,6 @@
 import { AuditRecordEntity } from '../audit/audit-record.entity';
 import type { PublicApiDatabase } from '../data-source';
-import { DataShieldDetectorEntity, DataShieldPackEntity, type DetectorKind } from './data-shield-detector.entity';
+import { DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity, type DetectorKind, type ShieldSubjectKind } from './data-shield-detector.entity';
 
 export interface DetectorFields {
   name: string;
@@ -83,6 +83,23 @@ export class DataShieldRepository {
   async uninstall(ownerId: number, pack: string): Promise<boolean> {
     const result = await this.packs.delete({ ownerId, pack });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** The owner of an agent or chatbot, or null when it does not exist or has none (a system agent). */
+  async subjectOwner(kind: ShieldSubjectKind, id: number): Promise<number | null> {
+    const table = kind === 'agent' ? 'agents' : 'chatbots';
+    const rows = (await this.database.query(`SELECT owner_id FROM ${table} WHERE id = $1`, [id])) as { owner_id: number | null }[];
+    return rows[0]?.owner_id ?? null;
+  }
+
+  subjectSetting(kind: ShieldSubjectKind, subjectId: number): Promise<DataShieldSubjectSettingEntity | null> {
+    return this.database.getRepository(DataShieldSubjectSettingEntity).findOneBy({ kind, subjectId });
+  }
+
+  async saveSubjectSetting(row: { kind: ShieldSubjectKind; subjectId: number; ownerId: number; enabled: boolean; entityTypes: string[] | null }): Promise<DataShieldSubjectSettingEntity> {
+    const repo = this.database.getRepository(DataShieldSubjectSettingEntity);
+    await repo.upsert(row, ['kind', 'subjectId']);
+    return (await this.subjectSetting(row.kind, row.subjectId))!;
   }
 
   /** The caller's Data Shield audit rows, newest first. */

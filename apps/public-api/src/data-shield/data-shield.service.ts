@@ -1,7 +1,9 @@
-import { DETECTOR_PACKS, type TenantDetectors } from '@docflow/data-shield';
-import { ConflictError, NotFoundError } from '@docflow/service-kit';
+import type { DataShieldOptions } from '@docflow/contracts';
+import { checkEntityType, DETECTOR_PACKS, type TenantDetectors } from '@docflow/data-shield';
+import { BadRequestError, ConflictError, NotFoundError } from '@docflow/service-kit';
+import { requestFields } from '../activities/request-body';
 import type { AuditRecordEntity } from '../audit/audit-record.entity';
-import type { DataShieldDetectorEntity, DetectorKind } from './data-shield-detector.entity';
+import type { DataShieldDetectorEntity, DetectorKind, ShieldSubjectKind } from './data-shield-detector.entity';
 import { parseDetector } from './data-shield.dto';
 import type { DataShieldRepository } from './data-shield.repository';
 
@@ -150,6 +152,36 @@ export class DataShieldService {
       out.recognizers.push(...pack.recognizers);
     }
     return out;
+  }
+
+  /** Whether the caller's agent or chatbot shields its model calls (off unless set). */
+  async subjectSetting(ownerId: number, kind: ShieldSubjectKind, id: number) {
+    if ((await this.repo.subjectOwner(kind, id)) !== ownerId) throw new NotFoundError(kind === 'agent' ? 'Agent not found' : 'Chatbot not found');
+    const row = await this.repo.subjectSetting(kind, id);
+    return { kind, id, enabled: row?.enabled ?? false, entity_types: row?.entityTypes ?? null };
+  }
+
+  async putSubjectSetting(ownerId: number, kind: ShieldSubjectKind, id: number, body: unknown) {
+    if ((await this.repo.subjectOwner(kind, id)) !== ownerId) throw new NotFoundError(kind === 'agent' ? 'Agent not found' : 'Chatbot not found');
+    const f = requestFields(body);
+    const errors: string[] = [];
+    if (typeof f['enabled'] !== 'boolean') errors.push('enabled must be true or false');
+    const types = f['entity_types'];
+    if (types !== undefined && types !== null && (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !checkEntityType(t).ok))) errors.push('entity_types must be an array of entity type names such as EMAIL or PERSON');
+    if (errors.length) throw BadRequestError.withErrors('Invalid Data Shield setting', errors);
+    const row = await this.repo.saveSubjectSetting({ kind, subjectId: id, ownerId, enabled: f['enabled'] as boolean, entityTypes: Array.isArray(types) && types.length ? (types as string[]) : null });
+    return { kind, id, enabled: row.enabled, entity_types: row.entityTypes };
+  }
+
+  /**
+   * The `data_shield` option for an agent's or chatbot's model calls, for
+   * its owner as tenant; undefined when not enabled (or ownerless).
+   */
+  async shieldFor(kind: ShieldSubjectKind, subject: { id: number; ownerId: number | null }): Promise<DataShieldOptions | undefined> {
+    if (subject.ownerId === null) return undefined;
+    const row = await this.repo.subjectSetting(kind, subject.id);
+    if (!row?.enabled) return undefined;
+    return { enabled: true, tenant: tenantOf(subject.ownerId), actor_user_id: subject.ownerId, entry_point: kind, ...(row.entityTypes?.length ? { entity_types: row.entityTypes } : {}) };
   }
 
   async recentEvents(userId: number, page: number, pageSize: number) {
