@@ -64,12 +64,12 @@ beforeAll(async () => {
   alice = await login('alice', 'Alice#Pass123');
   bob = await login('bob', 'Bob#Pass123');
   aliceId = ((await bed.database.query("SELECT id FROM users WHERE username = 'alice'")) as { id: number }[])[0]!.id;
-});
+}, 60_000);
 
 afterAll(async () => {
   await new Promise<void>((resolve) => llm?.close(() => resolve()));
   await bed?.close();
-});
+}, 60_000);
 
 describe('tenant detectors', () => {
   it('creates, reads, updates and deletes the caller’s L1 patterns; another user sees none of them', async () => {
