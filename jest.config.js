@@ -28,11 +28,13 @@ const base = {
 };
 
 module.exports = {
+  // Each integration file creates and migrates a database of its own; on a shared 2-core machine
+  // under load that alone passed jest's 5-second default for a hook. Jest reads this option only
+  // here, for every project, not per project.
+  testTimeout: 30000,
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
-    // Each integration file creates and migrates a database of its own; on a shared 2-core machine
-    // under load that alone can pass jest's 5-second default for a hook.
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], testTimeout: 30000 },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'] },
   ],
 };
