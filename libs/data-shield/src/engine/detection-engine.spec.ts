@@ -45,10 +45,11 @@ describe('DetectionEngine: L1', () => {
   });
 
   it('finds phone numbers only with formatting characters, in several regions', () => {
-    expect(types(engine, 'Call +1 (415) 555-2671, 020 7946 0958, +49 30 901820 or (212) 555-0199.', ['PHONE'])).toEqual([
+    expect(types(engine, 'Call +1 (415) 555-2671, 020 7946 0958, +49 30 901820, +49 30 26418969 or (212) 555-0199.', ['PHONE'])).toEqual([
       'PHONE:+1 (415) 555-2671',
       'PHONE:020 7946 0958',
       'PHONE:+49 30 901820',
+      'PHONE:+49 30 26418969',
       'PHONE:(212) 555-0199',
     ]);
     expect(types(engine, 'Call 4155552671 or 02079460958.', ['PHONE'])).toEqual([]);

@@ -11,7 +11,7 @@ export const PHONE_REGIONS: readonly CountryCode[] = ['US', 'GB', 'DE', 'FR', 'I
  * optional area code in parentheses, digit groups joined by one separator
  * each. Bounded everywhere, so the scan is linear.
  */
-const CANDIDATE = /(?<![\w+])(?:\+\d{1,3}[ .\-\u00a0]?|00\d{1,3}[ .\-])?(?:\(\d{1,5}\)[ .\-\u00a0]?)?\d{1,5}(?:[ .\-\u00a0/]\d{1,6}){0,5}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w])/g;
+const CANDIDATE = /(?<![\w+])(?:\+\d{1,3}[ .\-\u00a0]?|00\d{1,3}[ .\-])?(?:\(\d{1,5}\)[ .\-\u00a0]?)?\d{1,5}(?:[ .\-\u00a0/]\d{1,8}){0,5}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w])/g;
 
 const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 /** Shapes of other identifiers: an SSN or ITIN (3-2-4), a card or Aadhaar (groups of four). */
