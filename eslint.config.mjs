@@ -25,6 +25,7 @@ const depConstraints = [
   { sourceTag: 'lib:internal-auth', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:cloud-drive', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:email-source', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:data-shield', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:internal-auth', 'lib:ner', 'lib:safe-regex'] },
   { sourceTag: 'lib:testing', onlyDependOnLibsWithTags: ['type:lib'] },
 ];
 

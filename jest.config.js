@@ -28,6 +28,10 @@ const base = {
 };
 
 module.exports = {
+  // Each integration file creates and migrates a database of its own; on a shared 2-core machine
+  // under load that alone passed jest's 5-second default for a hook. Jest reads this option only
+  // here, for every project, not per project.
+  testTimeout: 30000,
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },

@@ -1,24 +1,22 @@
 import express from 'express';
-import { createHttpApp, HealthCheck, Logger, Metrics, ServiceUnavailableError } from '@docflow/service-kit';
+import type { ShieldService } from '@docflow/data-shield';
+import { requireServiceAuth } from '@docflow/internal-auth';
+import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
+import { shieldRoutes } from './shield.routes';
 
 export interface DataShieldDeps {
   logger: Logger;
   metrics: Metrics;
+  /** main passes the detectors' self-test; the public API is not one (an unreachable tenant source is tolerated, rule 8). */
   health: HealthCheck[];
+  auth: { serviceKey: string; jwtSecret: string };
+  shield: ShieldService;
 }
 
-/**
- * The Data Shield gateway. Detection and tokenisation are not built yet, so
- * every shielding route fails closed with 503: callers that require shielding
- * must never send text unshielded (spec 4.17, rule 8).
- */
+/** The Data Shield gateway: /api/v1/{tokenise, restore, restore-stream, detect} behind service auth; /_health and /metrics open. */
 export function createApp(deps: DataShieldDeps): express.Express {
-  return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal' }, (app) => {
-    const unavailable = () => {
-      throw new ServiceUnavailableError('Data Shield detection is not available in this build', { retry_after: 60 }, 'data_shield_unavailable');
-    };
-    app.post('/api/v1/tokenise', unavailable);
-    app.post('/api/v1/restore', unavailable);
-    app.post('/api/v1/detect', unavailable);
+  return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', bodyLimit: '10mb' }, (app) => {
+    app.use('/api/v1', requireServiceAuth(deps.auth));
+    app.use('/api/v1', shieldRoutes(deps.shield));
   });
 }

@@ -2,7 +2,9 @@ import request from 'supertest';
 import { signServiceToken } from '@docflow/internal-auth';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createApp } from './app';
-import { HttpDataShield } from './data-shield/data-shield.client';
+import { createShieldRuntime, ScopeSealer } from '@docflow/data-shield';
+import { type DataShield, HttpDataShield } from './data-shield/data-shield.client';
+import { InProcessDataShield } from './data-shield/in-process.data-shield';
 import { Pricing } from './pricing/pricing';
 import { buildProviderRegistry } from './providers/registry';
 import { anthropicMessage, openAiCompletion, recordingClock, startStubServer, StubHandler, StubServer } from './testing/stub-server';
@@ -37,7 +39,7 @@ beforeEach(() => {
   shieldReply = () => ({ status: 503, body: { error: 'data_shield_unavailable', message: 'not available', details: { retry_after: 60 } } });
 });
 
-function build(options: { shieldUrl?: string } = {}) {
+function build(options: { shieldUrl?: string; dataShield?: DataShield; shieldingDisabled?: boolean } = {}) {
   const clock = recordingClock();
   const metrics = new Metrics('llm-service-test');
   const providers = buildProviderRegistry(
@@ -53,7 +55,8 @@ function build(options: { shieldUrl?: string } = {}) {
     metrics,
     auth: { serviceKey: SERVICE_KEY, jwtSecret: JWT_SECRET },
     providers,
-    dataShield: new HttpDataShield({ baseUrl: options.shieldUrl ?? shield.url, serviceKey: SERVICE_KEY, timeoutMs: 2000 }),
+    dataShield: options.dataShield ?? new HttpDataShield({ baseUrl: options.shieldUrl ?? shield.url, serviceKey: SERVICE_KEY, timeoutMs: 2000 }),
+    shieldingDisabled: options.shieldingDisabled ?? false,
     pricing: new Pricing({ 'house-model': { input_per_1k: 0.5, output_per_1k: 1.5 } }),
     clock,
   });
@@ -270,6 +273,62 @@ describe('Data Shield on extract', () => {
     }
     expect(openai.requests).toHaveLength(0);
     expect(shield.requests).toHaveLength(0);
+  });
+});
+
+describe('Data Shield in process, disabled, and preview', () => {
+  const inProcess = () => new InProcessDataShield(createShieldRuntime({ service: 'test', logger: silentLogger, jwtSecret: JWT_SECRET, auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 0 }).service);
+
+  it('tokenises with the engine in process: the provider never sees the values, the answer comes back restored, and the tokenised prompt is reported', async () => {
+    openaiReply = (req) => {
+      const content = (req.body as { messages: { content: string }[] }).messages[0]!.content;
+      return { status: 200, body: openAiCompletion(`Contact: ${/EMAIL_[0-9a-f]{8}/.exec(content)?.[0]}, card ${/CREDIT_CARD_[0-9a-f]{8}/.exec(content)?.[0]}`) };
+    };
+    const { app } = build({ dataShield: inProcess() });
+    const res = await post(app, '/api/v1/extract', {
+      messages: [{ role: 'user', content: 'Jane Smith (jane@example.com) paid with 4111 1111 1111 1111.' }],
+      output_format: 'text',
+      data_shield: { enabled: true, tenant: '2', actor_user_id: 2, entry_point: 'extraction' },
+    }).expect(200);
+    const sent = JSON.stringify(openai.requests[0]!.body);
+    for (const raw of ['jane@example.com', '4111 1111 1111 1111', 'Jane Smith']) expect(sent).not.toContain(raw);
+    expect(res.body.content).toBe('Contact: jane@example.com, card 4111 1111 1111 1111');
+    expect(res.body.data_shield).toMatchObject({ shielded: true, entity_counts: { PERSON: 1, EMAIL: 1, CREDIT_CARD: 1 } });
+    expect(res.body.data_shield.messages[0].content).toMatch(/^PERSON_[0-9a-f]{8} \(EMAIL_[0-9a-f]{8}\) paid with CREDIT_CARD_[0-9a-f]{8}\.$/);
+  });
+
+  it('with DATA_SHIELD_DISABLED sends in clear what asks for shielding, and refuses what a policy requires', async () => {
+    const { app } = build({ shieldingDisabled: true });
+    await post(app, '/api/v1/extract', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], data_shield: { enabled: true } }).expect(200);
+    expect(JSON.stringify(openai.requests[0]!.body)).toContain('alice@example.com');
+    const refused = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], data_shield: { enabled: true, required: true } }).expect(403);
+    expect(refused.body.error).toBe('data_shield_policy_violation');
+    expect(refused.body.message).toMatch(/^DATA_SHIELD_POLICY_VIOLATION/);
+    expect(openai.requests).toHaveLength(1);
+    expect(shield.requests).toHaveLength(0);
+    await post(app, '/api/v1/data-shield/preview', { text: 'x' }).expect(503);
+  });
+
+  it('restores a gateway scope locally when it can open the handle, without a second round trip', async () => {
+    const sealer = new ScopeSealer(JWT_SECRET, 60_000);
+    shieldReply = (req) => {
+      const body = req.body as { texts: string[] };
+      return { status: 200, body: { scope_id: sealer.seal([['EMAIL_1a2b3c4d', 'alice@example.com']]), texts: body.texts.map((t) => t.replace('alice@example.com', 'EMAIL_1a2b3c4d')), entity_counts: { EMAIL: 1 }, layers: ['L1'] } };
+    };
+    openaiReply = () => ({ status: 200, body: openAiCompletion('Write to EMAIL_1a2b3c4d') });
+    const { app } = build({ dataShield: new HttpDataShield({ baseUrl: shield.url, serviceKey: SERVICE_KEY, localRestore: new ScopeSealer(JWT_SECRET, 60_000) }) });
+    const res = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], data_shield: { enabled: true } }).expect(200);
+    expect(res.body.content).toBe('Write to alice@example.com');
+    expect(shield.requests.map((r) => r.path)).toEqual(['/api/v1/tokenise']);
+    expect(JSON.stringify(openai.requests[0]!.body)).not.toContain('alice@example.com');
+  });
+
+  it('previews through the shield it uses', async () => {
+    const { app } = build({ dataShield: inProcess() });
+    const res = await post(app, '/api/v1/data-shield/preview', { text: 'IBAN GB82 WEST 1234 5698 7654 32', entity_types: ['IBAN'] }).expect(200);
+    expect(res.body).toMatchObject({ entities: [{ type: 'IBAN', start: 5, end: 32, layer: 'L1' }], entity_counts: { IBAN: 1 } });
+    expect(res.body.text).toMatch(/^IBAN IBAN_[0-9a-f]{8}$/);
+    await post(app, '/api/v1/data-shield/preview', { text: 5 }).expect(400);
   });
 });
 

@@ -5,6 +5,7 @@ import { chatRoutes } from './chat/chat.routes';
 import { Clock, CompletionService } from './completion/completion.service';
 import { LlmMetrics } from './completion/llm-metrics';
 import { DataShield } from './data-shield/data-shield.client';
+import { previewRoutes } from './data-shield/preview.routes';
 import { embeddingsRoutes } from './embeddings/embeddings.routes';
 import { extractRoutes } from './extract/extract.routes';
 import { Pricing } from './pricing/pricing';
@@ -16,6 +17,8 @@ export interface LlmServiceDeps {
   auth: { serviceKey: string; jwtSecret: string };
   providers: ProviderRegistry;
   dataShield: DataShield;
+  /** DATA_SHIELD_DISABLED: shielding requests are served in clear unless a policy requires shielding (refused). */
+  shieldingDisabled?: boolean;
   pricing: Pricing;
   /** Measures call durations; the system clock unless a test gives one. */
   clock?: Clock;
@@ -24,7 +27,7 @@ export interface LlmServiceDeps {
   bodyLimit?: string;
 }
 
-/** The LLM service: /api/v1/{extract, chat, embeddings} behind internal auth; /_health and /metrics open. */
+/** The LLM service: /api/v1/{extract, chat, embeddings, data-shield/preview} behind internal auth; /_health and /metrics open. */
 export function createApp(deps: LlmServiceDeps): express.Express {
   const completions = new CompletionService({
     providers: deps.providers,
@@ -33,6 +36,7 @@ export function createApp(deps: LlmServiceDeps): express.Express {
     metrics: new LlmMetrics(deps.metrics),
     clock: deps.clock ?? { now: () => Date.now() },
     logger: deps.logger,
+    shieldingDisabled: deps.shieldingDisabled ?? false,
   });
   return createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health ?? [], errorStyle: 'internal', bodyLimit: deps.bodyLimit ?? '10mb' },
@@ -41,6 +45,7 @@ export function createApp(deps: LlmServiceDeps): express.Express {
       app.use('/api/v1', extractRoutes(completions));
       app.use('/api/v1', chatRoutes(completions));
       app.use('/api/v1', embeddingsRoutes(completions));
+      app.use('/api/v1', previewRoutes(deps.shieldingDisabled ? undefined : deps.dataShield));
     },
   );
 }

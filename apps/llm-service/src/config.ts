@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
-import { BaseConfig, EnvInt, Secret } from '@docflow/service-kit';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
+import { BaseConfig, EnvBoolean, EnvInt, Secret } from '@docflow/service-kit';
 import { MODEL_TYPES } from '@docflow/contracts';
 import type { ModelType } from '@docflow/contracts';
 import { isPriceTable } from './pricing/pricing';
@@ -115,6 +115,31 @@ export class LlmServiceConfig extends BaseConfig {
 
   @IsUrl(URL_OPTIONS)
   DATA_SHIELD_URL = 'http://127.0.0.1:8030';
+
+  /** `http`: the gateway at DATA_SHIELD_URL; `in_process`: the same engine inside this service (spec 4.17 rule 9). */
+  @IsIn(['http', 'in_process'])
+  DATA_SHIELD_MODE: 'http' | 'in_process' = 'http';
+
+  /** Shielding off: requests asking for it are served in clear (a warning at start), those a policy requires are refused. */
+  @EnvBoolean() @IsBoolean()
+  DATA_SHIELD_DISABLED = false;
+
+  /** With in_process: the public API, for tenant detectors and audit rows. Default: PUBLIC_API_INTERNAL_URL. */
+  @IsOptional() @IsUrl(URL_OPTIONS)
+  DMS_URL?: string;
+
+  @IsUrl(URL_OPTIONS)
+  PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
+
+  /** With in_process: no data_shield.tokenise audit rows. */
+  @EnvBoolean() @IsBoolean()
+  DATA_SHIELD_AUDIT_DISABLED = false;
+
+  @EnvInt() @IsInt() @Min(10) @Max(86400)
+  DATA_SHIELD_SCOPE_TTL_SECONDS = 1800;
+
+  @EnvInt() @IsInt() @Min(0) @Max(3600)
+  DATA_SHIELD_TENANT_CACHE_SECONDS = 30;
 }
 
 export interface ProviderSettings {

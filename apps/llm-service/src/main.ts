@@ -1,11 +1,52 @@
 import 'reflect-metadata';
-import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createShieldRuntime, ScopeSealer, shieldSelfTest } from '@docflow/data-shield';
+import { createLogger, type HealthCheck, httpHealthCheck, Lifecycle, loadConfigOrExit, type Logger, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
 import { LlmServiceConfig, providerSettings } from './config';
-import { HttpDataShield } from './data-shield/data-shield.client';
+import { type DataShield, HttpDataShield } from './data-shield/data-shield.client';
+import { InProcessDataShield } from './data-shield/in-process.data-shield';
 import { Pricing } from './pricing/pricing';
 import { systemRetryClock } from './providers/provider-http';
 import { buildProviderRegistry } from './providers/registry';
+
+/**
+ * Data Shield as configured (spec 4.17 rule 9): the gateway over HTTP (its
+ * health is ours), the engine in process, or off with a warning.
+ */
+function buildDataShield(config: LlmServiceConfig, logger: Logger, lifecycle: Lifecycle): { dataShield: DataShield; health: HealthCheck[] } {
+  const http = () =>
+    new HttpDataShield({
+      baseUrl: config.DATA_SHIELD_URL,
+      serviceKey: config.SERVICE_KEY,
+      localRestore: new ScopeSealer(config.INTERNAL_SERVICE_JWT_SECRET, config.DATA_SHIELD_SCOPE_TTL_SECONDS * 1000),
+    });
+  if (config.DATA_SHIELD_DISABLED) {
+    logger.warn('DATA_SHIELD_DISABLED is set: calls that ask for Data Shield are sent to providers unshielded, and calls a policy requires it for are refused');
+    return { dataShield: http(), health: [] };
+  }
+  if (config.DATA_SHIELD_MODE === 'in_process') {
+    const runtime = createShieldRuntime({
+      service: 'llm-service',
+      logger: logger.child({ component: 'data-shield' }),
+      jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET,
+      dmsUrl: config.DMS_URL ?? config.PUBLIC_API_INTERNAL_URL,
+      auditDisabled: config.DATA_SHIELD_AUDIT_DISABLED,
+      scopeTtlSeconds: config.DATA_SHIELD_SCOPE_TTL_SECONDS,
+      tenantCacheSeconds: config.DATA_SHIELD_TENANT_CACHE_SECONDS,
+    });
+    if (!shieldSelfTest(runtime.engine)) throw new Error('Data Shield detectors failed their self-test');
+    lifecycle.onShutdown('data shield audit events', () => runtime.close());
+    logger.info('Data Shield runs in process (DATA_SHIELD_MODE=in_process)');
+    const selfTest: HealthCheck = {
+      name: 'data-shield',
+      check: async () => {
+        if (!shieldSelfTest(runtime.engine)) throw new Error('the detectors failed their self-test');
+      },
+    };
+    return { dataShield: new InProcessDataShield(runtime.service), health: [selfTest] };
+  }
+  return { dataShield: http(), health: [httpHealthCheck('data-shield', config.DATA_SHIELD_URL)] };
+}
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(LlmServiceConfig, 'llm-service');
@@ -18,14 +59,16 @@ async function main(): Promise<void> {
     retry: { maxRetries: config.LLM_MAX_RETRIES, baseMs: config.LLM_RETRY_BASE_MS, maxWaitMs: config.LLM_MAX_RETRY_WAIT_MS },
     clock: systemRetryClock,
   });
+  const shield = buildDataShield(config, logger, lifecycle);
   const app = createApp({
     logger,
     metrics: new Metrics('llm-service'),
     auth: { serviceKey: config.SERVICE_KEY, jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET },
     providers,
-    dataShield: new HttpDataShield({ baseUrl: config.DATA_SHIELD_URL, serviceKey: config.SERVICE_KEY }),
+    dataShield: shield.dataShield,
+    shieldingDisabled: config.DATA_SHIELD_DISABLED,
     pricing: new Pricing(config.LLM_PRICES ?? {}),
-    health: [httpHealthCheck('data-shield', config.DATA_SHIELD_URL)],
+    health: shield.health,
   });
   await lifecycle.listen(app, config.LLM_SERVICE_PORT, config.HOST);
   logger.info('listening', { port: config.LLM_SERVICE_PORT, providers: providers.describe() });

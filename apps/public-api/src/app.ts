@@ -12,6 +12,7 @@ import type { SchedulesService } from './schedules/schedules.service';
 import { auditFeature } from './audit/audit.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { credentialsFeature } from './credentials/credentials.feature';
+import { dataShieldFeature } from './data-shield/data-shield.feature';
 import { createAuthModule } from './auth/auth.module';
 import type { PrincipalCache } from './auth/principal-cache';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
@@ -59,7 +60,7 @@ export interface PublicApiDeps {
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature, credentialsFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature, credentialsFeature, dataShieldFeature];
 
 export interface PublicApi {
   app: express.Express;

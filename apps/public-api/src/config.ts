@@ -111,6 +111,14 @@ export class PublicApiConfig extends BaseConfig {
   @EnvInt() @IsInt() @Min(1) @Max(36500)
   AUDIT_LOG_RETENTION_DAYS = 400;
 
+  /** Data Shield audit rows (data_shield.tokenise) are deleted this many days after they were written (spec 8: 30). */
+  @EnvInt() @IsInt() @Min(1) @Max(36500)
+  DATA_SHIELD_AUDIT_RETENTION_DAYS = 30;
+
+  /** Data Shield audit events sent by the gateway are accepted and dropped (spec 4.17 rule 9). */
+  @EnvBoolean() @IsBoolean()
+  DATA_SHIELD_AUDIT_DISABLED = false;
+
   @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
   SIGNED_URL_TTL_SECONDS = 3600;
 

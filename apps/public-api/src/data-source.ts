@@ -39,6 +39,8 @@ import { CreateChatbots1764000000073 } from './migrations/1764000000073-CreateCh
 import { CreateAgents1764000000074 } from './migrations/1764000000074-CreateAgents';
 import { CreateSquads1764000000075 } from './migrations/1764000000075-CreateSquads';
 import { CreateWorkflowSchedules1764000000076 } from './migrations/1764000000076-CreateWorkflowSchedules';
+import { CreateDataShieldDetectors1764000000080 } from './data-shield/migrations/1764000000080-CreateDataShieldDetectors';
+import { DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity } from './data-shield/data-shield-detector.entity';
 import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePrompts';
 import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
 import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
@@ -53,10 +55,10 @@ export type PublicApiDatabase = DataSource;
 export const MIGRATIONS_TABLE = 'public_api_migrations';
 
 /** Every entity of the public API. A feature with tables adds its entities here. */
-export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, PromptEntity, ClassificationJobEntity, AuditRecordEntity, CredentialEntity, WebhookEntity, ChatbotEntity, AgentEntity, ConversationEntity, AgentMessageEntity, SquadEntity, ScheduleEntity];
+export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, PromptEntity, ClassificationJobEntity, AuditRecordEntity, CredentialEntity, WebhookEntity, ChatbotEntity, AgentEntity, ConversationEntity, AgentMessageEntity, SquadEntity, ScheduleEntity, DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity];
 
 /** Every migration of the public API, in order. A feature with tables appends its migrations here. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040, CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053, AuthChangeNotifications1764000000060, DocumentTextLz41764000000061, CreateAuditLog1764000000070, CreateCredentials1764000000071, CreateWebhooks1764000000072, CreateChatbots1764000000073, CreateAgents1764000000074, CreateSquads1764000000075, CreateWorkflowSchedules1764000000076];
+export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040, CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053, AuthChangeNotifications1764000000060, DocumentTextLz41764000000061, CreateAuditLog1764000000070, CreateCredentials1764000000071, CreateWebhooks1764000000072, CreateChatbots1764000000073, CreateAgents1764000000074, CreateSquads1764000000075, CreateWorkflowSchedules1764000000076, CreateDataShieldDetectors1764000000080];
 
 /** Creates the database when missing, connects, and runs pending migrations (under an advisory lock). */
 export function openPublicApiDatabase(url: string, logger?: Logger): Promise<PublicApiDatabase> {

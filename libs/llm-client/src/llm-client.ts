@@ -1,4 +1,4 @@
-import type { ExtractRequest, ExtractResponse, ModelType } from '@docflow/contracts';
+import type { DataShieldDiagnostics, DataShieldOptions, ExtractRequest, ExtractResponse, ModelType } from '@docflow/contracts';
 import type { Logger } from '@docflow/service-kit';
 import { LlmServiceError } from './errors';
 import { InternalHttp } from './internal-http';
@@ -47,7 +47,7 @@ export interface ChatCall {
   max_tokens?: number;
   response_format?: 'json' | 'text' | { type: 'json_object' | 'json_schema' | 'text' };
   task_hint?: LlmTaskHint;
-  data_shield?: { enabled: boolean; entity_types?: string[] };
+  data_shield?: DataShieldOptions;
 }
 
 export interface ChatResult {
@@ -56,6 +56,8 @@ export interface ChatResult {
   provider: string;
   usage: LlmUsage;
   cost: number;
+  /** Present when the call was shielded. */
+  data_shield?: DataShieldDiagnostics;
 }
 
 export interface EmbeddingsResult {
@@ -116,7 +118,14 @@ function readExtract(data: unknown): ExtractResult {
   const content = data.content;
   if (typeof content !== 'string' && !isRecord(content) && !Array.isArray(content)) throw badResponse('extract', 'content is missing');
   if (typeof data.provider !== 'string' || typeof data.model !== 'string') throw badResponse('extract', 'provider or model is missing');
-  return { content: content as ExtractResult['content'], model: data.model, provider: data.provider, cost: num(data.cost), usage: usageOf(data.usage) };
+  return {
+    content: content as ExtractResult['content'],
+    model: data.model,
+    provider: data.provider,
+    cost: num(data.cost),
+    usage: usageOf(data.usage),
+    ...(isRecord(data.data_shield) ? { data_shield: data.data_shield as unknown as DataShieldDiagnostics } : {}),
+  };
 }
 
 function readChat(data: unknown): ChatResult {
@@ -130,6 +139,7 @@ function readChat(data: unknown): ChatResult {
     provider: data.provider,
     usage: usageOf(data.usage),
     cost: num(data.cost),
+    ...(isRecord(data.data_shield) ? { data_shield: data.data_shield as unknown as DataShieldDiagnostics } : {}),
   };
 }
 

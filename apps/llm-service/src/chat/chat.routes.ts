@@ -3,6 +3,7 @@ import { ModelType } from '@docflow/contracts';
 import { BadRequestError, UnprocessableEntityError, validatePlain } from '@docflow/service-kit';
 import { CompletionService } from '../completion/completion.service';
 import { explicitJson } from '../completion/request-options';
+import { shieldOptionsOf } from '../completion/shield-options';
 import { renderTemplate } from '../extract/extract-request';
 import { ChatMessage, ChatRequest } from '../providers/provider';
 import { ChatBody } from './chat-request';
@@ -45,11 +46,11 @@ export function chatRoutes(completions: CompletionService): Router {
     if (!parsed.ok) throw BadRequestError.withErrors('Invalid chat request', parsed.errors);
     const body = parsed.value;
     const modelType: ModelType = body.model_type ?? 'provider_a';
-    const { result, provider, cost } = await completions.complete({
+    const { result, provider, cost, shield } = await completions.complete({
       endpoint: 'chat',
       modelType,
       request: toChatRequest(body),
-      ...(body.data_shield?.enabled || body.redact_pii ? { shield: { entityTypes: body.data_shield?.entity_types } } : {}),
+      ...(shieldOptionsOf(body) ? { shield: shieldOptionsOf(body) } : {}),
     });
     res.json({
       // The answer's text at the top level too, as extract answers it (spec 4.16).
@@ -63,6 +64,7 @@ export function chatRoutes(completions: CompletionService): Router {
         total_tokens: result.usage.prompt_tokens + result.usage.completion_tokens,
       },
       cost,
+      ...(shield ? { data_shield: shield } : {}),
     });
   });
   return router;

@@ -1,4 +1,4 @@
-import { ModelType } from '@docflow/contracts';
+import { DataShieldDiagnostics, ModelType } from '@docflow/contracts';
 import { AppError, Logger } from '@docflow/service-kit';
 import { DataShield, DataShieldUnavailableError } from '../data-shield/data-shield.client';
 import { Pricing, TokenUsage } from '../pricing/pricing';
@@ -12,6 +12,19 @@ export interface Clock {
 
 export interface ShieldOptions {
   entityTypes?: string[];
+  /** Shielding is required by policy: with shielding switched off the call is refused, never sent in clear. */
+  required?: boolean;
+  tenant?: string;
+  actorUserId?: number;
+  /** The entry point named in the audit row (default: the endpoint). */
+  entryPoint?: string;
+}
+
+/** Shielding is off (DATA_SHIELD_DISABLED) and a policy requires it: the call is refused before any provider call. */
+export class DataShieldPolicyViolationError extends AppError {
+  constructor() {
+    super(403, 'ForbiddenError', 'DATA_SHIELD_POLICY_VIOLATION: the policy requires Data Shield, which is disabled in this LLM service; nothing was sent to the provider', {}, 'data_shield_policy_violation');
+  }
 }
 
 export interface CompletionInput {
@@ -26,6 +39,8 @@ export interface Completion {
   result: ChatResult;
   provider: ProviderName;
   cost: number;
+  /** What the provider was sent, when the call was shielded. */
+  shield?: DataShieldDiagnostics;
 }
 
 export interface Embeddings {
@@ -43,10 +58,12 @@ export interface CompletionDeps {
   metrics: LlmMetrics;
   clock: Clock;
   logger: Logger;
+  /** DATA_SHIELD_DISABLED: shielding requests are served in clear, except those a policy requires (refused). */
+  shieldingDisabled?: boolean;
 }
 
 function outcomeOf(err: unknown): LlmOutcome {
-  if (err instanceof DataShieldUnavailableError) return 'data_shield_unavailable';
+  if (err instanceof DataShieldUnavailableError || err instanceof DataShieldPolicyViolationError) return 'data_shield_unavailable';
   if (err instanceof AppError && err.code === 'llm_provider_error') return 'provider_error';
   if (err instanceof AppError && err.code === 'llm_service_unavailable') return 'unavailable';
   return 'error';
@@ -66,10 +83,16 @@ export class CompletionService {
     const model = input.request.model ?? provider.model;
     const started = this.deps.clock.now();
     try {
-      const result = input.shield ? await this.shielded(provider, input.request, input.shield) : await provider.chat(input.request);
+      let shield = input.shield;
+      if (shield && this.deps.shieldingDisabled) {
+        if (shield.required) throw new DataShieldPolicyViolationError();
+        shield = undefined;
+      }
+      const shielded = shield ? await this.shielded(provider, input.request, shield, { endpoint: shield.entryPoint ?? input.endpoint, model }) : undefined;
+      const result = shielded ? shielded.result : await provider.chat(input.request);
       const cost = this.cost(provider.name, result.model, result.usage);
       this.deps.metrics.record({ provider: provider.name, model: result.model, endpoint: input.endpoint, outcome: 'success', seconds: this.elapsed(started), usage: result.usage, cost });
-      return { result, provider: provider.name, cost };
+      return { result, provider: provider.name, cost, ...(shielded ? { shield: shielded.diagnostics } : {}) };
     } catch (err) {
       this.deps.metrics.record({ provider: provider.name, model, endpoint: input.endpoint, outcome: outcomeOf(err), seconds: this.elapsed(started) });
       throw err;
@@ -91,31 +114,58 @@ export class CompletionService {
   }
 
   /**
-   * Tokenises every text of the request in one scope, calls the provider with
-   * the tokenised texts only, and restores the answer. If Data Shield fails at
-   * either end the call fails with 503: no unshielded text leaves, and no
-   * tokenised answer is passed off as the real one.
+   * Tokenises every text of the request in one scope (message contents,
+   * earlier tool-call arguments, the local engine's hints), calls the
+   * provider with the tokenised texts only, and restores the answer and its
+   * tool-call arguments. If Data Shield fails at either end the call fails
+   * with 503: no unshielded text leaves, and no tokenised answer is passed
+   * off as the real one. The scope handle lives in this call only.
    */
-  private async shielded(provider: LlmProvider, request: ChatRequest, shield: ShieldOptions): Promise<ChatResult> {
-    const texts = request.messages.map((m) => m.content);
-    const hintTexts = [request.hints?.instructions, request.hints?.document];
-    const all = [...texts, ...hintTexts.filter((t): t is string => t !== undefined)];
-    const tokenised = await this.deps.dataShield.tokenise(all, shield.entityTypes);
+  private async shielded(
+    provider: LlmProvider,
+    request: ChatRequest,
+    shield: ShieldOptions,
+    call: { endpoint: string; model: string },
+  ): Promise<{ result: ChatResult; diagnostics: DataShieldDiagnostics }> {
+    const texts: string[] = [];
+    for (const m of request.messages) {
+      texts.push(m.content);
+      for (const c of m.tool_calls ?? []) texts.push(c.function.arguments);
+    }
+    // Hints reach only the local engine; for a remote provider they are dropped rather than counted twice.
+    const local = provider.name === 'local';
+    const hintTexts = local ? [request.hints?.instructions, request.hints?.document].filter((t): t is string => t !== undefined) : [];
+    texts.push(...hintTexts);
+    const tokenised = await this.deps.dataShield.tokenise(texts, {
+      entityTypes: shield.entityTypes,
+      tenant: shield.tenant,
+      actorUserId: shield.actorUserId,
+      context: { endpoint: call.endpoint, model: call.model, provider: provider.name },
+    });
     let i = 0;
     const next = () => tokenised.texts[i++] ?? '';
-    const messages = request.messages.map((m) => ({ ...m, content: next() }));
-    const hints = request.hints
-      ? {
-          ...request.hints,
-          ...(request.hints.instructions !== undefined ? { instructions: next() } : {}),
-          ...(request.hints.document !== undefined ? { document: next() } : {}),
-        }
-      : undefined;
+    const messages = request.messages.map((m) => {
+      const content = next();
+      const toolCalls = m.tool_calls?.map((c) => ({ ...c, function: { ...c.function, arguments: next() } }));
+      return { ...m, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    });
+    const hints = !request.hints
+      ? undefined
+      : local
+        ? {
+            ...request.hints,
+            ...(request.hints.instructions !== undefined ? { instructions: next() } : {}),
+            ...(request.hints.document !== undefined ? { document: next() } : {}),
+          }
+        : { ...(request.hints.task ? { task: request.hints.task } : {}) };
     const result = await provider.chat({ ...request, messages, ...(hints ? { hints } : {}) });
     const calls = result.tool_calls ?? [];
     const restored = await this.deps.dataShield.restore(tokenised.scopeId, [result.content, ...calls.map((c) => c.function.arguments)]);
     const toolCalls: ToolCall[] = calls.map((c, k) => ({ ...c, function: { ...c.function, arguments: restored[k + 1] ?? c.function.arguments } }));
-    return { ...result, content: restored[0] ?? '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+    return {
+      result: { ...result, content: restored[0] ?? '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+      diagnostics: { shielded: true, messages: messages.map((m) => ({ role: m.role, content: m.content })), entity_counts: tokenised.entityCounts, layers: tokenised.layers },
+    };
   }
 
   private cost(provider: ProviderName, model: string, usage: TokenUsage): number {

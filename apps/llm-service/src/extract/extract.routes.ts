@@ -3,6 +3,7 @@ import { ExtractResponse, ModelType } from '@docflow/contracts';
 import { BadRequestError, validatePlain } from '@docflow/service-kit';
 import { CompletionService } from '../completion/completion.service';
 import { parseJsonContent } from '../completion/json-content';
+import { shieldOptionsOf } from '../completion/shield-options';
 import { ExtractBody, planExtract } from './extract-request';
 
 /** POST /api/v1/extract (spec 4.16): the legacy and the messages form, both kept indefinitely (spec 9). */
@@ -14,11 +15,11 @@ export function extractRoutes(completions: CompletionService): Router {
     const body = parsed.value;
     const plan = planExtract(body);
     const modelType: ModelType = body.model_type ?? 'provider_a';
-    const { result, provider, cost } = await completions.complete({
+    const { result, provider, cost, shield } = await completions.complete({
       endpoint: 'extract',
       modelType,
       request: plan.request,
-      ...(plan.shielded ? { shield: { entityTypes: body.data_shield?.entity_types } } : {}),
+      ...(plan.shielded ? { shield: shieldOptionsOf({ ...body, redact_pii: true }) } : {}),
     });
     const json = plan.wantsJson ? parseJsonContent(result.content) : undefined;
     const response: ExtractResponse = {
@@ -31,6 +32,7 @@ export function extractRoutes(completions: CompletionService): Router {
         completion_tokens: result.usage.completion_tokens,
         total_tokens: result.usage.prompt_tokens + result.usage.completion_tokens,
       },
+      ...(shield ? { data_shield: shield } : {}),
     };
     res.json(response);
   });

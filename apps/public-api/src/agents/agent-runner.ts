@@ -1,6 +1,6 @@
 import type { ChatCall, ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { InternalServiceError } from '@docflow/llm-client';
-import type { ModelType } from '@docflow/contracts';
+import type { DataShieldOptions, ModelType } from '@docflow/contracts';
 import { AppError, ServiceUnavailableError } from '@docflow/service-kit';
 import type { AgentEntity } from './agent.entity';
 import type { AgentTool, ToolContext } from './agent-tools';
@@ -55,7 +55,8 @@ export async function runAgent(
   tools: ReadonlyMap<string, AgentTool>,
   agent: AgentEntity,
   ctx: ToolContext,
-  turn: { history: ChatCallMessage[]; query: string; files: FileRef[] },
+  /** `dataShield`: the agent's model calls are shielded (its Data Shield setting, spec 4.17 rule 6: agent calls). */
+  turn: { history: ChatCallMessage[]; query: string; files: FileRef[]; dataShield?: DataShieldOptions },
   /** Asked before each model call beyond the agent's own cap (a squad's shared budget); false stops the turn. */
   takeIteration: () => boolean = () => true,
 ): Promise<AgentRun> {
@@ -72,7 +73,7 @@ export async function runAgent(
     const started = performance.now();
     let reply;
     try {
-      reply = await llm.chat({ messages, model_type: agent.model as ModelType, temperature: agent.temperature, ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}) });
+      reply = await llm.chat({ messages, model_type: agent.model as ModelType, temperature: agent.temperature, ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}), ...(turn.dataShield ? { data_shield: turn.dataShield } : {}) });
     } catch (err) {
       if (err instanceof InternalServiceError) throw new ServiceUnavailableError(`The language model could not be reached: ${err.message}`, err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {});
       throw err;

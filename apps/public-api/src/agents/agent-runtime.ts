@@ -17,6 +17,8 @@ import { AgentsService } from './agents.service';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
+import { createDataShieldSettings } from '../data-shield/data-shield.feature';
+import type { AgentEntity } from './agent.entity';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
 export interface AgentRuntime {
@@ -43,7 +45,9 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
       createSquad: (tc, fields) => squads.create(tc.userId, parseCreateSquad(fields)),
     }),
   ]);
-  const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger });
-  const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools });
+  const shieldSettings = createDataShieldSettings(ctx.database);
+  const shieldFor = (a: AgentEntity) => shieldSettings.shieldFor('agent', { id: a.id, ownerId: a.ownerId });
+  const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger, shieldFor });
+  const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };
 }

@@ -1,3 +1,4 @@
+import type { DataShieldOptions } from '@docflow/contracts';
 import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
@@ -47,6 +48,8 @@ export interface AgentsServiceDeps {
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
   logger?: Logger;
+  /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
+  shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
@@ -196,7 +199,8 @@ export class AgentsService {
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
     const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: 'user' in caller && isConfirmation(turn.query), created, logger: this.deps.logger };
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files });
+    const dataShield = await this.deps.shieldFor?.(agent);
+    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, ...(dataShield ? { dataShield } : {}) });
     // What the Composer created this turn, as a block its client renders (2.10: creation_result).
     if (created.length > 0) run.answer = `${run.answer}\n\n${composerBlock('creation_result', { created })}`;
     await conversations.append(session.id, [

@@ -11,6 +11,8 @@ export interface AuditEntry {
   details?: Readonly<Record<string, unknown>>;
   /** Default: the correlation id of the request or message being handled. */
   correlationId?: string;
+  /** Overrides the log's retention for this row (Data Shield rows: DATA_SHIELD_AUDIT_RETENTION_DAYS, spec 8). */
+  retentionDays?: number;
 }
 
 interface PendingRow {
@@ -73,7 +75,7 @@ export class AuditLog {
       correlationId: entry.correlationId ?? currentCorrelationId() ?? null,
       details: JSON.stringify(redactDetails(entry.details)),
       createdAt,
-      retainUntil: new Date(createdAt.getTime() + this.options.retentionDays * DAY_MS),
+      retainUntil: new Date(createdAt.getTime() + (entry.retentionDays ?? this.options.retentionDays) * DAY_MS),
     });
     if (this.pending.length > this.maxPending) {
       const dropped = this.pending.splice(0, this.pending.length - this.maxPending);

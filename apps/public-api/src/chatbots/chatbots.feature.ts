@@ -2,6 +2,7 @@ import { NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import { idParam } from '../activities/request-body';
 import { currentUser } from '../auth/auth-user';
 import type { ApiFeature } from '../feature';
+import { createDataShieldSettings } from '../data-shield/data-shield.feature';
 import type { RagModule } from '../rag';
 import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
 import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './chatbots.dto';
@@ -20,9 +21,14 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
   return {
     name: 'chatbots',
     register(api, ctx) {
+      const shieldSettings = createDataShieldSettings(ctx.database);
       const chatbots = new ChatbotsService({
         repo: new ChatbotsRepository(ctx.database),
-        ask: (ownerId, q) => deps.rag.service.query(ownerId, q),
+        // A chatbot whose owner turned Data Shield on answers through a shielded model call.
+        ask: async (ownerId, q, chatbotId) => {
+          const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
+          return deps.rag.service.query(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
+        },
         // Each chatbot's own rate_limit is passed per hit.
         limiter: new FixedWindowLimiter(60, 60_000),
       });

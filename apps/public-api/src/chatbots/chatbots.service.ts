@@ -45,7 +45,7 @@ export interface ChatRequest {
 export interface ChatbotsServiceDeps {
   repo: ChatbotsRepository;
   /** RAG over a user's documents (RagService.query). */
-  ask(ownerId: number, question: { query: string; topK: number; sessionId?: string }): Promise<RagAnswer>;
+  ask(ownerId: number, question: { query: string; topK: number; sessionId?: string }, chatbotId: number): Promise<RagAnswer>;
   limiter: FixedWindowLimiter;
 }
 
@@ -154,7 +154,7 @@ export class ChatbotsService {
     const verdict = this.deps.limiter.hit(`chatbot:${c.id}`, c.rateLimit);
     if (!verdict.allowed) throw new TooManyRequestsError(`At most ${c.rateLimit} questions a minute for this chatbot`, { retry_after: verdict.retryAfterSeconds });
     const sessionId = req.sessionId ?? randomUUID();
-    const answer = await this.deps.ask(c.ownerId, { query: req.query, topK: SOURCES, sessionId });
+    const answer = await this.deps.ask(c.ownerId, { query: req.query, topK: SOURCES, sessionId }, c.id);
     await this.deps.repo.countQuery(c.id);
     return {
       answer: answer.answer,

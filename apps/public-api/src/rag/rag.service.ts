@@ -1,3 +1,4 @@
+import type { DataShieldOptions } from '@docflow/contracts';
 import { randomUUID } from 'node:crypto';
 import type { ModelType } from '@docflow/contracts';
 import type { LlmClient } from '@docflow/llm-client';
@@ -74,6 +75,8 @@ export interface RagQueryInput {
   query: string;
   topK: number;
   sessionId?: string;
+  /** Shields the answer's model call (a chatbot that opted in; beyond spec 4.17 rule 6). */
+  dataShield?: DataShieldOptions;
 }
 
 export interface RagServiceDeps {
@@ -166,16 +169,16 @@ export class RagService {
     if (chunks.length === 0) return { answer: NO_ANSWER, context_used: 0, answer_mode: 'none', provider: null, model: null, ...base };
     t = performance.now();
     const passages: ContextPassage[] = chunks.map((c, i) => ({ n: i + 1, documentTitle: c.documentTitle, page: c.page, content: c.content }));
-    const answered = await this.answer(input.query, passages);
+    const answered = await this.answer(input.query, passages, input.dataShield);
     metrics.queryStage('answer', seconds(t));
     return { ...answered, context_used: passages.length, ...base };
   }
 
-  private async answer(question: string, passages: ContextPassage[]): Promise<Pick<RagAnswer, 'answer' | 'answer_mode' | 'provider' | 'model'>> {
+  private async answer(question: string, passages: ContextPassage[], dataShield?: DataShieldOptions): Promise<Pick<RagAnswer, 'answer' | 'answer_mode' | 'provider' | 'model'>> {
     const { llm, config, logger } = this.deps;
     try {
       const res = await llm.chat(
-        { messages: groundedMessages(question, passages), model_type: config.RAG_MODEL_TYPE, temperature: 0, max_tokens: 800, task_hint: 'chat' },
+        { messages: groundedMessages(question, passages), model_type: config.RAG_MODEL_TYPE, temperature: 0, max_tokens: 800, task_hint: 'chat', ...(dataShield ? { data_shield: dataShield } : {}) },
         { timeoutMs: config.RAG_ANSWER_TIMEOUT_SECONDS * 1000 },
       );
       const text = res.message.content.trim();

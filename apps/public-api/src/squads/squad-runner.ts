@@ -1,3 +1,4 @@
+import type { DataShieldOptions } from '@docflow/contracts';
 import type { LlmClient } from '@docflow/llm-client';
 import { ServiceUnavailableError } from '@docflow/service-kit';
 import type { AgentEntity } from '../agents/agent.entity';
@@ -38,6 +39,14 @@ export interface SquadRun {
 export interface SquadRunDeps {
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
+  /** A member's Data Shield option when its owner turned shielding on for it. */
+  shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
+}
+
+/** The `dataShield` part of a member's turn. */
+async function shieldTurn(deps: SquadRunDeps, agent: AgentEntity): Promise<{ dataShield?: DataShieldOptions }> {
+  const dataShield = await deps.shieldFor?.(agent);
+  return dataShield ? { dataShield } : {};
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -76,7 +85,7 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
   /** One member agent on one piece of work, within the budget. */
   const work = async (agent: AgentEntity, prompt: string): Promise<{ answer: string; iterations: number }> => {
     const cap = Math.min(agent.maxIterations, budget);
-    const run = await runAgent(deps.llm, deps.tools, { ...agent, maxIterations: cap }, { userId }, { history: [], query: prompt, files: [] }, takeIteration);
+    const run = await runAgent(deps.llm, deps.tools, { ...agent, maxIterations: cap }, { userId }, { history: [], query: prompt, files: [], ...(await shieldTurn(deps, agent)) }, takeIteration);
     return { answer: run.answer, iterations: run.trace.filter((t) => t.type === 'model').length };
   };
 
@@ -145,7 +154,7 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
     const tools = new Map(deps.tools);
     tools.set('delegate', delegate);
     const cap = Math.min(manager.maxIterations, budget);
-    const run = await runAgent(deps.llm, tools, { ...manager, availableTools: ['delegate'], maxIterations: cap }, { userId }, { history: [], query: brief, files: [] }, takeIteration);
+    const run = await runAgent(deps.llm, tools, { ...manager, availableTools: ['delegate'], maxIterations: cap }, { userId }, { history: [], query: brief, files: [], ...(await shieldTurn(deps, manager)) }, takeIteration);
     finalOutput = run.answer;
     for (const t of squad.tasks) if (!done.has(t.id)) results.push({ id: t.id, agent_slug: t.agent_slug, status: 'skipped', output: null, iterations: 0 });
   }

@@ -2,6 +2,7 @@ import type { ErrorType, TaskState } from '@docflow/contracts';
 import type { MessageMeta } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 import type { WorkflowGraph } from '@docflow/workflow';
+import type { ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
 
 /** One delivery of a workflow job, ready to run. */
 export interface RunRequest {
@@ -14,6 +15,8 @@ export interface RunRequest {
   inputs: Record<string, unknown>;
   deadline?: { at: Date; text: string };
   resume?: { nodeId: string; payload: Record<string, unknown> };
+  /** The activity's `data_shield_policy`, passed to every node (spec 2.5, 4.17 rule 7). */
+  dataShieldPolicy?: ShieldPolicy;
   meta: MessageMeta;
   /** Aborted with RunAborted('shutdown') when the processor stops: the run ends without a result and the job is requeued. */
   stopSignal: AbortSignal;

@@ -210,6 +210,7 @@ export class WorkflowRun {
       signal: this.controller.signal,
       logger: this.req.logger,
       ...(resume && resume.nodeId === node.id ? { resumePayload: resume.payload } : {}),
+      ...(this.req.dataShieldPolicy ? { dataShieldPolicy: this.req.dataShieldPolicy } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 import type { ErrorType } from '@docflow/contracts';
 import type { Logger } from '@docflow/service-kit';
 import type { TemplateScope } from '@docflow/workflow';
+import type { ShieldPolicy } from './ai/data-shield/shield-policy';
 
 /** Everything an executor learns about the node it runs. */
 export interface NodeContext {
@@ -31,6 +32,8 @@ export interface NodeContext {
   logger: Logger;
   /** For a user_input_task being resumed by this job: the resume payload. */
   resumePayload?: Record<string, unknown>;
+  /** The activity's `data_shield_policy` (spec 2.5), when it has one. */
+  dataShieldPolicy?: ShieldPolicy;
 }
 
 /** A finished node: its output (and what it cost, for LLM nodes). */

@@ -8,6 +8,8 @@ import { WorkflowRun, type EngineDeps } from '../engine/workflow-run';
 import type { WorkflowMetrics } from '../metrics';
 import { JobResults, type FinalResult } from '../results/job-results';
 import { parseWorkflowJob } from './workflow-job';
+import { findPolicyViolation } from '../executors/ai/data-shield/shield-policy';
+import { initialTaskStates } from '../engine/task-states';
 
 export interface WorkflowJobHandlerDeps {
   broker: Pick<Broker, 'publish'>;
@@ -92,6 +94,14 @@ export class WorkflowJobHandler {
     if (!parsed.ok) {
       logger.warn('workflow job rejected', { error: parsed.error });
       await results.final({ status: 'failed', error: parsed.error, error_type: 'validation_error', outputs: {}, task_states: {} });
+      metrics.executions.inc({ status: 'failed' });
+      return;
+    }
+    // Spec 4.17 rule 7: a run whose policy requires shielding and that has an LLM node that would go unshielded fails before any node runs.
+    const violation = findPolicyViolation(parsed.job.graph, parsed.job.dataShieldPolicy);
+    if (violation) {
+      logger.warn('workflow refused by its Data Shield policy', { failedNode: violation.nodeId });
+      await results.final({ status: 'failed', error: violation.message, error_type: 'policy_violation', failed_node: violation.nodeId, outputs: {}, task_states: initialTaskStates(parsed.job.graph) });
       metrics.executions.inc({ status: 'failed' });
       return;
     }

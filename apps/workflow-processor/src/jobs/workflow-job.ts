@@ -1,5 +1,6 @@
 import { executionIdFromJobId, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
 import { verifyJobUser } from '@docflow/internal-auth';
+import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
 import { validatePlain } from '@docflow/service-kit';
 import {
   buildGraph,
@@ -23,6 +24,8 @@ export interface WorkflowJob {
   inputs: Record<string, unknown>;
   deadline?: { at: Date; text: string };
   resume?: { nodeId: string; payload: Record<string, unknown> };
+  /** The activity's data_shield_policy (spec 2.5), passed on to the AI executors. */
+  dataShieldPolicy?: ShieldPolicy;
 }
 
 export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
@@ -97,5 +100,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   };
   if (payload.deadline_at !== undefined) job.deadline = { at: new Date(payload.deadline_at), text: payload.deadline_at };
   if (payload.resume) job.resume = { nodeId: payload.resume.node_id, payload: payload.resume.payload };
+  const policy = parseShieldPolicy(raw['data_shield_policy']);
+  if (policy) job.dataShieldPolicy = policy;
   return { ok: true, job };
 }

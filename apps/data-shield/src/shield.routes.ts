@@ -1,0 +1,79 @@
+import { Router } from 'express';
+import { DetectorError, InvalidScopeError, type ShieldService } from '@docflow/data-shield';
+import { AppError, BadRequestError, currentCorrelationId, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+import { DetectBody, RestoreBody, RestoreStreamBody, TokeniseBody } from './shield-requests';
+
+/** A detector failed: 503, and the caller sends nothing (spec 4.17 rule 8). */
+function failClosed(err: unknown): never {
+  if (err instanceof DetectorError) throw new ServiceUnavailableError('Data Shield could not run its detectors; the text must not be sent', { retry_after: 5 }, 'data_shield_unavailable');
+  if (err instanceof InvalidScopeError) throw new AppError(400, 'BadRequestError', `scope_id: ${err.message}`, {}, 'invalid_scope');
+  throw err;
+}
+
+function parse<T extends object>(cls: new () => T, body: unknown, what: string): T {
+  const parsed = validatePlain(cls, body);
+  if (!parsed.ok) throw BadRequestError.withErrors(`Invalid ${what} request`, parsed.errors);
+  return parsed.value;
+}
+
+/**
+ * The gateway's API for the other services (spec 4.16, 4.17):
+ *   POST /tokenise       {texts, entity_types?, tenant?, actor_user_id?, context?} → {scope_id, texts, entity_counts, layers, latencies_ms}
+ *   POST /restore        {scope_id, texts} → {texts}
+ *   POST /restore-stream {scope_id, chunks} → {chunks} (each chunk restored as a stream would be; a token split across chunks is restored whole)
+ *   POST /detect         {text, entity_types?, tenant?, actor_user_id?} → {text, entities, entity_counts, layers, latencies_ms}
+ * `scope_id` is the sealed reverse map: the gateway stores nothing.
+ */
+export function shieldRoutes(shield: ShieldService): Router {
+  const router = Router();
+
+  router.post('/tokenise', async (req, res) => {
+    const body = parse(TokeniseBody, req.body, 'tokenise');
+    const result = await shield
+      .tokenise({
+        texts: body.texts,
+        entityTypes: body.entity_types,
+        tenant: body.tenant,
+        actorUserId: body.actor_user_id,
+        correlationId: currentCorrelationId(),
+        context: body.context,
+      })
+      .catch(failClosed);
+    res.json({ scope_id: result.scopeId, texts: result.texts, entity_counts: result.entityCounts, layers: result.layers, latencies_ms: result.latencies });
+  });
+
+  router.post('/restore', (req, res) => {
+    const body = parse(RestoreBody, req.body, 'restore');
+    let texts: string[];
+    try {
+      texts = shield.restore(body.scope_id, body.texts);
+    } catch (err) {
+      failClosed(err);
+    }
+    res.json({ texts });
+  });
+
+  router.post('/restore-stream', (req, res) => {
+    const body = parse(RestoreStreamBody, req.body, 'restore-stream');
+    let chunks: string[];
+    try {
+      const restorer = shield.streamRestorer(body.scope_id);
+      chunks = body.chunks.map((c) => restorer.push(c));
+      const tail = restorer.end();
+      if (chunks.length > 0) chunks[chunks.length - 1] += tail;
+    } catch (err) {
+      failClosed(err);
+    }
+    res.json({ chunks });
+  });
+
+  router.post('/detect', async (req, res) => {
+    const body = parse(DetectBody, req.body, 'detect');
+    const result = await shield
+      .preview({ text: body.text, entityTypes: body.entity_types, tenant: body.tenant, actorUserId: body.actor_user_id, correlationId: currentCorrelationId(), context: body.context })
+      .catch(failClosed);
+    res.json({ text: result.text, entities: result.entities, entity_counts: result.entityCounts, layers: result.layers, latencies_ms: result.latencies });
+  });
+
+  return router;
+}

@@ -1,0 +1,412 @@
+// Data Shield: detection quality, L1 recall, throughput, pipeline latency and
+// the gateway's added latency.
+//
+//   1. Precision, recall and F2 per entity, strict (same type, same span) and
+//      lenient (same type, overlapping span), on ../shared/eval/pii-dev-sentences.json
+//      with the entity mapping of ../shared/eval/README.md (TITLE, AGE and
+//      ZIP_CODE left out). Nothing in the engine was tuned on these sentences.
+//      Predictions of types with no counterpart in the file (US_PASSPORT, PAN,
+//      ...) are counted apart. The named-entity tagger is whatever
+//      defaultNamedEntityRecognizer() returns (the libs/ner tagger).
+//   2. L1 recall on valid values: values generated from the validators (Luhn,
+//      Verhoeff, mod-97, SSN rules, libphonenumber-valid numbers with
+//      formatting, ...) in sentences written here; found = exact span and type.
+//   3. L1+L2 throughput on 10 MB of generated text, with a tenant word list of
+//      100,000 entries in the automaton: MB/s on one core.
+//   4. Full pipeline (tokenise, all layers, the tagger) per 100-character
+//      sentence: p50 and p99 in ms.
+//   5. Gateway added latency: the built LLM service and Data Shield gateway as
+//      processes, a loopback OpenAI-compatible provider in this process; p50 of
+//      shielded minus unshielded extract calls, interleaved; the same with
+//      DATA_SHIELD_MODE=in_process.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import {
+  BUILT_IN_ENTITY_TYPES,
+  createShieldRuntime,
+  defaultNamedEntityRecognizer,
+  DetectionEngine,
+  IBAN_LENGTHS,
+  L1_ENTITY_TYPES,
+  luhnValid,
+  verhoeffValid,
+} from '@docflow/data-shield';
+import { silentLogger } from '@docflow/service-kit';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { OpenAiStub } from '../e2e/support/openai-stub';
+import { report, summarize } from './support';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const EVAL_FILE = path.resolve(ROOT, '..', 'shared', 'eval', 'pii-dev-sentences.json');
+const THROUGHPUT_MB = Number(process.env.BENCH_DS_MB ?? 10);
+const SENTENCES = Number(process.env.BENCH_DS_SENTENCES ?? 5000);
+const GATEWAY_CALLS = Number(process.env.BENCH_DS_CALLS ?? 1500);
+
+// ---- a seeded generator (mulberry32) -------------------------------------
+let seed = 20261126;
+function rand(): number {
+  seed |= 0;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('');
+
+// ---- 1. quality on the dev set ---------------------------------------------
+const MAPPING: Record<string, string | null> = {
+  PERSON: 'PERSON', GPE: 'LOCATION', STREET_ADDRESS: 'LOCATION', ORGANIZATION: 'ORGANIZATION', DATE_TIME: 'DATE_TIME', CREDIT_CARD: 'CREDIT_CARD',
+  PHONE_NUMBER: 'PHONE', EMAIL_ADDRESS: 'EMAIL', IBAN_CODE: 'IBAN', US_SSN: 'SSN', IP_ADDRESS: 'IP', US_DRIVER_LICENSE: 'US_DRIVER_LICENSE', NRP: 'NRP',
+  DOMAIN_NAME: 'URL', TITLE: null, AGE: null, ZIP_CODE: null,
+};
+const EVALUATED = [...new Set(Object.values(MAPPING).filter((v): v is string => v !== null))];
+
+interface Span { type: string; start: number; end: number }
+interface Counts { tp: number; fp: number; fn: number }
+
+function prf(c: Counts): { p: number; r: number; f2: number } {
+  const p = c.tp + c.fp ? c.tp / (c.tp + c.fp) : 0;
+  const r = c.tp + c.fn ? c.tp / (c.tp + c.fn) : 0;
+  const f2 = p + r ? (5 * p * r) / (4 * p + r) : 0;
+  return { p, r, f2 };
+}
+
+function quality() {
+  const records = JSON.parse(readFileSync(EVAL_FILE, 'utf8')) as { full_text: string; spans: { entity_type: string; start_position: number; end_position: number }[] }[];
+  const engine = new DetectionEngine({ ner: defaultNamedEntityRecognizer() });
+  const strict = new Map<string, Counts>();
+  const lenient = new Map<string, Counts>();
+  const other = new Map<string, number>();
+  const bump = (m: Map<string, Counts>, t: string, k: keyof Counts) => {
+    const c = m.get(t) ?? { tp: 0, fp: 0, fn: 0 };
+    c[k] += 1;
+    m.set(t, c);
+  };
+  for (const rec of records) {
+    const gold: Span[] = rec.spans.flatMap((s) => (MAPPING[s.entity_type] ? [{ type: MAPPING[s.entity_type]!, start: s.start_position, end: s.end_position }] : []));
+    const predicted = engine.detect(rec.full_text, { entityTypes: [...BUILT_IN_ENTITY_TYPES, 'DATE_TIME'] }).entities;
+    const evaluated = predicted.filter((p) => EVALUATED.includes(p.type));
+    for (const p of predicted) if (!EVALUATED.includes(p.type)) other.set(p.type, (other.get(p.type) ?? 0) + 1);
+    for (const [mode, m] of [['strict', strict], ['lenient', lenient]] as const) {
+      const matches = (g: Span, p: Span) => g.type === p.type && (mode === 'strict' ? g.start === p.start && g.end === p.end : p.start < g.end && g.start < p.end);
+      const usedGold = new Set<number>();
+      for (const p of evaluated) {
+        const gi = gold.findIndex((g, i) => !usedGold.has(i) && matches(g, p));
+        if (gi >= 0) {
+          usedGold.add(gi);
+          bump(m, p.type, 'tp');
+        } else bump(m, p.type, 'fp');
+      }
+      gold.forEach((g, i) => {
+        if (!usedGold.has(i)) bump(m, g.type, 'fn');
+      });
+    }
+  }
+  const rows: Record<string, string | number>[] = [];
+  const total = (m: Map<string, Counts>) => [...m.values()].reduce((a, c) => ({ tp: a.tp + c.tp, fp: a.fp + c.fp, fn: a.fn + c.fn }), { tp: 0, fp: 0, fn: 0 });
+  for (const type of [...EVALUATED, 'overall']) {
+    const s = type === 'overall' ? total(strict) : (strict.get(type) ?? { tp: 0, fp: 0, fn: 0 });
+    const l = type === 'overall' ? total(lenient) : (lenient.get(type) ?? { tp: 0, fp: 0, fn: 0 });
+    const a = prf(s);
+    const b = prf(l);
+    rows.push({ entity: type, gold: s.tp + s.fn, 'P strict': +a.p.toFixed(3), 'R strict': +a.r.toFixed(3), 'F2 strict': +a.f2.toFixed(3), 'P lenient': +b.p.toFixed(3), 'R lenient': +b.r.toFixed(3), 'F2 lenient': +b.f2.toFixed(3) });
+  }
+  return { rows, other: Object.fromEntries(other), sentences: records.length };
+}
+
+// ---- 2. L1 recall on valid values ------------------------------------------
+function luhnComplete(prefix: string, length: number): string {
+  const body = prefix + digits(length - prefix.length - 1);
+  for (let d = 0; d < 10; d++) if (luhnValid(body + d)) return body + d;
+  throw new Error('no Luhn digit');
+}
+function verhoeffComplete(body: string): string {
+  for (let d = 0; d < 10; d++) if (verhoeffValid(body + d)) return body + d;
+  throw new Error('no Verhoeff digit');
+}
+function ibanFor(country: string): string {
+  const length = IBAN_LENGTHS[country]!;
+  const bban = Array.from({ length: length - 4 }, (_, i) => (i < 4 && rand() < 0.5 ? String.fromCharCode(65 + Math.floor(rand() * 26)) : String(Math.floor(rand() * 10)))).join('');
+  const numeric = [...`${bban}${country}00`].map((c) => (/[A-Z]/.test(c) ? String(c.charCodeAt(0) - 55) : c)).join('');
+  let rem = 0;
+  for (const ch of numeric) rem = (rem * 10 + Number(ch)) % 97;
+  return `${country}${String(98 - rem).padStart(2, '0')}${bban}`;
+}
+const group = (s: string, size: number, sep: string) => s.match(new RegExp(`.{1,${size}}`, 'g'))!.join(sep);
+
+const GENERATORS: Record<string, () => string> = {
+  EMAIL: () => `${pick(['anna', 'j.doe', 'raj_kumar', 'li.wei+news', 'o.brien'])}${digits(2)}@${pick(['example.com', 'mail.co.uk', 'corp.example.org', 'uni-bonn.de'])}`,
+  PHONE: () => validPhone(() =>
+    pick([
+      () => `(${pick(['212', '415', '646', '312'])}) ${pick(['555', '867', '734'])}-${digits(4)}`,
+      () => `+1 ${pick(['212', '415', '617'])}-${pick(['555', '734'])}-${digits(4)}`,
+      () => `+44 20 7${digits(3)} ${digits(4)}`,
+      () => `020 7${digits(3)} ${digits(4)}`,
+      () => `+49 30 ${digits(8)}`,
+      () => `+33 1 ${digits(2)} ${digits(2)} ${digits(2)} ${digits(2)}`,
+      () => `+91 98${digits(3)} ${digits(5)}`,
+      () => `+61 2 ${digits(4)} ${digits(4)}`,
+    ])(),
+  ),
+  SSN: () => {
+    let area = '';
+    do area = digits(3);
+    while (area === '000' || area === '666' || area[0] === '9');
+    return `${area}-${String(1 + Math.floor(rand() * 99)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 9999)).padStart(4, '0')}`;
+  },
+  CREDIT_CARD: () => {
+    const [prefix, length] = pick([['4', 16], ['51', 16], ['37', 15], ['6011', 16], ['4', 13], ['35', 16], ['4', 19]] as const);
+    const n = luhnComplete(prefix, length);
+    return pick([n, group(n, 4, ' '), group(n, 4, '-')]);
+  },
+  IP: () => Array.from({ length: 4 }, () => Math.floor(rand() * 256)).join('.'),
+  AADHAAR: () => {
+    const n = verhoeffComplete(String(2 + Math.floor(rand() * 8)) + digits(10));
+    return pick([n, group(n, 4, ' '), group(n, 4, '-')]);
+  },
+  PAN: () => `${Array.from({ length: 3 }, () => String.fromCharCode(65 + Math.floor(rand() * 26))).join('')}${pick(['P', 'C', 'F'])}${String.fromCharCode(65 + Math.floor(rand() * 26))}${digits(4)}${String.fromCharCode(65 + Math.floor(rand() * 26))}`,
+  IBAN: () => {
+    const iban = ibanFor(pick(['DE', 'GB', 'FR', 'NL', 'ES', 'IT', 'CH', 'BE', 'PL', 'SE']));
+    return pick([iban, group(iban, 4, ' ')]);
+  },
+};
+/** Only numbers libphonenumber-js (full metadata) calls valid: the recall is on valid values. */
+function validPhone(make: () => string): string {
+  for (;;) {
+    const candidate = make();
+    const parsed = candidate.startsWith('+') ? parsePhoneNumberFromString(candidate) : parsePhoneNumberFromString(candidate, candidate.startsWith('0') ? 'GB' : 'US');
+    if (parsed?.isValid()) return candidate;
+  }
+}
+
+const TEMPLATES = ['Please update the record to {v} before Friday.', 'The value {v} appears twice in the form.', '{v} was provided by the applicant.', 'Reference: {v}.', 'We could not verify {v}, can you check?'];
+
+function l1Recall() {
+  const engine = new DetectionEngine();
+  const rows: Record<string, string | number>[] = [];
+  for (const type of L1_ENTITY_TYPES) {
+    let found = 0;
+    const n = 1000;
+    const missed: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const value = GENERATORS[type]!();
+      const tpl = pick(TEMPLATES);
+      const text = tpl.replace('{v}', value);
+      const start = tpl.indexOf('{v}');
+      const hit = engine.detect(text, { entityTypes: [type] }).entities.some((e) => e.type === type && e.start === start && e.end === start + value.length);
+      if (hit) found++;
+      else if (missed.length < 3) missed.push(value);
+    }
+    rows.push({ type, values: n, found, recall: +(found / n).toFixed(4), 'missed (first)': missed.join(' | ') });
+  }
+  return rows;
+}
+
+// ---- 3. L1+L2 throughput -----------------------------------------------------
+const WORDS = 'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all would their we him more has when will said no if about what out up them then into some her could time other than only its new these two may first also after any like our over such most where should between even through much before'.split(' ');
+
+function generatedText(bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const words = Array.from({ length: 8 + Math.floor(rand() * 16) }, () => pick(WORDS));
+    if (rand() < 0.08) words.splice(Math.floor(rand() * words.length), 0, GENERATORS[pick(L1_ENTITY_TYPES)]!());
+    if (rand() < 0.05) words.splice(Math.floor(rand() * words.length), 0, `Client${Math.floor(rand() * 100_000).toString(36)}`);
+    const sentence = `${words.join(' ')}. `;
+    parts.push(sentence);
+    size += sentence.length;
+  }
+  return parts.join('');
+}
+
+function throughput() {
+  const engine = new DetectionEngine();
+  const words = Array.from({ length: 100_000 }, (_, i) => `Client${i.toString(36)}`);
+  const t0 = performance.now();
+  const tenant = engine.compileTenant({ tenant: 'bench', patterns: [], word_lists: [{ name: 'clients', entity_type: 'CLIENT', words }], recognizers: [] });
+  const compileMs = performance.now() - t0;
+  const text = generatedText(THROUGHPUT_MB * 1_000_000);
+  const chunk = 100_000;
+  const types = [...L1_ENTITY_TYPES, 'CLIENT'];
+  let entities = 0;
+  // One warm-up pass over the first MB.
+  for (let i = 0; i < Math.min(text.length, 1_000_000); i += chunk) engine.detect(text.slice(i, i + chunk), { entityTypes: types, tenant });
+  const cpu0 = process.cpuUsage();
+  const t1 = performance.now();
+  for (let i = 0; i < text.length; i += chunk) entities += engine.detect(text.slice(i, i + chunk), { entityTypes: types, tenant }).entities.length;
+  const seconds = (performance.now() - t1) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const mb = text.length / 1_000_000;
+  return { mb, seconds, cpuSeconds, mbPerCpuSecond: mb / cpuSeconds, mbPerSecond: mb / seconds, entities, compileMs };
+}
+
+// ---- 4. pipeline latency per 100-character sentence ---------------------------
+const FIRST = ['Maria', 'John', 'Aisha', 'Kenji', 'Lars', 'Priya', 'Carlos', 'Emma'];
+const LAST = ['Keller', 'Okafor', 'Tanaka', 'Johansson', 'Sharma', 'Garcia', 'Novak', 'Brown'];
+function sentence100(): string {
+  const name = `${pick(FIRST)} ${pick(LAST)}`;
+  const s = pick([
+    () => `Please ask ${name} to confirm the card ${GENERATORS.CREDIT_CARD!()} by noon.`,
+    () => `${name} wrote from ${GENERATORS.EMAIL!()} about the late delivery of parts.`,
+    () => `Call ${name} on ${GENERATORS.PHONE!()} and mention the IBAN ${GENERATORS.IBAN!()} today.`,
+    () => `The meeting with ${name} moved to the third floor, room twelve, after lunch.`,
+  ])();
+  return (s + ' Thanks for the quick help with this matter, much appreciated.').slice(0, 100);
+}
+
+async function pipeline() {
+  const runtime = createShieldRuntime({ service: 'bench', logger: silentLogger, jwtSecret: 'bench-secret', auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 30 });
+  const sentences = Array.from({ length: SENTENCES }, sentence100);
+  for (const s of sentences.slice(0, 500)) await runtime.service.tokenise({ texts: [s] });
+  const ms: number[] = [];
+  for (const s of sentences) {
+    const t = performance.now();
+    await runtime.service.tokenise({ texts: [s] });
+    ms.push(performance.now() - t);
+  }
+  return summarize(ms);
+}
+
+// ---- 5. gateway added latency -------------------------------------------------
+const SERVICE_KEY = 'bench-service-key-0123456789abcdef0123456789';
+const SECRET = 'bench-internal-secret-0123456789abcdef012345';
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const port = (probe.address() as net.AddressInfo).port;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startProcess(app: string, portVar: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', app, 'main.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json', SERVICE_KEY, INTERNAL_SERVICE_JWT_SECRET: SECRET, [portVar]: String(port), ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}`);
+    if ((await fetch(`${url}/metrics`).then((r) => r.status, () => 0)) === 200) break;
+    if (Date.now() > deadline) throw new Error(`${app} did not listen within 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function post(url: string, body: Buffer): Promise<number> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ agent, method: 'POST', host: u.hostname, port: u.port, path: u.pathname, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-service-key': SERVICE_KEY } }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function addedLatency(extractUrl: string): Promise<{ plain: number; shielded: number; added: number; n: number }> {
+  const text = 'Customer Maria Keller (maria.keller@example.com, +44 20 7946 0958) paid invoice INV-2291 with card 4111 1111 1111 1111; refunds go to IBAN GB82 WEST 1234 5698 7654 32.';
+  const messages = [{ role: 'system', content: 'Extract the customer, e-mail and total as JSON.' }, { role: 'user', content: text }];
+  const plain = Buffer.from(JSON.stringify({ messages, output_format: 'json' }));
+  const shielded = Buffer.from(JSON.stringify({ messages, output_format: 'json', data_shield: { enabled: true } }));
+  for (let i = 0; i < 200; i++) {
+    await post(extractUrl, plain);
+    await post(extractUrl, shielded);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < GATEWAY_CALLS; i++) {
+    for (const [body, into] of [[plain, a], [shielded, b]] as const) {
+      const t = performance.now();
+      const status = await post(extractUrl, body);
+      into.push(performance.now() - t);
+      if (status !== 200) throw new Error(`extract answered ${status}`);
+    }
+  }
+  const pa = summarize(a).p50;
+  const pb = summarize(b).p50;
+  return { plain: pa, shielded: pb, added: pb - pa, n: GATEWAY_CALLS };
+}
+
+async function gateway() {
+  const stub = await OpenAiStub.start({ answer: () => ({ content: '{"customer": "PERSON_00000000", "total": 120}', promptTokens: 80, completionTokens: 12 }) });
+  const gw = await startProcess('data-shield', 'DATA_SHIELD_PORT', { DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' });
+  const llmEnv = { LLM_PROVIDER_A_URL: stub.baseUrl, LLM_PROVIDER_A_MODEL: 'gpt-4o-mini', LLM_PROVIDER_A_API_KEY: 'sk-bench', DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' };
+  const viaHttp = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_URL: gw.url });
+  const inProcess = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_MODE: 'in_process' });
+  try {
+    const http = await addedLatency(`${viaHttp.url}/api/v1/extract`);
+    const local = await addedLatency(`${inProcess.url}/api/v1/extract`);
+    return { http, local };
+  } finally {
+    await Promise.all([viaHttp.stop(), inProcess.stop(), gw.stop()]);
+    await stub.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const q = quality();
+  console.log(`\nDetection quality on ${q.sentences} dev sentences (tagger: ${defaultNamedEntityRecognizer().constructor.name}):`);
+  console.table(q.rows);
+  console.log('Predictions of types the file does not label (not scored):', q.other);
+
+  const recall = l1Recall();
+  console.log('\nL1 recall on generated valid values:');
+  console.table(recall);
+
+  const tp = throughput();
+  console.log(`\nL1+L2 throughput: ${tp.mb.toFixed(1)} MB in ${tp.seconds.toFixed(2)} s (${tp.cpuSeconds.toFixed(2)} CPU s): ${tp.mbPerCpuSecond.toFixed(1)} MB/s per core; ${tp.entities} entities; 100,000-entry automaton built in ${tp.compileMs.toFixed(0)} ms`);
+
+  const lat = await pipeline();
+  console.log(`\nFull pipeline per 100-character sentence (${lat.n}): p50 ${lat.p50.toFixed(3)} ms, p99 ${lat.p99.toFixed(3)} ms`);
+
+  const gw = await gateway();
+  console.log(`\nExtract through the LLM service, p50 over ${gw.http.n} interleaved pairs: gateway (http) ${gw.http.plain.toFixed(2)} → ${gw.http.shielded.toFixed(2)} ms, added ${gw.http.added.toFixed(2)} ms; in_process ${gw.local.plain.toFixed(2)} → ${gw.local.shielded.toFixed(2)} ms, added ${gw.local.added.toFixed(2)} ms`);
+
+  const overall = q.rows.find((r) => r.entity === 'overall')!;
+  report(
+    'data-shield',
+    [
+      { metric: 'F2 overall, strict', value: overall['F2 strict']!, target: '≥ 0.85' },
+      { metric: 'F2 overall, lenient', value: overall['F2 lenient']!, target: '' },
+      { metric: 'L1 recall on valid values (min over types)', value: Math.min(...recall.map((r) => Number(r.recall))), target: '1.0' },
+      { metric: 'L1+L2 MB/s per core', value: +tp.mbPerCpuSecond.toFixed(1), target: '≥ 20' },
+      { metric: 'pipeline p50 ms / 100 chars', value: +lat.p50.toFixed(3), target: '≤ 2' },
+      { metric: 'pipeline p99 ms / 100 chars', value: +lat.p99.toFixed(3), target: '' },
+      { metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' },
+      { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' },
+    ],
+    { quality: q.rows, other_predictions: q.other, l1_recall: recall, throughput: tp, pipeline: lat, gateway: gw },
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

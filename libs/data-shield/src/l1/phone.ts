@@ -1,0 +1,70 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import type { DetectedEntity } from '../entities';
+import { LAYER_PRIORITY } from '../entities';
+import type { Recognizer } from '../engine/recognizer';
+
+/** Regions a number without a `+` prefix is tried in (spec 4.17 rule 2 needs several). */
+export const PHONE_REGIONS: readonly CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IN', 'AU', 'CA', 'ES', 'IT', 'NL', 'IE', 'BR', 'MX', 'JP', 'ZA'];
+
+/**
+ * A run that looks like a formatted number: optional `+` and country code,
+ * optional area code in parentheses, digit groups joined by one separator
+ * each. Bounded everywhere, so the scan is linear.
+ */
+const CANDIDATE = /(?<![\w+])(?:\+\d{1,3}[ .\-\u00a0]?|00\d{1,3}[ .\-])?(?:\(\d{1,5}\)[ .\-\u00a0]?)?\d{1,5}(?:[ .\-\u00a0/]\d{1,8}){0,5}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w])/g;
+
+const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
+/** Shapes of other identifiers: an SSN or ITIN (3-2-4), a card or Aadhaar (groups of four). */
+const OTHER_ID_LIKE = /^(?:\d{3}([- ])\d{2}\1\d{4}|\d{4}([ -])\d{4}\2\d{4}(?:\2\d{1,7})*)$/;
+const NANP_SHAPE = /^(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
+const IPV4_LIKE = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** Formatting characters the spec requires: a `+` prefix, parentheses or a separator between digit groups. */
+function isFormatted(candidate: string): boolean {
+  return /^\+|^00|\(\d+\)|\d[ .\-\u00a0/]\d/.test(candidate);
+}
+
+/**
+ * PHONE (L1): only numbers written with formatting characters (spec 4.17
+ * rule 2), so a bare run of digits (an order number, a card) is never a
+ * phone. A candidate is kept when libphonenumber-js finds it a valid number
+ * in its own country (`+` prefix) or in one of PHONE_REGIONS.
+ */
+export class PhoneRecognizer implements Recognizer {
+  readonly name = 'phone';
+  readonly types = ['PHONE'];
+  readonly layer = 'L1' as const;
+  readonly priority = LAYER_PRIORITY.L1;
+
+  constructor(private readonly regions: readonly CountryCode[] = PHONE_REGIONS) {}
+
+  find(text: string, emit: (entity: DetectedEntity) => void): void {
+    const re = new RegExp(CANDIDATE.source, 'g');
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const candidate = m[0].trimEnd();
+      const digits = candidate.replace(/\D/g, '').length;
+      if (digits < 7 || digits > 17 || !isFormatted(candidate) || DATE_LIKE.test(candidate) || IPV4_LIKE.test(candidate) || OTHER_ID_LIKE.test(candidate)) continue;
+      const score = this.validity(candidate);
+      if (score > 0) emit({ type: 'PHONE', start: m.index, end: m.index + candidate.length, score, layer: 'L1', priority: this.priority, source: this.name });
+    }
+  }
+
+  /**
+   * 0.95 for a valid international number; 0.9 for a valid North American
+   * number in its usual shape; 0.85 for one valid with a trunk prefix (0…)
+   * in a listed region; 0.6 for one valid somewhere else in the list (many
+   * plans accept short numbers); else 0.
+   */
+  private validity(candidate: string): number {
+    const international = candidate.startsWith('+') ? candidate : candidate.startsWith('00') ? `+${candidate.slice(2)}` : undefined;
+    if (international) return parsePhoneNumberFromString(international)?.isValid() ? 0.95 : 0;
+    let best = 0;
+    for (const region of this.regions) {
+      if (!parsePhoneNumberFromString(candidate, region)?.isValid()) continue;
+      if ((region === 'US' || region === 'CA') && NANP_SHAPE.test(candidate)) return 0.9;
+      best = Math.max(best, candidate.startsWith('0') || candidate.startsWith('(0') ? 0.85 : 0.6);
+    }
+    return best;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './checksums';
+export * from './crypto-addresses';
