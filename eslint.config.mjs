@@ -61,7 +61,7 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'messaging has no database.') }] },
   },
   {
-    files: ['libs/persistence/**/*.ts', '**/*.entity.ts', '**/*.repository.ts', '**/migrations/*.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts', '**/data-source.ts'],
+    files: ['libs/persistence/**/*.ts', '**/*.entity.ts', '**/*.repository.ts', '**/migrations/*.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts', '**/data-source.ts', 'apps/public-api/src/platform/database.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.') }] },
   },
   {

@@ -6,20 +6,20 @@ import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@doc
 import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
 import { runPrimary } from './cluster-primary';
-import { purgeExpiredAuthRecords } from './auth/housekeeping';
-import { startHousekeeping } from './housekeeping';
-import { startScheduler } from './schedules/schedules.service';
-import { AuditLog } from './audit/audit-log';
-import { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
-import { PublicApiConfig } from './config';
+import { purgeExpiredAuthRecords } from './identity/auth/housekeeping';
+import { startHousekeeping } from './workers/housekeeping';
+import { startScheduler } from './workflows/schedules/schedules.service';
+import { AuditLog } from './identity/audit/audit-log';
+import { AUTH_CHANGED_CHANNEL } from './identity/auth/principal-cache';
+import { PublicApiConfig } from './platform/config';
 import { openPublicApiDatabase } from './data-source';
-import { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
-import { createStorageFromConfig } from './storage-wiring/storage-from-config';
-import { UsersRepository } from './users/users.repository';
-import { UsersService } from './users/users.service';
-import { startExecutionReaper } from './workflow-executions/execution-reaper';
-import { startResultsConsumer } from './workflow-executions/results.consumer';
-import { createExecutionServices } from './workflow-executions/workflow-executions.feature';
+import { demoUsersWanted, seedDemoUsers } from './identity/seed/demo-users';
+import { createStorageFromConfig } from './documents/storage-from-config';
+import { UsersRepository } from './identity/users/users.repository';
+import { UsersService } from './identity/users/users.service';
+import { startExecutionReaper } from './workflows/executions/execution-reaper';
+import { startResultsConsumer } from './workflows/executions/results.consumer';
+import { createExecutionServices } from './workflows/executions/workflow-executions.feature';
 
 const SERVICE = 'public-api';
 

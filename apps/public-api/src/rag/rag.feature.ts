@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError } from '@docflow/service-kit';
-import { currentUser } from '../auth';
-import type { ApiFeature } from '../feature';
+import { currentUser } from '../identity/auth';
+import type { ApiFeature } from '../platform/feature';
 import { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, parseBody, parseDocumentId, RagEnableBody, RagQueryBody } from './rag.dto';
 import { describeRagRoutes } from './rag.openapi';
 import type { RagService } from './rag.service';

@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../openapi/registry';
+import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../platform/openapi/registry';
 import { RAG_PROCESSING_STATUSES, RAG_STATUSES } from '../documents/document-types';
 import { DEFAULT_TOP_K, MAX_QUERY_CHARS, MAX_TOP_K } from './rag.dto';
 

@@ -1,0 +1,37 @@
+import type { Router } from 'express';
+import type { Mailer } from '@docflow/mail';
+import type { Logger, Metrics } from '@docflow/service-kit';
+import type { AuditLog } from '../identity/audit/audit-log';
+import type { AuthGuards } from '../identity/auth/guards';
+import type { PublicApiConfig } from './config';
+import type { PublicApiDatabase } from './database';
+import type { OpenApiRegistry } from './openapi/registry';
+import type { UsersService } from '../identity/users/users.service';
+import type { ExecutionServices } from '../workflows/executions/workflow-executions.feature';
+
+/** What every feature of the public API may use. */
+export interface ApiContext {
+  config: PublicApiConfig;
+  logger: Logger;
+  metrics: Metrics;
+  database: PublicApiDatabase;
+  mailer: Mailer;
+  users: UsersService;
+  auth: AuthGuards;
+  openapi: OpenApiRegistry;
+  /** Audited actions (spec 2.19); record() never throws or waits. */
+  audit: AuditLog;
+  /** Execution use cases (one router client for every feature that starts runs). */
+  executions: ExecutionServices;
+}
+
+/**
+ * One feature of the public API (auth, users, documents, ...). `register`
+ * mounts its routes on the router served under /api (paths relative to
+ * /api) and describes each of them in `ctx.openapi`; a test fails when a
+ * mounted route is missing from the document.
+ */
+export interface ApiFeature {
+  name: string;
+  register(api: Router, ctx: ApiContext): void;
+}

@@ -1,0 +1,23 @@
+// The workflows module: activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers.
+import { ActivityEntity } from './activities/activity.entity';
+import { WorkflowExecutionStepEntity } from './executions/workflow-execution-step.entity';
+import { WorkflowExecutionEntity } from './executions/workflow-execution.entity';
+import { CreateActivities1764000000010 } from './migrations/1764000000010-CreateActivities';
+import { CreateWorkflowExecutions1764000000011 } from './migrations/1764000000011-CreateWorkflowExecutions';
+import { AddExecutionAnalyticsIndex1764000000040 } from './migrations/1764000000040-AddExecutionAnalyticsIndex';
+import { CreateWebhooks1764000000072 } from './migrations/1764000000072-CreateWebhooks';
+import { CreateWorkflowSchedules1764000000076 } from './migrations/1764000000076-CreateWorkflowSchedules';
+import { ScheduleEntity } from './schedules/schedule.entity';
+import { WebhookEntity } from './webhooks/webhook.entity';
+
+export { activitiesFeature } from './activities/activities.feature';
+export { createExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
+export type { ExecutionServices } from './executions/workflow-executions.feature';
+export { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
+export { workflowToolsFeature } from './tools/workflow-tools.feature';
+export { createSchedulesFeature } from './schedules/schedules.feature';
+export type { SchedulesService } from './schedules/schedules.service';
+export { createWebhooksFeature } from './webhooks/webhooks.feature';
+
+export const WORKFLOWS_ENTITIES = [ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, WebhookEntity, ScheduleEntity];
+export const WORKFLOWS_MIGRATIONS = [CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, AddExecutionAnalyticsIndex1764000000040, CreateWebhooks1764000000072, CreateWorkflowSchedules1764000000076];
