@@ -3,12 +3,12 @@ import type { Logger } from '@docflow/service-kit';
 import { AGENTS_ENTITIES, AGENTS_MIGRATIONS } from './agents';
 import { DOCUMENTS_ENTITIES, DOCUMENTS_MIGRATIONS } from './documents';
 import { IDENTITY_ENTITIES, IDENTITY_MIGRATIONS } from './identity';
-import type { PublicApiDatabase } from './platform/database';
+import type { PublicApiDatabase } from './platform';
 import { RAG_ENTITIES, RAG_MIGRATIONS } from './rag';
 import { SHIELD_ENTITIES, SHIELD_MIGRATIONS } from './shield';
 import { WORKFLOWS_ENTITIES, WORKFLOWS_MIGRATIONS } from './workflows';
 
-export type { PublicApiDatabase } from './platform/database';
+export type { PublicApiDatabase } from './platform';
 
 export const MIGRATIONS_TABLE = 'public_api_migrations';
 

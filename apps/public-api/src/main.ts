@@ -6,20 +6,20 @@ import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@doc
 import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
 import { runPrimary } from './cluster-primary';
-import { purgeExpiredAuthRecords } from './identity/auth/housekeeping';
-import { startHousekeeping } from './workers/housekeeping';
-import { startScheduler } from './workflows/schedules/schedules.service';
-import { AuditLog } from './identity/audit/audit-log';
-import { AUTH_CHANGED_CHANNEL } from './identity/auth/principal-cache';
-import { PublicApiConfig } from './platform/config';
+import { purgeExpiredAuthRecords } from './identity';
+import { startHousekeeping } from './workers';
+import { startScheduler } from './workflows';
+import { AuditLog } from './identity';
+import { AUTH_CHANGED_CHANNEL } from './identity';
+import { PublicApiConfig } from './platform';
 import { openPublicApiDatabase } from './data-source';
-import { demoUsersWanted, seedDemoUsers } from './identity/seed/demo-users';
-import { createStorageFromConfig } from './documents/storage-from-config';
-import { UsersRepository } from './identity/users/users.repository';
-import { UsersService } from './identity/users/users.service';
-import { startExecutionReaper } from './workflows/executions/execution-reaper';
-import { startResultsConsumer } from './workflows/executions/results.consumer';
-import { createExecutionServices } from './workflows/executions/workflow-executions.feature';
+import { demoUsersWanted, seedDemoUsers } from './identity';
+import { createStorageFromConfig } from './documents';
+import { UsersRepository } from './identity';
+import { UsersService } from './identity';
+import { startExecutionReaper } from './workflows';
+import { startResultsConsumer } from './workflows';
+import { createExecutionServices } from './workflows';
 
 const SERVICE = 'public-api';
 

@@ -1,15 +1,15 @@
 import { createLlmClient } from '@docflow/llm-client';
-import { ActivitiesRepository } from '../workflows/activities/activities.repository';
-import { ActivitiesService } from '../workflows/activities/activities.service';
-import { CredentialSealer } from '../identity/credentials/credential-sealer';
-import type { ApiContext } from '../platform/feature';
-import { PromptsRepository } from '../documents/prompts/prompts.repository';
-import { PromptsService } from '../documents/prompts/prompts.service';
+import { ActivitiesRepository } from '../workflows';
+import { ActivitiesService } from '../workflows';
+import { CredentialSealer } from '../identity';
+import type { ApiContext } from '../platform';
+import { PromptsRepository } from '../documents';
+import { PromptsService } from '../documents';
 import type { RagModule } from '../rag';
 import { parseCreateSquad } from './squads/squads.dto';
 import { SquadsRepository } from './squads/squads.repository';
 import { SquadsService } from './squads/squads.service';
-import type { DocumentFeatures } from '../documents/documents.module';
+import type { DocumentFeatures } from '../documents';
 import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
@@ -17,7 +17,7 @@ import { AgentsService } from './agents.service';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { createDataShieldSettings } from '../shield/data-shield.feature';
+import { createDataShieldSettings } from '../shield';
 import type { AgentEntity } from './agent.entity';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */

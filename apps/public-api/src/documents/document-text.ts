@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../platform/database';
+import type { PublicApiDatabase } from '../platform';
 import type { ExtractedPageRow, TextStatus } from './document-types';
 import { DocumentsRepository } from './documents.repository';
 

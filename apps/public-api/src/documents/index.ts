@@ -34,3 +34,11 @@ export { promptsFeature } from './prompts/prompts.feature';
 
 export const DOCUMENTS_ENTITIES = [DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, PromptEntity, ClassificationJobEntity];
 export const DOCUMENTS_MIGRATIONS = [CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, DocumentTextLz41764000000061];
+
+// Used by other modules.
+export { RAG_PROCESSING_STATUSES, RAG_STATUSES } from './document-types';
+export { documentListSpec } from './documents.repository';
+export { PromptsRepository } from './prompts/prompts.repository';
+export { PromptsService } from './prompts/prompts.service';
+export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
+export type { SpooledFile } from './upload/upload-middleware';

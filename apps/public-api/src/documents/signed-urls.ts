@@ -1,5 +1,5 @@
 import { signUrl, type SignedUrlVerdict, verifySignedUrl } from '@docflow/storage';
-import type { PublicApiConfig } from '../platform/config';
+import type { PublicApiConfig } from '../platform';
 import { signedUrlSecret } from './storage-from-config';
 
 export type SignedUrlConfig = Pick<PublicApiConfig, 'PUBLIC_BASE_URL' | 'SIGNED_URL_SECRET' | 'JWT_SECRET' | 'SIGNED_URL_TTL_SECONDS'>;

@@ -1,5 +1,5 @@
 import { loadConfig } from '@docflow/service-kit';
-import { PublicApiConfig } from '../platform/config';
+import { PublicApiConfig } from '../platform';
 import { signedUrlSecret, storageConfigOf } from './storage-from-config';
 
 describe('storage configuration', () => {

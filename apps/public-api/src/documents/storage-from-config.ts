@@ -2,7 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { createStorage, type StorageConfig, type StorageDriver } from '@docflow/storage';
-import type { PublicApiConfig } from '../platform/config';
+import type { PublicApiConfig } from '../platform';
 
 export type StorageSettings = Pick<
   PublicApiConfig,

@@ -12,9 +12,30 @@ import { CreateCredentials1764000000071 } from './migrations/1764000000071-Creat
 import { UserEntity } from './users/user.entity';
 
 export { createAuthModule } from './auth/auth.module';
+export { currentUser } from './auth/auth-user';
+export type { AuthUser } from './auth/auth-user';
+export { requireRole, STEP_UP_HEADER } from './auth/guards';
+export type { AuthGuards } from './auth/guards';
+export { JWT_ALGORITHM, JWT_ISSUER, signAccessToken } from './auth/tokens';
+export type { AccessTokenClaims, SignedAccessToken } from './auth/tokens';
+export { STEP_UP_GRANT_TTL_SECONDS } from './auth/step-up.service';
+export { purgeExpiredAuthRecords } from './auth/housekeeping';
+export { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
+export type { PrincipalCache } from './auth/principal-cache';
 export { usersFeature } from './users/users.feature';
+export { UserEntity } from './users/user.entity';
+export { UsersRepository } from './users/users.repository';
+export { UsersService } from './users/users.service';
+export type { UserRole } from './users/user-role';
+export { runUserCreate } from './users/user-create.command';
+export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { auditFeature } from './audit/audit.feature';
-export { credentialsFeature } from './credentials/credentials.feature';
+export { AuditLog } from './audit/audit-log';
+export type { AuditEntry } from './audit/audit-log';
+export { AuditRecordEntity } from './audit/audit-record.entity';
+export { createCredentialsService, credentialsFeature } from './credentials/credentials.feature';
+export { CredentialSealer } from './credentials/credential-sealer';
 
 export const IDENTITY_ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, AuditRecordEntity, CredentialEntity];
 export const IDENTITY_MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, AuthChangeNotifications1764000000060, CreateAuditLog1764000000070, CreateCredentials1764000000071];
+

@@ -1,13 +1,13 @@
 import type { Router } from 'express';
 import type { Mailer } from '@docflow/mail';
 import type { Logger, Metrics } from '@docflow/service-kit';
-import type { AuditLog } from '../identity/audit/audit-log';
-import type { AuthGuards } from '../identity/auth/guards';
+import type { AuditLog } from '../identity';
+import type { AuthGuards } from '../identity';
 import type { PublicApiConfig } from './config';
 import type { PublicApiDatabase } from './database';
 import type { OpenApiRegistry } from './openapi/registry';
-import type { UsersService } from '../identity/users/users.service';
-import type { ExecutionServices } from '../workflows/executions/workflow-executions.feature';
+import type { UsersService } from '../identity';
+import type { ExecutionServices } from '../workflows';
 
 /** What every feature of the public API may use. */
 export interface ApiContext {

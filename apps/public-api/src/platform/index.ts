@@ -14,3 +14,4 @@ export { apiKeyMatches, newApiKey, sha256Hex } from './public-access/api-keys';
 export { originAllowed, parseAllowedOrigins } from './public-access/origins';
 export { SLUG_MAX, SLUG_PATTERN, slugify, slugTakenOr } from './public-access/slug';
 export * from './router-client/router-client';
+

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError } from '@docflow/service-kit';
-import { currentUser } from '../identity/auth';
-import type { ApiFeature } from '../platform/feature';
+import { currentUser } from '../identity';
+import type { ApiFeature } from '../platform';
 import { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, parseBody, parseDocumentId, RagEnableBody, RagQueryBody } from './rag.dto';
 import { describeRagRoutes } from './rag.openapi';
 import type { RagService } from './rag.service';

@@ -1,6 +1,6 @@
 import { checkEntityType } from '@docflow/data-shield';
 import { BadRequestError } from '@docflow/service-kit';
-import type { AuditEntry } from '../identity/audit/audit-log';
+import type { AuditEntry } from '../identity';
 
 const MAX_EVENTS = 500;
 const LAYERS = new Set(['L1', 'L2', 'L3']);

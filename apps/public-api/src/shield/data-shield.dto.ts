@@ -1,6 +1,6 @@
 import { checkEntityType, checkTenantRegex, TENANT_LIMITS } from '@docflow/data-shield';
 import { BadRequestError } from '@docflow/service-kit';
-import { requestFields } from '../platform/request-body';
+import { requestFields } from '../platform';
 import type { DetectorKind } from './data-shield-detector.entity';
 import type { DetectorFields } from './data-shield.repository';
 

@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, currentCorrelationId, NotFoundError } from '@docflow/service-kit';
-import { idParam } from '../platform/request-body';
-import { currentUser } from '../identity/auth/auth-user';
-import type { ApiFeature } from '../platform/feature';
+import { idParam } from '../platform';
+import { currentUser } from '../identity';
+import type { ApiFeature } from '../platform';
 import type { DetectorKind } from './data-shield-detector.entity';
 import { auditEntriesOf } from './data-shield-audit';
 import { parsePreview } from './data-shield.dto';

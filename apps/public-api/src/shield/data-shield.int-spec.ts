@@ -4,11 +4,11 @@ import request from 'supertest';
 import type express from 'express';
 import { DetectionEngine, ScopeSealer, ShieldService } from '@docflow/data-shield';
 import { silentLogger } from '@docflow/service-kit';
-import type { AuditLog } from '../identity/audit/audit-log';
-import { seedDemoUsers } from '../identity/seed/demo-users';
+import type { AuditLog } from '../identity';
+import { seedDemoUsers } from '../identity';
 import { buildTestApi, openTestBed, recordingLogger, type TestBed, testConfig } from '../test-support/test-app';
-import { UsersRepository } from '../identity/users/users.repository';
-import { UsersService } from '../identity/users/users.service';
+import { UsersRepository } from '../identity';
+import { UsersService } from '../identity';
 
 const SERVICE_KEY = 'data-shield-int-service-key-0123456789';
 let bed: TestBed;

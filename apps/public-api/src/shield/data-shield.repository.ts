@@ -1,5 +1,5 @@
-import { AuditRecordEntity } from '../identity/audit/audit-record.entity';
-import type { PublicApiDatabase } from '../platform/database';
+import { AuditRecordEntity } from '../identity';
+import type { PublicApiDatabase } from '../platform';
 import { DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity, type DetectorKind, type ShieldSubjectKind } from './data-shield-detector.entity';
 
 export interface DetectorFields {

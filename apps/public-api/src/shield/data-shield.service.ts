@@ -1,8 +1,8 @@
 import type { DataShieldOptions } from '@docflow/contracts';
 import { checkEntityType, DETECTOR_PACKS, type TenantDetectors } from '@docflow/data-shield';
 import { BadRequestError, ConflictError, NotFoundError } from '@docflow/service-kit';
-import { requestFields } from '../platform/request-body';
-import type { AuditRecordEntity } from '../identity/audit/audit-record.entity';
+import { requestFields } from '../platform';
+import type { AuditRecordEntity } from '../identity';
 import type { DataShieldDetectorEntity, DetectorKind, ShieldSubjectKind } from './data-shield-detector.entity';
 import { parseDetector } from './data-shield.dto';
 import type { DataShieldRepository } from './data-shield.repository';

@@ -6,3 +6,6 @@ export { dataShieldFeature } from './data-shield.feature';
 
 export const SHIELD_ENTITIES = [DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity];
 export const SHIELD_MIGRATIONS = [CreateDataShieldDetectors1764000000080];
+
+// Used by other modules.
+export { createDataShieldSettings } from './data-shield.feature';

@@ -7,7 +7,7 @@ import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
 import { loadConfig, Logger, LogMeta, Metrics } from '@docflow/service-kit';
 import { createTestDatabase, TestDatabase } from '@docflow/testing';
 import { buildPublicApi, PublicApi, PublicApiDeps } from '../app';
-import { PublicApiConfig } from '../platform/config';
+import { PublicApiConfig } from '../platform';
 import { openPublicApiDatabase, PublicApiDatabase } from '../data-source';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef';

@@ -1,8 +1,8 @@
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import { requestFields } from '../../platform/request-body';
-import { parseAllowedOrigins } from '../../platform/public-access/origins';
-import { SLUG_MAX, SLUG_PATTERN } from '../../platform/public-access/slug';
+import { requestFields } from '../../platform';
+import { parseAllowedOrigins } from '../../platform';
+import { SLUG_MAX, SLUG_PATTERN } from '../../platform';
 
 export const DEFAULT_RATE_LIMIT = 60;
 const NAME_MAX = 255;

@@ -1,10 +1,10 @@
 import { NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
-import { idParam } from '../../platform/request-body';
-import { currentUser } from '../../identity/auth/auth-user';
-import type { ApiFeature } from '../../platform/feature';
-import { createDataShieldSettings } from '../../shield/data-shield.feature';
+import { idParam } from '../../platform';
+import { currentUser } from '../../identity';
+import type { ApiFeature } from '../../platform';
+import { createDataShieldSettings } from '../../shield';
 import type { RagModule } from '../../rag';
-import { FixedWindowLimiter } from '../../platform/rate-limit';
+import { FixedWindowLimiter } from '../../platform';
 import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './chatbots.dto';
 import { describeChatbotRoutes } from './chatbots.openapi';
 import { ChatbotsRepository } from './chatbots.repository';

@@ -1,6 +1,6 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { PublicApiDatabase } from '../../platform/database';
-import { slugTakenOr } from '../../platform/public-access/slug';
+import type { PublicApiDatabase } from '../../platform';
+import { slugTakenOr } from '../../platform';
 import { ChatbotEntity } from './chatbot.entity';
 
 export type NewChatbotRow = Omit<ChatbotEntity, 'id' | 'createdAt' | 'updatedAt'>;

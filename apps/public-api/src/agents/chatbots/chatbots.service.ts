@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@docflow/service-kit';
-import { apiKeyMatches, newApiKey, sha256Hex } from '../../platform/public-access/api-keys';
-import { originAllowed } from '../../platform/public-access/origins';
-import { slugify } from '../../platform/public-access/slug';
+import { apiKeyMatches, newApiKey, sha256Hex } from '../../platform';
+import { originAllowed } from '../../platform';
+import { slugify } from '../../platform';
 import type { RagAnswer } from '../../rag';
-import type { FixedWindowLimiter } from '../../platform/rate-limit';
+import type { FixedWindowLimiter } from '../../platform';
 import type { ChatbotEntity } from './chatbot.entity';
 import type { ChatbotsRepository } from './chatbots.repository';
 import { type ChatbotSettings, DEFAULT_RATE_LIMIT } from './chatbots.dto';

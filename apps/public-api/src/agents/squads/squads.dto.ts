@@ -1,7 +1,7 @@
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import { requestFields } from '../../platform/request-body';
-import { SLUG_MAX, SLUG_PATTERN } from '../../platform/public-access/slug';
+import { requestFields } from '../../platform';
+import { SLUG_MAX, SLUG_PATTERN } from '../../platform';
 import type { SquadMember, SquadTask } from './squad.entity';
 
 export interface SquadSettings {

@@ -1,8 +1,8 @@
 import { NotFoundError } from '@docflow/service-kit';
-import { idParam } from '../../platform/request-body';
+import { idParam } from '../../platform';
 import type { AgentRuntime } from '../agent-runtime';
-import { currentUser } from '../../identity/auth/auth-user';
-import type { ApiFeature } from '../../platform/feature';
+import { currentUser } from '../../identity';
+import type { ApiFeature } from '../../platform';
 import { parseCreateSquad, parseKickoff, parseUpdateSquad } from './squads.dto';
 import { describeSquadRoutes } from './squads.openapi';
 import { SQUAD_NOT_FOUND } from './squads.service';

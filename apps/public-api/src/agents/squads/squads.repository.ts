@@ -1,6 +1,6 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { PublicApiDatabase } from '../../platform/database';
-import { slugTakenOr } from '../../platform/public-access/slug';
+import type { PublicApiDatabase } from '../../platform';
+import { slugTakenOr } from '../../platform';
 import { SquadEntity } from './squad.entity';
 
 export type NewSquadRow = Omit<SquadEntity, 'id' | 'createdAt' | 'updatedAt'>;

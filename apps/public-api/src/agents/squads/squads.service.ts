@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@docflow/service-kit';
 import type { AgentEntity } from '../agent.entity';
 import type { AgentsRepository } from '../agents.repository';
-import { slugify } from '../../platform/public-access/slug';
+import { slugify } from '../../platform';
 import { pipelineProblems } from './pipeline';
 import type { SquadEntity } from './squad.entity';
 import { runSquad, type SquadRun, type SquadRunDeps } from './squad-runner';

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, NotFoundError } from '@docflow/service-kit';
-import { idParam, requestFields } from '../../platform/request-body';
-import { currentUser } from '../../identity/auth';
-import type { ApiContext, ApiFeature } from '../../platform/feature';
-import { RouterClient } from '../../platform/router-client/router-client';
+import { idParam, requestFields } from '../../platform';
+import { currentUser } from '../../identity';
+import type { ApiContext, ApiFeature } from '../../platform';
+import { RouterClient } from '../../platform';
 import { describeClassificationJobRoutes } from './classification-jobs.openapi';
 import { ClassificationJobsRepository } from './classification-jobs.repository';
 import { ClassificationJobsService, COLLECTION_NOT_FOUND, JOB_NOT_FOUND } from './classification-jobs.service';

@@ -1,5 +1,5 @@
 import { JOB_STATUSES } from '@docflow/contracts';
-import type { OpenApiRegistry } from '../../platform/openapi/registry';
+import type { OpenApiRegistry } from '../../platform';
 import { EXTRACTION_JOB_TYPES, MAX_JOB_DOCUMENTS } from './classification-jobs.dto';
 
 const EXTRACTION_RESULT = {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { JobStatus } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
 import { BadRequestError, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
-import type { AuthUser } from '../../identity/auth';
+import type { AuthUser } from '../../identity';
 import { fileUrlOf } from '../document-view';
-import type { RouterClient } from '../../platform/router-client/router-client';
+import type { RouterClient } from '../../platform';
 import { GenerateJobBody, MAX_JOB_DOCUMENTS, type ExtractionJobType } from './classification-jobs.dto';
 import type { ClassificationJobsRepository, JobDocumentRow } from './classification-jobs.repository';
 

@@ -1,4 +1,4 @@
-import { RouterClient, RouterUnavailableError } from '../../platform/router-client/router-client';
+import { RouterClient, RouterUnavailableError } from '../../platform';
 import { recordingLogger } from '../../test-support/test-app';
 import { resultFromRouter } from './classification-jobs.service';
 import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';

@@ -1,7 +1,7 @@
 import { listQueryString, parseListQuery } from '@docflow/list-query';
-import { currentUser } from '../../identity/auth/auth-user';
+import { currentUser } from '../../identity';
 import { parseId } from '../documents.dto';
-import type { ApiFeature } from '../../platform/feature';
+import type { ApiFeature } from '../../platform';
 import { parseCreateCollection, parseDocumentRef } from './collections.dto';
 import { describeCollectionRoutes } from './collections.openapi';
 import { collectionListSpec } from './collections.repository';

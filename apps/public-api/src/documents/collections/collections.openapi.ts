@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../../platform/openapi/registry';
+import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../../platform';
 import { LIST_PARAMETERS } from '../documents.openapi';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { PromptLevel, PromptType, RtioOutputFormat, RtioRole } from '@docflow/rtio';
-import { UserEntity } from '../../identity/users/user.entity';
+import { UserEntity } from '../../identity';
 
 /** A prompt (spec 2.4). */
 @Entity({ name: 'prompts' })

@@ -1,5 +1,5 @@
 import { PROMPT_LEVELS, PROMPT_TYPES, RTIO_OUTPUT_FORMATS, RTIO_ROLES } from '@docflow/rtio';
-import type { OpenApiRegistry, ParameterDoc } from '../../platform/openapi/registry';
+import type { OpenApiRegistry, ParameterDoc } from '../../platform';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const dataOf = (schema: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: schema } });

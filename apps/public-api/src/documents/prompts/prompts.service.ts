@@ -1,7 +1,7 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
 import type { PromptType, RtioRole } from '@docflow/rtio';
 import { BadRequestError, ForbiddenError, NotFoundError, validatePlain } from '@docflow/service-kit';
-import type { AuthUser } from '../../identity/auth';
+import type { AuthUser } from '../../identity';
 import type { PromptEntity } from './prompt.entity';
 import { CreatePromptBody, MAX_EXAMPLE_OUTPUT_BYTES, UpdatePromptBody, withApiSpellings } from './prompts.dto';
 import type { NewPromptRow, PromptChanges, PromptListQuery, PromptsRepository } from './prompts.repository';

@@ -1,7 +1,7 @@
 import { InternalServiceError, type ExtractResult, type LlmClient } from '@docflow/llm-client';
 import { fillExampleOutput, jsonObjectFrom, renderRtioMessages, rtioFromClassification, type RtioPromptDraft } from '@docflow/rtio';
 import { AppError, BadRequestError, ForbiddenError, Logger, NotFoundError, RequestTimeoutError, validatePlain } from '@docflow/service-kit';
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { getDocumentText } from '../document-text';
 import { GenerateRtioBody } from './generate-rtio.dto';
 import type { PromptCaller } from './prompts.service';

@@ -1,5 +1,5 @@
 import { currentCorrelationId, type Logger } from '@docflow/service-kit';
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { AuditRecordEntity } from './audit-record.entity';
 import { redactDetails } from './redact';
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { listQueryString, type ListSpec, paginationMeta, parseListQuery } from '@docflow/list-query';
 import { currentUser } from '../auth/auth-user';
-import type { ApiFeature } from '../../platform/feature';
+import type { ApiFeature } from '../../platform';
 import type { AuditRecordEntity } from './audit-record.entity';
 import { adminAuditListSpec, AuditRepository, ownAuditListSpec } from './audit.repository';
 import { describeAuditRoutes } from './audit.openapi';

@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc } from '../../platform/openapi/registry';
+import type { OpenApiRegistry, ParameterDoc } from '../../platform';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

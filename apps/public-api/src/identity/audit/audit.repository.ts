@@ -1,5 +1,5 @@
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { AuditRecordEntity } from './audit-record.entity';
 
 const FIELDS = {

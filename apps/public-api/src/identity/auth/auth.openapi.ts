@@ -1,4 +1,4 @@
-import type { OpenApiRegistry } from '../../platform/openapi/registry';
+import type { OpenApiRegistry } from '../../platform';
 
 const message = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
 

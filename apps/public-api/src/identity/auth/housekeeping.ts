@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { RevokedTokensRepository } from './revoked-tokens.repository';
 import { StepUpRepository } from './step-up.repository';
 

@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import type express from 'express';
 import { createMailer, Mailer } from '@docflow/mail';
-import type { ApiFeature } from '../../platform/feature';
+import type { ApiFeature } from '../../platform';
 import { seedDemoUsers } from '../seed/demo-users';
 import { LoopbackSmtp } from '@docflow/testing';
 import { stepUpCodeIn } from '../../test-support/step-up-mail';

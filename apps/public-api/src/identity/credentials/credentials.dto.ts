@@ -1,6 +1,6 @@
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import { requestFields } from '../../platform/request-body';
+import { requestFields } from '../../platform';
 
 export interface CredentialInput {
   name: string;

@@ -1,11 +1,11 @@
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { NotFoundError } from '@docflow/service-kit';
-import { idParam } from '../../platform/request-body';
+import { idParam } from '../../platform';
 import type { AuditLog } from '../audit/audit-log';
 import { currentUser } from '../auth/auth-user';
-import type { PublicApiConfig } from '../../platform/config';
-import type { PublicApiDatabase } from '../../platform/database';
-import type { ApiFeature } from '../../platform/feature';
+import type { PublicApiConfig } from '../../platform';
+import type { PublicApiDatabase } from '../../platform';
+import type { ApiFeature } from '../../platform';
 import { CredentialSealer } from './credential-sealer';
 import { parseCreateCredential, parseUpdateCredential } from './credentials.dto';
 import { describeCredentialRoutes } from './credentials.openapi';

@@ -1,5 +1,5 @@
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { CredentialEntity } from './credential.entity';
 
 /** What GET /credentials may filter and sort (spec 2.1 list conventions). */

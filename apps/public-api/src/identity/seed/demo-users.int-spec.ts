@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { loadConfig } from '@docflow/service-kit';
-import { PublicApiConfig } from '../../platform/config';
+import { PublicApiConfig } from '../../platform';
 import { buildTestApp, openTestBed, recordingLogger, TestBed } from '../../test-support/test-app';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';

@@ -1,5 +1,5 @@
 import type { Logger } from '@docflow/service-kit';
-import type { PublicApiConfig } from '../../platform/config';
+import type { PublicApiConfig } from '../../platform';
 import type { NewUser, UsersService } from '../users/users.service';
 
 /** The demo accounts of runtime-contract.md (Accounts). */

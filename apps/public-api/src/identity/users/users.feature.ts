@@ -1,5 +1,5 @@
 import { currentUser } from '../auth/auth-user';
-import type { ApiFeature } from '../../platform/feature';
+import type { ApiFeature } from '../../platform';
 
 export const usersFeature: ApiFeature = {
   name: 'users',

@@ -1,11 +1,11 @@
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { NotFoundError } from '@docflow/service-kit';
-import { currentUser } from '../../identity/auth';
-import type { ApiContext, ApiFeature } from '../../platform/feature';
+import { currentUser } from '../../identity';
+import type { ApiContext, ApiFeature } from '../../platform';
 import { describeActivityRoutes } from './activities.openapi';
 import { activityListSpec, ActivitiesRepository } from './activities.repository';
 import { ACTIVITY_NOT_FOUND, ActivitiesService } from './activities.service';
-import { idParam, requestFields } from '../../platform/request-body';
+import { idParam, requestFields } from '../../platform';
 
 export function createActivitiesService(ctx: Pick<ApiContext, 'database'>): ActivitiesService {
   return new ActivitiesService(new ActivitiesRepository(ctx.database));

@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc } from '../../platform/openapi/registry';
+import type { OpenApiRegistry, ParameterDoc } from '../../platform';
 import { ACTIVITY_LEVELS, ACTIVITY_STATUSES } from './activity-vocabulary';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

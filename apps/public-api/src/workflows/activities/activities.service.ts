@@ -1,6 +1,6 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
 import { BadRequestError, ForbiddenError, NotFoundError, validatePlain } from '@docflow/service-kit';
-import type { AuthUser } from '../../identity/auth';
+import type { AuthUser } from '../../identity';
 import { CreateActivityBody, InstantiateActivityBody, UpdateActivityBody } from './activities.dto';
 import type { ActivitiesRepository, ActivityChanges, ActivityListQuery } from './activities.repository';
 import { DEFAULT_ACTIVITY_STATUS, DEFAULT_WORKFLOW_TYPE, type ActivityLevel, type ActivityStatus } from './activity-vocabulary';

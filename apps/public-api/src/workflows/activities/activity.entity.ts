@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { UserEntity } from '../../identity/users/user.entity';
+import { UserEntity } from '../../identity';
 import type { ActivityLevel, ActivityStatus } from './activity-vocabulary';
 
 /** A workflow (spec 2.5). */

@@ -1,9 +1,9 @@
 import { NotFoundError } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND } from '../activities/activities.service';
-import { idParam } from '../../platform/request-body';
-import { currentUser } from '../../identity/auth';
-import type { ApiFeature } from '../../platform/feature';
+import { idParam } from '../../platform';
+import { currentUser } from '../../identity';
+import type { ApiFeature } from '../../platform';
 import { parseErrorsLimit, parsePeriod } from './analytics-query';
 import { describeAnalyticsRoutes } from './workflow-analytics.openapi';
 import { WorkflowAnalyticsRepository } from './workflow-analytics.repository';

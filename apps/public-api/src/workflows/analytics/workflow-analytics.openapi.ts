@@ -1,4 +1,4 @@
-import type { OpenApiRegistry } from '../../platform/openapi/registry';
+import type { OpenApiRegistry } from '../../platform';
 import { DEFAULT_ERRORS_LIMIT, DEFAULT_PERIOD, MAX_ERRORS_LIMIT, PERIOD_NAMES } from './analytics-query';
 
 const periodSchema = { type: 'string', pattern: '^(all_time|last_[1-9][0-9]{0,3}_(hour|day|week|month)s?)$', examples: [...PERIOD_NAMES] };

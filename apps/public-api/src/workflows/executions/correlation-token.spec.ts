@@ -1,5 +1,5 @@
 import { correlationTokenMatches, CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
-import { FixedWindowLimiter } from '../../platform/rate-limit';
+import { FixedWindowLimiter } from '../../platform';
 import { looksLikePollingToken, signPollingToken, verifyPollingToken } from './polling-token';
 
 describe('correlation tokens', () => {

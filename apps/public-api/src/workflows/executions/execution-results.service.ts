@@ -1,7 +1,7 @@
 import type { Counter } from 'prom-client';
 import type { ResultMessage } from '@docflow/contracts';
 import type { Logger, Metrics } from '@docflow/service-kit';
-import type { AuditLog } from '../../identity/audit/audit-log';
+import type { AuditLog } from '../../identity';
 import type { ExecutionStatus } from './execution-status';
 import { CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
 import { buildResultUpdate, executionIdOf } from './result-application';

@@ -7,7 +7,7 @@ import { Actors, createActor, createActors, sampleDefinition } from './test-supp
 import { ErrorBody, executionEnv, ExecutionApi, INTERNAL_SECRET } from './test-support/execution-api';
 import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';
 import { signPollingToken } from './polling-token';
-import type { AuditLog } from '../../identity/audit/audit-log';
+import type { AuditLog } from '../../identity';
 
 let bed: TestBed;
 let router: FakeRouter;

@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc, ResponseDoc } from '../../platform/openapi/registry';
+import type { OpenApiRegistry, ParameterDoc, ResponseDoc } from '../../platform';
 import { EXECUTION_STATUSES } from './execution-status';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

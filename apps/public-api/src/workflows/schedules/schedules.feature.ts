@@ -1,8 +1,8 @@
 import { NotFoundError } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
-import { idParam } from '../../platform/request-body';
-import { currentUser } from '../../identity/auth/auth-user';
-import type { ApiFeature } from '../../platform/feature';
+import { idParam } from '../../platform';
+import { currentUser } from '../../identity';
+import type { ApiFeature } from '../../platform';
 import { parseCreateSchedule, parseUpdateSchedule } from './schedules.dto';
 import { describeScheduleRoutes, SCHEDULE_PATHS } from './schedules.openapi';
 import { SchedulesRepository } from './schedules.repository';

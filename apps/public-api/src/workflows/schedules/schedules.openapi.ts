@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc } from '../../platform/openapi/registry';
+import type { OpenApiRegistry, ParameterDoc } from '../../platform';
 
 /** The routes' bases: the spec names no path, so the resource's name and a short alias. */
 export const SCHEDULE_PATHS = ['/workflow-schedules', '/schedules'] as const;

@@ -1,5 +1,5 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { ScheduleEntity } from './schedule.entity';
 
 export type NewScheduleRow = Pick<ScheduleEntity, 'ownerId' | 'activityId' | 'name' | 'cronExpression' | 'timezone' | 'isActive' | 'skipIfRunning' | 'inputs' | 'nextRunAt'>;

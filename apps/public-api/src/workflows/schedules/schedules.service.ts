@@ -1,8 +1,8 @@
 import { type Logger, NotFoundError } from '@docflow/service-kit';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, type Caller, canRead } from '../activities/activities.service';
-import type { AuditLog } from '../../identity/audit/audit-log';
-import type { UsersService } from '../../identity/users/users.service';
+import type { AuditLog } from '../../identity';
+import type { UsersService } from '../../identity';
 import type { WorkflowExecutionsService } from '../executions/workflow-executions.service';
 import { nextRun } from './cron';
 import type { ScheduleEntity, ScheduleStatus } from './schedule.entity';

@@ -1,8 +1,8 @@
 import { TASK_TYPES, validateDefinition, type TaskTypeDefinition } from '@docflow/workflow';
 import { BadRequestError } from '@docflow/service-kit';
-import { requestFields } from '../../platform/request-body';
-import type { ApiFeature } from '../../platform/feature';
-import type { OpenApiRegistry } from '../../platform/openapi/registry';
+import { requestFields } from '../../platform';
+import type { ApiFeature } from '../../platform';
+import type { OpenApiRegistry } from '../../platform';
 
 /** A registry entry as GET /workflows/task-types serves it (spec 2.7). */
 export function toTaskTypeView(t: TaskTypeDefinition): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '@docflow/internal-auth';
-import { sha256Hex } from '../../platform/public-access/api-keys';
+import { sha256Hex } from '../../platform';
 
 /** A new webhook secret: 32 random bytes as 64 hex characters (spec 2.14). */
 export function newWebhookSecret(): string {

@@ -1,8 +1,8 @@
 import { BadRequestError } from '@docflow/service-kit';
 import { ACCEPTED_MIME_TYPES, normaliseMimeType, type AcceptedMimeType } from '@docflow/text-extraction';
 import { isPlainObject } from '@docflow/workflow';
-import { requestFields } from '../../platform/request-body';
-import { parseAllowedOrigins } from '../../platform/public-access/origins';
+import { requestFields } from '../../platform';
+import { parseAllowedOrigins } from '../../platform';
 
 /** Spec 8: 1 to 50; 10 (the developer guide's default; the schema description says 20). */
 export const DEFAULT_MAX_FILE_SIZE_MB = 10;

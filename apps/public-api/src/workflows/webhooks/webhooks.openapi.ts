@@ -1,5 +1,5 @@
 import { ACCEPTED_MIME_TYPES } from '@docflow/text-extraction';
-import type { OpenApiRegistry, ParameterDoc } from '../../platform/openapi/registry';
+import type { OpenApiRegistry, ParameterDoc } from '../../platform';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const successOf = (data: Record<string, unknown>) => ({ type: 'object', properties: { success: { type: 'boolean', const: true }, data } });

@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../../platform/database';
+import type { PublicApiDatabase } from '../../platform';
 import { WebhookEntity } from './webhook.entity';
 
 export type NewWebhookRow = Pick<

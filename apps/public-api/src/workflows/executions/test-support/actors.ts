@@ -1,7 +1,7 @@
-import { signAccessToken } from '../../../identity/auth';
-import type { PublicApiDatabase } from '../../../platform/database';
-import type { UserRole } from '../../../identity/users/user-role';
-import { UsersRepository } from '../../../identity/users/users.repository';
+import { signAccessToken } from '../../../identity';
+import type { PublicApiDatabase } from '../../../platform';
+import type { UserRole } from '../../../identity';
+import { UsersRepository } from '../../../identity';
 import { TEST_JWT_SECRET } from '../../../test-support/test-app';
 
 export interface Actor {
