@@ -2,14 +2,14 @@ import { createLlmClient } from '@docflow/llm-client';
 import { ActivitiesRepository } from '../workflows';
 import { ActivitiesService } from '../workflows';
 import { CredentialSealer } from '../identity';
-import type { ApiContext } from '../platform';
+import type { PlatformServices } from '../platform';
 import { PromptsRepository } from '../documents';
 import { PromptsService } from '../documents';
 import type { RagModule } from '../rag';
 import { parseCreateSquad } from './squads/squads.dto';
 import { SquadsRepository } from './squads/squads.repository';
 import { SquadsService } from './squads/squads.service';
-import type { DocumentFeatures } from '../documents';
+import type { DocumentsModule } from '../documents';
 import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
@@ -27,7 +27,7 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentFeatures; rag: RagModule }): AgentRuntime {
+export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule }): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
@@ -37,7 +37,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   const prompts = new PromptsRepository(ctx.database);
   // The create tools act only in a turn the user confirmed (ToolContext.userConfirmed), so squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
-    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.query(userId, q) }),
+    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),
     ...composerCreateTools({
       activities: new ActivitiesService(activities),
       prompts: new PromptsService(prompts),

@@ -7,10 +7,8 @@ import { CreateAgents1764000000074 } from './migrations/1764000000074-CreateAgen
 import { CreateSquads1764000000075 } from './migrations/1764000000075-CreateSquads';
 import { SquadEntity } from './squads/squad.entity';
 
-export { createAgentRuntime } from './agent-runtime';
-export { createAgentsFeature } from './agents.feature';
-export { createSquadsFeature } from './squads/squads.feature';
-export { createChatbotsFeature } from './chatbots/chatbots.feature';
+export { createAgentsModule } from './agents.module';
+export type { AgentsModule, AgentsModuleDeps } from './agents.module';
 
 export const AGENTS_ENTITIES = [ChatbotEntity, AgentEntity, ConversationEntity, AgentMessageEntity, SquadEntity];
 export const AGENTS_MIGRATIONS = [CreateChatbots1764000000073, CreateAgents1764000000074, CreateSquads1764000000075];

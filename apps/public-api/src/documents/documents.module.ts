@@ -1,11 +1,8 @@
 import { DocConverter } from '@docflow/doc-conversion';
 import type { StorageDriver } from '@docflow/storage';
-import type { Logger } from '@docflow/service-kit';
 import { CollectionsRepository } from './collections/collections.repository';
 import { CollectionsService } from './collections/collections.service';
 import { createCollectionsFeature } from './collections/collections.feature';
-import type { PublicApiConfig } from '../platform';
-import type { PublicApiDatabase } from '../platform';
 import { createDocumentsFeature } from './documents.feature';
 import { DocumentsRepository } from './documents.repository';
 import { DocumentsService } from './documents.service';
@@ -13,26 +10,34 @@ import { StorageQuotaRepository } from './storage-quota.repository';
 import { TextExtractionRunner } from './text-extraction.runner';
 import { createUploadMiddleware } from './upload/upload-middleware';
 import { UploadService } from './upload/upload.service';
-import type { AuditLog } from '../identity';
-import type { ApiFeature } from '../platform';
+import type { AuditLog, AuthGuards } from '../identity';
+import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
+import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
+import { promptsFeature } from './prompts/prompts.feature';
 import { createStorageFromConfig, uploadTempDir } from './storage-from-config';
 
 const MB = 1024 * 1024;
 
-export interface DocumentFeaturesDeps {
-  config: PublicApiConfig;
-  database: PublicApiDatabase;
-  logger: Logger;
+export interface DocumentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> {
+  auth: AuthGuards;
   audit: AuditLog;
   /** Default: the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
   /** Default: one LibreOffice at a time, DOCX_CONVERSION_TIMEOUT_SECONDS each. */
   converter?: DocConverter;
+  /**
+   * Where new documents' text is extracted (default `here`): `elsewhere` in a
+   * process without the workers role, whose uploads leave their rows pending
+   * for a workers process; `sweeper-only` in a workers process without the api
+   * role, whose sweeper takes pending rows at once (no upload of its own is
+   * about to extract them).
+   */
+  textExtraction?: 'here' | 'elsewhere' | 'sweeper-only';
 }
 
-/** Documents and collections with what they share: storage, the DOCX converter and background text extraction. */
-export interface DocumentFeatures {
-  features: ApiFeature[];
+/** Documents and collections with what they share (storage, the DOCX converter and background text extraction), prompts and classification jobs. */
+export interface DocumentsModule {
+  features: { documents: MountableFeature; collections: MountableFeature; prompts: MountableFeature; classificationJobs: MountableFeature };
   uploads: UploadService;
   /** Where upload middlewares spool files (webhook triggers build one of their own). */
   uploadTempDir: string;
@@ -45,7 +50,7 @@ export interface DocumentFeatures {
   stop(): Promise<void>;
 }
 
-export function createDocumentFeatures(deps: DocumentFeaturesDeps): DocumentFeatures {
+export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModule {
   const { config, database } = deps;
   const logger = deps.logger.child({ component: 'documents' });
   const storage = deps.storage ?? createStorageFromConfig(config);
@@ -73,14 +78,19 @@ export function createDocumentFeatures(deps: DocumentFeaturesDeps): DocumentFeat
     sweepIntervalMs: config.TEXT_EXTRACTION_SWEEP_SECONDS * 1000,
     // A converted DOCX may make a PDF larger than the upload limit.
     maxBytes: Math.max(maxFileBytes * 4, 50 * MB),
+    extractsEnqueued: deps.textExtraction !== 'elsewhere',
+    ...(deps.textExtraction === 'sweeper-only' ? { pendingGraceSeconds: 0 } : {}),
   });
   const collections = new CollectionsService(new CollectionsRepository(database), documents);
+  const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth };
 
   return {
-    features: [
-      createDocumentsFeature({ documents, uploads, textExtraction, uploadMiddleware: createUploadMiddleware({ tempDir, maxFileBytes }) }),
-      createCollectionsFeature(collections),
-    ],
+    features: {
+      documents: bindFeature(createDocumentsFeature({ documents, uploads, textExtraction, uploadMiddleware: createUploadMiddleware({ tempDir, maxFileBytes }) }), needs),
+      collections: bindFeature(createCollectionsFeature(collections), needs),
+      prompts: bindFeature(promptsFeature, needs),
+      classificationJobs: bindFeature(classificationJobsFeature, needs),
+    },
     storage,
     documents,
     uploads,

@@ -26,11 +26,9 @@ export type { DocumentType, ExtractedPageRow, RagProcessingStatus, RagStatus, Te
 export { QUOTA_WARNING_RATIO } from './upload/upload.service';
 export type { UploadService, UploadResult, Uploader, QuotaWarning } from './upload/upload.service';
 
-export { createDocumentFeatures } from './documents.module';
-export type { DocumentFeatures } from './documents.module';
+export { createDocumentsModule } from './documents.module';
+export type { DocumentsModule, DocumentsModuleDeps } from './documents.module';
 export { createStorageFromConfig } from './storage-from-config';
-export { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
-export { promptsFeature } from './prompts/prompts.feature';
 
 export const DOCUMENTS_ENTITIES = [DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, PromptEntity, ClassificationJobEntity];
 export const DOCUMENTS_MIGRATIONS = [CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, DocumentTextLz41764000000061];

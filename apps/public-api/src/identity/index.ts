@@ -11,7 +11,8 @@ import { CreateAuditLog1764000000070 } from './migrations/1764000000070-CreateAu
 import { CreateCredentials1764000000071 } from './migrations/1764000000071-CreateCredentials';
 import { UserEntity } from './users/user.entity';
 
-export { createAuthModule } from './auth/auth.module';
+export { createIdentityModule } from './identity.module';
+export type { IdentityModule, IdentityModuleDeps, IdentityServices } from './identity.module';
 export { currentUser } from './auth/auth-user';
 export type { AuthUser } from './auth/auth-user';
 export { requireRole, STEP_UP_HEADER } from './auth/guards';
@@ -22,18 +23,16 @@ export { STEP_UP_GRANT_TTL_SECONDS } from './auth/step-up.service';
 export { purgeExpiredAuthRecords } from './auth/housekeeping';
 export { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
 export type { PrincipalCache } from './auth/principal-cache';
-export { usersFeature } from './users/users.feature';
 export { UserEntity } from './users/user.entity';
 export { UsersRepository } from './users/users.repository';
 export { UsersService } from './users/users.service';
 export type { UserRole } from './users/user-role';
 export { runUserCreate } from './users/user-create.command';
 export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
-export { auditFeature } from './audit/audit.feature';
 export { AuditLog } from './audit/audit-log';
 export type { AuditEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';
-export { createCredentialsService, credentialsFeature } from './credentials/credentials.feature';
+export { createCredentialsService } from './credentials/credentials.feature';
 export { CredentialSealer } from './credentials/credential-sealer';
 
 export const IDENTITY_ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, AuditRecordEntity, CredentialEntity];

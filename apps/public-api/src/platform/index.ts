@@ -3,7 +3,8 @@
 // It imports no other module.
 export { PublicApiConfig } from './config';
 export type { PublicApiDatabase } from './database';
-export type { ApiContext, ApiFeature } from './feature';
+export { bindFeature } from './feature';
+export type { ApiFeature, MountableFeature, PlatformServices } from './feature';
 export { idParam, requestFields } from './request-body';
 export { FixedWindowLimiter } from './rate-limit';
 export * from './openapi/registry';

@@ -3,7 +3,7 @@ import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, currentCorrelationId, NotFoundError } from '@docflow/service-kit';
 import { idParam } from '../platform';
 import { currentUser } from '../identity';
-import type { ApiFeature } from '../platform';
+import type { ApiFeature, PlatformServices } from '../platform';
 import type { DetectorKind } from './data-shield-detector.entity';
 import { auditEntriesOf } from './data-shield-audit';
 import { parsePreview } from './data-shield.dto';
@@ -16,6 +16,7 @@ export function createDataShieldSettings(database: ConstructorParameters<typeof 
   return new DataShieldService(new DataShieldRepository(database));
 }
 import { PreviewClient } from './preview.client';
+import type { AuthGuards, AuditLog } from '../identity';
 
 /** Path segment → detector kind (spec 4.17 rule 4: L1 patterns, L2 word lists, L3 recognizers). */
 const KINDS: readonly (readonly [path: string, kind: DetectorKind])[] = [
@@ -36,7 +37,7 @@ function positiveInt(value: unknown, fallback: number, max: number, name: string
  * for the gateway: its tenant detectors and its audit rows (4.17 rule 9,
  * DMS_URL). The tenant is the owning user.
  */
-export const dataShieldFeature: ApiFeature = {
+export const dataShieldFeature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'openapi'> & { auth: AuthGuards; audit: AuditLog }> = {
   name: 'data-shield',
   register(api, ctx) {
     const service = new DataShieldService(new DataShieldRepository(ctx.database));

@@ -2,7 +2,8 @@
 import { DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity } from './data-shield-detector.entity';
 import { CreateDataShieldDetectors1764000000080 } from './migrations/1764000000080-CreateDataShieldDetectors';
 
-export { dataShieldFeature } from './data-shield.feature';
+export { createShieldModule } from './shield.module';
+export type { ShieldModule, ShieldModuleDeps } from './shield.module';
 
 export const SHIELD_ENTITIES = [DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity];
 export const SHIELD_MIGRATIONS = [CreateDataShieldDetectors1764000000080];

@@ -10,14 +10,11 @@ import { CreateWorkflowSchedules1764000000076 } from './migrations/1764000000076
 import { ScheduleEntity } from './schedules/schedule.entity';
 import { WebhookEntity } from './webhooks/webhook.entity';
 
-export { activitiesFeature } from './activities/activities.feature';
-export { createExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
+export { createWorkflowsModule } from './workflows.module';
+export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
+export { createExecutionServices } from './executions/workflow-executions.feature';
 export type { ExecutionServices } from './executions/workflow-executions.feature';
-export { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
-export { workflowToolsFeature } from './tools/workflow-tools.feature';
-export { createSchedulesFeature } from './schedules/schedules.feature';
 export type { SchedulesService } from './schedules/schedules.service';
-export { createWebhooksFeature } from './webhooks/webhooks.feature';
 
 export const WORKFLOWS_ENTITIES = [ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, WebhookEntity, ScheduleEntity];
 export const WORKFLOWS_MIGRATIONS = [CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, AddExecutionAnalyticsIndex1764000000040, CreateWebhooks1764000000072, CreateWorkflowSchedules1764000000076];

@@ -1,7 +1,7 @@
 import { NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import { idParam } from '../../platform';
 import { currentUser } from '../../identity';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { createDataShieldSettings } from '../../shield';
 import type { RagModule } from '../../rag';
 import { FixedWindowLimiter } from '../../platform';
@@ -9,6 +9,7 @@ import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './cha
 import { describeChatbotRoutes } from './chatbots.openapi';
 import { ChatbotsRepository } from './chatbots.repository';
 import { CHATBOT_NOT_FOUND, ChatbotsService } from './chatbots.service';
+import type { AuthGuards } from '../../identity';
 
 function chatbotId(value: unknown): number {
   const id = idParam(value);
@@ -17,7 +18,7 @@ function chatbotId(value: unknown): number {
 }
 
 /** Spec 4.12: chatbots of the caller, and their public config and chat (X-Chatbot-Key). */
-export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
+export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'database' | 'openapi'> & { auth: AuthGuards }> {
   return {
     name: 'chatbots',
     register(api, ctx) {
@@ -27,7 +28,7 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
         // A chatbot whose owner turned Data Shield on answers through a shielded model call.
         ask: async (ownerId, q, chatbotId) => {
           const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
-          return deps.rag.service.query(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
+          return deps.rag.service.ask(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
         },
         // Each chatbot's own rate_limit is passed per hit.
         limiter: new FixedWindowLimiter(60, 60_000),

@@ -2,10 +2,11 @@ import { NotFoundError } from '@docflow/service-kit';
 import { idParam } from '../../platform';
 import type { AgentRuntime } from '../agent-runtime';
 import { currentUser } from '../../identity';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { parseCreateSquad, parseKickoff, parseUpdateSquad } from './squads.dto';
 import { describeSquadRoutes } from './squads.openapi';
 import { SQUAD_NOT_FOUND } from './squads.service';
+import type { AuthGuards } from '../../identity';
 
 function squadId(value: unknown): number {
   const id = idParam(value);
@@ -14,7 +15,7 @@ function squadId(value: unknown): number {
 }
 
 /** Spec 4.15: POST /squads (wrapped in data), kicked off by numeric id; the other routes follow the agents'. */
-export function createSquadsFeature(runtime: Pick<AgentRuntime, 'squads'>): ApiFeature {
+export function createSquadsFeature(runtime: Pick<AgentRuntime, 'squads'>): ApiFeature<Pick<PlatformServices, 'openapi'> & { auth: AuthGuards }> {
   return {
     name: 'squads',
     register(api, ctx) {

@@ -3,16 +3,17 @@ import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, NotFoundError } from '@docflow/service-kit';
 import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
-import type { ApiContext, ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { RouterClient } from '../../platform';
 import { describeClassificationJobRoutes } from './classification-jobs.openapi';
 import { ClassificationJobsRepository } from './classification-jobs.repository';
 import { ClassificationJobsService, COLLECTION_NOT_FOUND, JOB_NOT_FOUND } from './classification-jobs.service';
 import { readDocumentText } from './internal-document-text';
+import type { AuthGuards } from '../../identity';
 
 const JOB_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
-export function createClassificationJobsService(ctx: Pick<ApiContext, 'config' | 'database' | 'logger'>): ClassificationJobsService {
+export function createClassificationJobsService(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>): ClassificationJobsService {
   const logger = ctx.logger.child({ component: 'classification-jobs' });
   return new ClassificationJobsService({
     repo: new ClassificationJobsRepository(ctx.database),
@@ -37,7 +38,7 @@ function optionalUserId(req: Request): number | undefined {
  * and GET /jobs/{job_id}/status; and the internal text read the extraction
  * processor uses for the documents of a job.
  */
-export const classificationJobsFeature: ApiFeature = {
+export const classificationJobsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards }> = {
   name: 'classification-jobs',
   register(api, ctx) {
     const jobs = createClassificationJobsService(ctx);

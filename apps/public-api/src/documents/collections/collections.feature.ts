@@ -1,11 +1,12 @@
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { currentUser } from '../../identity';
 import { parseId } from '../documents.dto';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { parseCreateCollection, parseDocumentRef } from './collections.dto';
 import { describeCollectionRoutes } from './collections.openapi';
 import { collectionListSpec } from './collections.repository';
 import type { CollectionIdsView, CollectionsService } from './collections.service';
+import type { AuthGuards } from '../../identity';
 
 /** Both shapes clients expect of a single collection: its fields, and the same under `data`. */
 function single(view: CollectionIdsView): CollectionIdsView & { data: CollectionIdsView } {
@@ -13,7 +14,7 @@ function single(view: CollectionIdsView): CollectionIdsView & { data: Collection
 }
 
 /** Collections (interface spec 4.3), owner-only. */
-export function createCollectionsFeature(collections: CollectionsService): ApiFeature {
+export function createCollectionsFeature(collections: CollectionsService): ApiFeature<Pick<PlatformServices, 'openapi'> & { auth: AuthGuards }> {
   return {
     name: 'collections',
     register(api, ctx) {

@@ -6,18 +6,19 @@ import { PROMPT_TYPES, type PromptType } from '@docflow/rtio';
 import { BadRequestError, NotFoundError } from '@docflow/service-kit';
 import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
-import type { ApiContext, ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { describePromptRoutes } from './prompts.openapi';
 import { promptListSpec, PromptsRepository } from './prompts.repository';
 import { PROMPT_NOT_FOUND, PromptsService, type PromptView } from './prompts.service';
 import { RtioGenerationService } from './rtio-generation.service';
+import type { AuthGuards } from '../../identity';
 
 export interface PromptServices {
   prompts: PromptsService;
   rtio: RtioGenerationService;
 }
 
-export function createPromptServices(ctx: Pick<ApiContext, 'config' | 'database' | 'logger'>): PromptServices {
+export function createPromptServices(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>): PromptServices {
   const repo = new PromptsRepository(ctx.database);
   const logger = ctx.logger.child({ component: 'prompts' });
   const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: ctx.config.RTIO_TIMEOUT_SECONDS * 1000, logger });
@@ -49,7 +50,7 @@ function singleQuery(req: Request, name: string): string | undefined {
 }
 
 /** /prompts (spec 4.4) and the internal read of a user's visible prompts (for the extraction processor). */
-export const promptsFeature: ApiFeature = {
+export const promptsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards }> = {
   name: 'prompts',
   register(api, ctx) {
     const { prompts, rtio } = createPromptServices(ctx);

@@ -1,6 +1,6 @@
 import { currentCorrelationId, type Logger } from '@docflow/service-kit';
 import type { PublicApiDatabase } from '../../platform';
-import { AuditRecordEntity } from './audit-record.entity';
+import { AuditRepository, type AuditRow } from './audit.repository';
 import { redactDetails } from './redact';
 
 /** What a caller audits; the actor is a user id, details hold ids, counts and reasons (redacted again before storage). */
@@ -15,16 +15,6 @@ export interface AuditEntry {
   retentionDays?: number;
 }
 
-interface PendingRow {
-  action: string;
-  actorUserId: number | null;
-  tenant: string | null;
-  correlationId: string | null;
-  details: string;
-  createdAt: Date;
-  retainUntil: Date;
-}
-
 export interface AuditLogOptions {
   database: PublicApiDatabase;
   logger: Logger;
@@ -36,10 +26,6 @@ export interface AuditLogOptions {
   /** Rows held while the database does not take them; older ones are dropped beyond it. Default 10,000. */
   maxPending?: number;
 }
-
-/** All rows of one batch in one statement, whatever their number: the arrays are unnested server-side. */
-const INSERT = `INSERT INTO audit_log (action, actor_user_id, tenant, correlation_id, details, created_at, retain_until)
-  SELECT * FROM unnest($1::varchar[], $2::int[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::timestamptz[], $7::timestamptz[])`;
 
 const DAY_MS = 86_400_000;
 
@@ -53,7 +39,8 @@ const DAY_MS = 86_400_000;
  * writes what is pending (call it before the database closes).
  */
 export class AuditLog {
-  private pending: PendingRow[] = [];
+  private pending: AuditRow[] = [];
+  private readonly repo: AuditRepository;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly flushDelayMs: number;
@@ -64,6 +51,7 @@ export class AuditLog {
     this.flushDelayMs = options.flushDelayMs ?? 100;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxPending = options.maxPending ?? 10_000;
+    this.repo = new AuditRepository(options.database);
   }
 
   record(entry: AuditEntry): void {
@@ -100,25 +88,15 @@ export class AuditLog {
   }
 
   /** Deletes rows whose retention has ended (the table's trigger allows only those); returns how many. */
-  async purgeExpired(): Promise<number> {
-    // The database's clock, as the trigger's: a row it would refuse is never asked for.
-    const result = await this.options.database.createQueryBuilder().delete().from(AuditRecordEntity).where('retain_until <= now()').execute();
-    return result.affected ?? 0;
+  purgeExpired(): Promise<number> {
+    return this.repo.purgeExpired();
   }
 
   private async writePending(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.slice(0, this.maxBatch);
       try {
-        await this.options.database.query(INSERT, [
-          batch.map((r) => r.action),
-          batch.map((r) => r.actorUserId),
-          batch.map((r) => r.tenant),
-          batch.map((r) => r.correlationId),
-          batch.map((r) => r.details),
-          batch.map((r) => r.createdAt),
-          batch.map((r) => r.retainUntil),
-        ]);
+        await this.repo.insertBatch(batch);
         this.pending.splice(0, batch.length);
       } catch (err) {
         // Kept for the next flush; the next record() schedules one.

@@ -1,10 +1,11 @@
 import type { Request } from 'express';
 import { listQueryString, type ListSpec, paginationMeta, parseListQuery } from '@docflow/list-query';
 import { currentUser } from '../auth/auth-user';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import type { AuditRecordEntity } from './audit-record.entity';
 import { adminAuditListSpec, AuditRepository, ownAuditListSpec } from './audit.repository';
 import { describeAuditRoutes } from './audit.openapi';
+import type { AuthGuards } from '../auth/guards';
 
 /** An audit row as the API shows it. */
 export interface AuditRecordView {
@@ -63,7 +64,7 @@ function auditListQuery(req: Request, spec: ListSpec) {
 }
 
 /** GET /admin/audit-log (super administrator) and GET /audit-log/me (spec 4.14). */
-export const auditFeature: ApiFeature = {
+export const auditFeature: ApiFeature<Pick<PlatformServices, 'database' | 'openapi'> & { auth: AuthGuards }> = {
   name: 'audit',
   register(api, ctx) {
     const repo = new AuditRepository(ctx.database);

@@ -4,7 +4,7 @@ import type { Mailer } from '@docflow/mail';
 import { BadRequestError, Logger, Metrics, validatePlain } from '@docflow/service-kit';
 import type { PublicApiConfig } from '../../platform';
 import type { PublicApiDatabase } from '../../platform';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import type { UsersService } from '../users/users.service';
 import type { AuditLog } from '../audit/audit-log';
 import { AuthEvents } from './auth-events';
@@ -31,7 +31,7 @@ export interface AuthModuleDeps {
 
 export interface AuthModule {
   guards: AuthGuards;
-  feature: ApiFeature;
+  feature: ApiFeature<Pick<PlatformServices, 'openapi'>>;
   /** Inactive until main listens for auth changes (see PrincipalCache). */
   principals: PrincipalCache;
 }
@@ -62,7 +62,7 @@ export function createAuthModule(deps: AuthModuleDeps): AuthModule {
     requireStepUp: createRequireStepUp(stepUp, events),
   };
 
-  const feature: ApiFeature = {
+  const feature: ApiFeature<Pick<PlatformServices, 'openapi'>> = {
     name: 'auth',
     register(api: Router, ctx) {
       api.post('/auth/local', async (req, res) => {

@@ -10,6 +10,7 @@ import { buildTestApp, LogLine, openTestBed, recordingLogger, TestBed } from '..
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { currentUser } from './auth-user';
+import type { AuthGuards } from './guards';
 import { hashStepUpCode } from './step-up.service';
 
 let bed: TestBed;
@@ -23,7 +24,7 @@ interface ErrorBody {
 }
 
 /** Routes that only tests mount: a sensitive operation behind step-up, and an admin-only one. */
-const guardedRoutes: ApiFeature = {
+const guardedRoutes: ApiFeature<{ auth: AuthGuards }> = {
   name: 'test-guards',
   register(api, ctx) {
     api.post('/test/sensitive', ctx.auth.requireAuth, ctx.auth.requireStepUp, (req, res) => {

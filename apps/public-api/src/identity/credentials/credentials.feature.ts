@@ -5,12 +5,13 @@ import type { AuditLog } from '../audit/audit-log';
 import { currentUser } from '../auth/auth-user';
 import type { PublicApiConfig } from '../../platform';
 import type { PublicApiDatabase } from '../../platform';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { CredentialSealer } from './credential-sealer';
 import { parseCreateCredential, parseUpdateCredential } from './credentials.dto';
 import { describeCredentialRoutes } from './credentials.openapi';
 import { credentialListSpec, CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
+import type { AuthGuards } from '../auth/guards';
 
 export function createCredentialsService(deps: { config: Pick<PublicApiConfig, 'CREDENTIALS_MASTER_KEY'>; database: PublicApiDatabase; audit: AuditLog }): CredentialsService {
   return new CredentialsService(new CredentialsRepository(deps.database), new CredentialSealer(deps.config.CREDENTIALS_MASTER_KEY), deps.audit);
@@ -23,7 +24,7 @@ function credentialId(value: unknown): number {
 }
 
 /** Spec 4.13: the caller's credentials; values go in, only names come out; deleting needs step-up. */
-export const credentialsFeature: ApiFeature = {
+export const credentialsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'openapi'> & { auth: AuthGuards; audit: AuditLog }> = {
   name: 'credentials',
   register(api, ctx) {
     const credentials = createCredentialsService(ctx);

@@ -1,7 +1,8 @@
 import { currentUser } from '../auth/auth-user';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
+import type { AuthGuards } from '../auth/guards';
 
-export const usersFeature: ApiFeature = {
+export const usersFeature: ApiFeature<Pick<PlatformServices, 'openapi'> & { auth: AuthGuards }> = {
   name: 'users',
   register(api, ctx) {
     api.get('/users/me', ctx.auth.requireAuth, (req, res) => {

@@ -1,11 +1,11 @@
-import type { ApiFeature } from '../feature';
+import type { ApiFeature, PlatformServices } from '../feature';
 import type { OpenApiDocument } from './registry';
 
 /** Version of the machine-readable description of the public API (spec 9). */
 export const PUBLIC_API_VERSION = '0.9.0';
 
 /** GET /openapi.json; register it last so that the document holds every feature's paths. */
-export const openApiFeature: ApiFeature = {
+export const openApiFeature: ApiFeature<Pick<PlatformServices, 'config' | 'openapi'>> = {
   name: 'openapi',
   register(api, ctx) {
     ctx.openapi.add('get', '/openapi.json', {

@@ -1,13 +1,14 @@
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { NotFoundError } from '@docflow/service-kit';
 import { currentUser } from '../../identity';
-import type { ApiContext, ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { describeActivityRoutes } from './activities.openapi';
 import { activityListSpec, ActivitiesRepository } from './activities.repository';
 import { ACTIVITY_NOT_FOUND, ActivitiesService } from './activities.service';
 import { idParam, requestFields } from '../../platform';
+import type { AuthGuards } from '../../identity';
 
-export function createActivitiesService(ctx: Pick<ApiContext, 'database'>): ActivitiesService {
+export function createActivitiesService(ctx: Pick<PlatformServices, 'database'>): ActivitiesService {
   return new ActivitiesService(new ActivitiesRepository(ctx.database));
 }
 
@@ -18,7 +19,7 @@ function activityId(value: unknown): number {
 }
 
 /** /activities (spec 4.6). */
-export const activitiesFeature: ApiFeature = {
+export const activitiesFeature: ApiFeature<Pick<PlatformServices, 'database' | 'openapi'> & { auth: AuthGuards }> = {
   name: 'activities',
   register(api, ctx) {
     const activities = createActivitiesService(ctx);

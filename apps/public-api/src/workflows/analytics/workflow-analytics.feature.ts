@@ -3,14 +3,15 @@ import { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND } from '../activities/activities.service';
 import { idParam } from '../../platform';
 import { currentUser } from '../../identity';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { parseErrorsLimit, parsePeriod } from './analytics-query';
 import { describeAnalyticsRoutes } from './workflow-analytics.openapi';
 import { WorkflowAnalyticsRepository } from './workflow-analytics.repository';
 import { WorkflowAnalyticsService } from './workflow-analytics.service';
+import type { AuthGuards } from '../../identity';
 
 /** GET /workflows/metrics/overview, /workflows/errors/recent and /workflows/{activityId}/analytics (spec 4.7). */
-export const workflowAnalyticsFeature: ApiFeature = {
+export const workflowAnalyticsFeature: ApiFeature<Pick<PlatformServices, 'database' | 'openapi'> & { auth: AuthGuards }> = {
   name: 'workflow-analytics',
   register(api, ctx) {
     const analytics = new WorkflowAnalyticsService({ repo: new WorkflowAnalyticsRepository(ctx.database), activities: new ActivitiesRepository(ctx.database) });

@@ -9,7 +9,7 @@ import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
 import type { PublicApiConfig } from '../../platform';
 import type { PublicApiDatabase } from '../../platform';
-import type { ApiContext, ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { RouterClient } from '../../platform';
 import { CorrelationTokenSealer } from './correlation-token';
 import { ExecutionResultsService } from './execution-results.service';
@@ -18,6 +18,7 @@ import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './
 import { describeExecutionRoutes } from './workflow-executions.openapi';
 import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { AuthGuards } from '../../identity';
 
 export interface ExecutionServicesDeps {
   config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'INTERNAL_SERVICE_JWT_SECRET'>;
@@ -74,7 +75,7 @@ function bearerOf(req: Request): string | undefined {
 const pollingGrants = new WeakMap<Request, PollingGrant>();
 
 /** An access token (requireAuth), or a webhook's polling token for reads of its one execution. */
-function bearerOrPollingToken(ctx: ApiContext): RequestHandler {
+function bearerOrPollingToken(ctx: Pick<PlatformServices, 'config'> & { auth: AuthGuards }): RequestHandler {
   return (req, res, next) => {
     const token = bearerOf(req);
     if (token !== undefined && looksLikePollingToken(token)) {
@@ -93,7 +94,7 @@ function readerOf(req: Request): ExecutionReader {
 }
 
 /** /workflow-executions (spec 4.8). */
-export const workflowExecutionsFeature: ApiFeature = {
+export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards; executions: ExecutionServices }> = {
   name: 'workflow-executions',
   register(api, ctx) {
     const { executions, results } = ctx.executions;

@@ -2,11 +2,13 @@ import { NotFoundError } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam } from '../../platform';
 import { currentUser } from '../../identity';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import { parseCreateSchedule, parseUpdateSchedule } from './schedules.dto';
 import { describeScheduleRoutes, SCHEDULE_PATHS } from './schedules.openapi';
 import { SchedulesRepository } from './schedules.repository';
 import { SCHEDULE_NOT_FOUND, SchedulesService } from './schedules.service';
+import type { AuthGuards, AuditLog, UsersService } from '../../identity';
+import type { ExecutionServices } from '../executions/workflow-executions.feature';
 
 function scheduleId(value: unknown): number {
   const id = idParam(value);
@@ -21,7 +23,7 @@ function scheduleId(value: unknown): number {
  */
 export function createSchedulesFeature(): { feature: ApiFeature; service(): SchedulesService } {
   let service: SchedulesService | undefined;
-  const feature: ApiFeature = {
+  const feature: ApiFeature<Pick<PlatformServices, 'database' | 'logger' | 'openapi'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> = {
     name: 'schedules',
     register(api, ctx) {
       const schedules = new SchedulesService({

@@ -1,8 +1,9 @@
 import { TASK_TYPES, validateDefinition, type TaskTypeDefinition } from '@docflow/workflow';
 import { BadRequestError } from '@docflow/service-kit';
 import { requestFields } from '../../platform';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import type { OpenApiRegistry } from '../../platform';
+import type { AuthGuards } from '../../identity';
 
 /** A registry entry as GET /workflows/task-types serves it (spec 2.7). */
 export function toTaskTypeView(t: TaskTypeDefinition): Record<string, unknown> {
@@ -32,7 +33,7 @@ export function validateWorkflowRequest(body: unknown): { valid: boolean; errors
 }
 
 /** GET /workflows/task-types and POST /workflows/validate (spec 4.7). */
-export const workflowToolsFeature: ApiFeature = {
+export const workflowToolsFeature: ApiFeature<Pick<PlatformServices, 'openapi'> & { auth: AuthGuards }> = {
   name: 'workflow-tools',
   register(api, ctx) {
     const taskTypes = TASK_TYPES.map(toTaskTypeView);

@@ -5,9 +5,9 @@ import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam } from '../../platform';
 import { currentUser } from '../../identity';
 import { createUploadMiddleware, removeSpooled, spooledFiles } from '../../documents';
-import type { ApiFeature } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
 import type { RagModule } from '../../rag';
-import type { DocumentFeatures } from '../../documents';
+import type { DocumentsModule } from '../../documents';
 import { FixedWindowLimiter } from '../../platform';
 import { originAllowed } from '../../platform';
 import type { WebhookEntity } from './webhook.entity';
@@ -16,6 +16,8 @@ import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
 import { describeWebhookRoutes } from './webhooks.openapi';
 import { WebhooksRepository } from './webhooks.repository';
 import { WEBHOOK_NOT_FOUND, WebhooksService } from './webhooks.service';
+import type { AuthGuards, AuditLog, UsersService } from '../../identity';
+import type { ExecutionServices } from '../executions/workflow-executions.feature';
 
 /** Spec 8: at most 100 triggers a minute per webhook (per replica). */
 export const TRIGGER_LIMIT_PER_MINUTE = 100;
@@ -50,7 +52,7 @@ function inputsOf(req: Request): Record<string, unknown> {
   return body;
 }
 
-export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: RagModule }): ApiFeature {
+export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
   return {
     name: 'webhooks',
     register(api, ctx) {
