@@ -80,6 +80,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     workflows.features.executions,
     documents.features.prompts,
     documents.features.classificationJobs,
+    documents.features.internalText,
     identity.features.audit,
     identity.features.credentials,
     shield.features.dataShield,

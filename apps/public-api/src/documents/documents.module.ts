@@ -13,6 +13,7 @@ import { UploadService } from './upload/upload.service';
 import type { AuditLog, AuthGuards } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
+import { internalTextFeature } from './internal-text/internal-text.feature';
 import { promptsFeature } from './prompts/prompts.feature';
 import { createStorageFromConfig, uploadTempDir } from './storage-from-config';
 
@@ -37,7 +38,7 @@ export interface DocumentsModuleDeps extends Pick<PlatformServices, 'config' | '
 
 /** Documents and collections with what they share (storage, the DOCX converter and background text extraction), prompts and classification jobs. */
 export interface DocumentsModule {
-  features: { documents: MountableFeature; collections: MountableFeature; prompts: MountableFeature; classificationJobs: MountableFeature };
+  features: { documents: MountableFeature; collections: MountableFeature; prompts: MountableFeature; classificationJobs: MountableFeature; internalText: MountableFeature };
   uploads: UploadService;
   /** Where upload middlewares spool files (webhook triggers build one of their own). */
   uploadTempDir: string;
@@ -90,6 +91,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
       collections: bindFeature(createCollectionsFeature(collections), needs),
       prompts: bindFeature(promptsFeature, needs),
       classificationJobs: bindFeature(classificationJobsFeature, needs),
+      internalText: bindFeature(internalTextFeature, needs),
     },
     storage,
     documents,
