@@ -55,6 +55,17 @@ describe('DetectionEngine: L1', () => {
     expect(types(engine, 'Call 4155552671 or 02079460958.', ['PHONE'])).toEqual([]);
   });
 
+  it('does not take a date with its time, a postcode and house number, or a weakly valid id for a phone', () => {
+    expect(types(engine, 'Date: 1978-04-13 12:20:39', ['PHONE'])).toEqual([]);
+    expect(types(engine, 'Send it to 99449 18 McPherson Road, or to 62573 103 Cassidy Street.', ['PHONE'])).toEqual([]);
+    expect(types(engine, 'ZIP: 75534-030', ['PHONE'])).toEqual([]);
+  });
+
+  it('keeps a weakly valid number after a phone word, and a + or parentheses number anywhere', () => {
+    expect(types(engine, 'Phone: 72 128 827', ['PHONE'])).toEqual(['PHONE:72 128 827']);
+    expect(types(engine, 'Reference: +1 617-734-9731, then (212) 555-0199 Main Street.', ['PHONE'])).toEqual(['PHONE:+1 617-734-9731', 'PHONE:(212) 555-0199']);
+  });
+
   it('needs context for an unformatted nine-digit SSN', () => {
     expect(types(engine, 'Reference 078051120 attached.', ['SSN'])).toEqual([]);
     expect(types(engine, 'Her SSN is 078051120.', ['SSN'])).toEqual(['SSN:078051120']);
