@@ -11,14 +11,25 @@ function types(engine: DetectionEngine, text: string, entityTypes?: string[]) {
 
 describe('overlap resolution (spec 4.17 rule 5)', () => {
   it('prefers the higher priority over a longer span', () => {
-    expect(resolveOverlaps([e('PERSON', 0, 20, 50, 0.99), e('EMAIL', 5, 15, 100, 0.5)], 30)).toEqual([e('EMAIL', 5, 15, 100, 0.5)]);
+    expect(resolveOverlaps([e('PERSON', 0, 20, 50, 0.99), e('EMAIL', 5, 15, 100, 0.5)], ' '.repeat(30))).toEqual([e('EMAIL', 5, 15, 100, 0.5)]);
   });
   it('then the longer span, then the higher score, and never keeps duplicates', () => {
-    const out = resolveOverlaps([e('A', 0, 5, 75, 0.9), e('B', 0, 8, 75, 0.1), e('C', 10, 14, 50, 0.4), e('D', 10, 14, 50, 0.8), e('D', 10, 14, 50, 0.8)], 20);
+    const out = resolveOverlaps([e('A', 0, 5, 75, 0.9), e('B', 0, 8, 75, 0.1), e('C', 10, 14, 50, 0.4), e('D', 10, 14, 50, 0.8), e('D', 10, 14, 50, 0.8)], ' '.repeat(20));
     expect(out.map((x) => x.type)).toEqual(['B', 'D']);
   });
+  it("keeps a tagger span's words outside a higher-priority value, without the separators at the cut", () => {
+    const text = 'Ship to 99449 18 McPherson Road, +1 415-555-2671 Victoria';
+    const address = { ...e('LOCATION', 8, text.length, 50, 0.8), divisible: true };
+    const phone = e('PHONE', 33, 48, 100, 0.95);
+    expect(resolveOverlaps([address, phone], text).map((x) => `${x.type}:${text.slice(x.start, x.end)}`)).toEqual(['LOCATION:99449 18 McPherson Road', 'PHONE:+1 415-555-2671', 'LOCATION:Victoria']);
+    // A span that is not divisible still goes whole, and a piece with no letter is not kept.
+    expect(resolveOverlaps([e('LOCATION', 8, text.length, 50, 0.8), phone], text)).toEqual([phone]);
+    const street = e('X', 17, 31, 100);
+    expect(resolveOverlaps([{ ...e('LOCATION', 8, 31, 50, 0.8), divisible: true }, street], text)).toEqual([street]);
+  });
+
   it('keeps disjoint spans, sorted by start', () => {
-    expect(resolveOverlaps([e('B', 6, 8, 50), e('A', 0, 5, 50)], 10).map((x) => x.type)).toEqual(['A', 'B']);
+    expect(resolveOverlaps([e('B', 6, 8, 50), e('A', 0, 5, 50)], ' '.repeat(10)).map((x) => x.type)).toEqual(['A', 'B']);
   });
 });
 
