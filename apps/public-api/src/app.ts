@@ -97,7 +97,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   ];
 
   const app = createHttpApp(
-    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'] },
+    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.mount(api);

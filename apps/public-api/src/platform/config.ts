@@ -28,6 +28,13 @@ export class PublicApiConfig extends BaseConfig {
   @EnvList() @IsArray() @ArrayNotEmpty() @ArrayUnique() @IsIn(PUBLIC_API_ROLES, { each: true, message: `PUBLIC_API_ROLES must list roles among ${PUBLIC_API_ROLES.join(', ')}` })
   PUBLIC_API_ROLES: PublicApiRole[] = ['api', 'workers'];
 
+  /** The public API is the platform's door: it listens on every interface unless told otherwise (internal services use BIND_HOST). */
+  @IsString() @MinLength(1)
+  HOST = '0.0.0.0';
+
+  /** /api/metrics is on the public port: in production it is never open (issue #13). */
+  static override readonly metricsOnPublicPort = true;
+
   @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 
