@@ -15,6 +15,8 @@ import { bindFeature, type MountableFeature, type PlatformServices } from '../pl
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
 import { internalTextFeature } from './internal-text/internal-text.feature';
 import { promptsFeature } from './prompts/prompts.feature';
+import { PromptsRepository } from './prompts/prompts.repository';
+import { PromptsService } from './prompts/prompts.service';
 import { createStorageFromConfig, uploadTempDir } from './storage-from-config';
 
 const MB = 1024 * 1024;
@@ -45,6 +47,8 @@ export interface DocumentsModule {
   storage: StorageDriver;
   documents: DocumentsService;
   textExtraction: TextExtractionRunner;
+  /** Prompts for agents' tools (listing, and the Composer's drafts). */
+  prompts: { repo: PromptsRepository; service: PromptsService };
   /** Starts the periodic sweep for left-behind text extractions (main; tests call textExtraction.sweepOnce). */
   start(): void;
   /** Stops the sweep and waits for running extractions. */
@@ -82,6 +86,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     extractsEnqueued: deps.textExtraction !== 'elsewhere',
     ...(deps.textExtraction === 'sweeper-only' ? { pendingGraceSeconds: 0 } : {}),
   });
+  const prompts = new PromptsRepository(database);
   const collections = new CollectionsService(new CollectionsRepository(database), documents);
   const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth };
 
@@ -98,6 +103,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     uploads,
     uploadTempDir: tempDir,
     textExtraction,
+    prompts: { repo: prompts, service: new PromptsService(prompts) },
     start: () => textExtraction.start(),
     stop: () => textExtraction.stop(),
   };
