@@ -14,8 +14,10 @@ const depConstraints = [
   { sourceTag: 'lib:rtio', onlyDependOnLibsWithTags: [] },
   // The named-entity tagger is self-contained: its model and gazetteers ship in one file.
   { sourceTag: 'lib:ner', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit'] },
-  { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:safe-zip'] },
+  { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:safe-zip'] },
+  // Reads untrusted zip archives (yauzl) in a worker thread, counting what it inflates.
+  { sourceTag: 'lib:safe-zip', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: ['lib:safe-regex'] },
   { sourceTag: 'lib:safe-regex', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:service-kit', onlyDependOnLibsWithTags: [] },
