@@ -2,7 +2,7 @@ import type { ZipRefusalReason } from '@docflow/safe-zip';
 import { ServiceUnavailableError, UnprocessableEntityError } from '@docflow/service-kit';
 
 /** Why a document is not converted: what the zip reader refuses, or this module's own checks. */
-export type RefusalReason = ZipRefusalReason | 'input_too_large' | 'not_a_docx';
+export type RefusalReason = ZipRefusalReason | 'input_too_large' | 'not_a_docx' | 'remote_resource';
 
 /** The input is not converted: not a well-formed office file, or shaped like a zip bomb. */
 export class ConversionRefusedError extends UnprocessableEntityError {

@@ -36,6 +36,27 @@ export interface InspectOfficeZipOptions {
   /** Refuse unless the archive is this kind of document (`not_a_docx`). */
   expect?: 'docx';
   limits?: Partial<OfficeZipLimits>;
+  /**
+   * Refuse (`remote_resource`) a document whose parts link resources outside
+   * it (images, templates, frames, OLE objects with TargetMode="External"):
+   * LibreOffice would fetch them. Used when the converter cannot take the
+   * network away from LibreOffice. Hyperlinks are not fetched and stay allowed.
+   */
+  refuseRemoteResources?: boolean;
+}
+
+const RELATIONSHIP = /<(?:\w+:)?Relationship\b[^>]*>/g;
+
+/** The first relationship that makes a reader fetch something from outside the archive, if any. */
+function remoteRelationship(rels: Record<string, Buffer>): string | undefined {
+  for (const [part, xml] of Object.entries(rels)) {
+    for (const [element] of xml.toString('utf8').matchAll(RELATIONSHIP)) {
+      if (!/\bTargetMode\s*=\s*["']External["']/i.test(element)) continue;
+      if (/\bType\s*=\s*["'][^"']*\/hyperlink["']/i.test(element)) continue;
+      return part;
+    }
+  }
+  return undefined;
 }
 
 function kindOf(names: Set<string>): OfficeZipKind {
@@ -72,9 +93,14 @@ export async function inspectOfficeZip(path: string, options: InspectOfficeZipOp
         maxCompressionRatio: limits.maxCompressionRatio,
         ratioMinBytes: limits.ratioMinBytes,
       },
+      ...(options.refuseRemoteResources ? { keepPattern: '\\.rels$' } : {}),
     },
   );
   if (!inspection.ok) throw new ConversionRefusedError(inspection.reason, `Refused document: ${inspection.message}`);
+  const remote = options.refuseRemoteResources ? remoteRelationship(inspection.kept) : undefined;
+  if (remote !== undefined) {
+    throw new ConversionRefusedError('remote_resource', `Refused document: ${remote.slice(0, 80)} links a resource outside the document, and conversion has no network isolation here`);
+  }
 
   const kind = kindOf(new Set(inspection.entries.map((e) => e.name)));
   if (options.expect === 'docx' && kind !== 'docx') {

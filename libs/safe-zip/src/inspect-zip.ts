@@ -69,6 +69,9 @@ export interface InspectZipOptions {
   limits?: Partial<ZipLimits>;
   /** Entry names whose bytes to hand back (e.g. `[Content_Types].xml`). */
   keep?: string[];
+  /** Also hand back entries whose name matches this regular expression (source text), e.g. `\.rels$`. */
+  keepPattern?: string;
+  /** Per kept entry; a larger one is not kept. Default 1 MiB. */
   keepMaxBytes?: number;
 }
 
@@ -76,7 +79,11 @@ const WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const yauzl = require(workerData.yauzlPath);
-const { source, limits, keep, keepMaxBytes } = workerData;
+const { source, limits, keep, keepPattern, keepMaxBytes } = workerData;
+const keepRe = keepPattern ? new RegExp(keepPattern) : null;
+// What kept entries may hold in all; past it the archive is refused rather than judged in part.
+const KEEP_TOTAL = 16 * 1024 * 1024;
+let keptTotal = 0;
 
 class Refusal extends Error {
   constructor(reason, message) { super(message); this.reason = reason; }
@@ -141,7 +148,7 @@ function inspect() {
         zip.openReadStream(entry, (streamErr, stream) => {
           if (streamErr) return fail(streamErr);
           let inflated = 0;
-          const keepIt = keep.includes(name);
+          const keepIt = keep.includes(name) || (keepRe !== null && keepRe.test(name));
           const chunks = [];
           stream.on('data', (chunk) => {
             if (failed) return;
@@ -155,7 +162,14 @@ function inspect() {
               stream.destroy();
               return fail(new Refusal('compression_ratio_too_high', 'entry "' + name.slice(0, 80) + '" expands more than ' + limits.maxCompressionRatio + ' times'));
             }
-            if (keepIt && inflated <= keepMaxBytes) chunks.push(chunk);
+            if (keepIt && inflated <= keepMaxBytes) {
+              chunks.push(chunk);
+              keptTotal += chunk.length;
+              if (keptTotal > KEEP_TOTAL) {
+                stream.destroy();
+                return fail(new Refusal('total_uncompressed_too_large', 'the parts to check hold more than ' + KEEP_TOTAL + ' bytes'));
+              }
+            }
           });
           stream.on('error', fail);
           stream.on('end', () => {
@@ -193,7 +207,7 @@ export function inspectZip(source: ZipSource, options: InspectZipOptions = {}): 
   yauzlPath ??= require.resolve('yauzl');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { source, limits, keep: options.keep ?? [], keepMaxBytes: options.keepMaxBytes ?? 1024 * 1024, yauzlPath },
+    workerData: { source, limits, keep: options.keep ?? [], keepPattern: options.keepPattern, keepMaxBytes: options.keepMaxBytes ?? 1024 * 1024, yauzlPath },
     // Inflated bytes are counted and dropped; only kept entries stay in memory.
     resourceLimits: { maxOldGenerationSizeMb: 128 },
   });
