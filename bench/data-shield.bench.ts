@@ -23,7 +23,7 @@
 //      shielded minus unshielded extract calls, interleaved; the same with
 //      DATA_SHIELD_MODE=in_process.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -40,7 +40,7 @@ import {
 import { silentLogger } from '@docflow/service-kit';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { OpenAiStub } from '../e2e/support/openai-stub';
-import { report, summarize } from './support';
+import { report, serviceCpuSeconds, summarize } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const EVAL_FILE = path.resolve(ROOT, '..', 'shared', 'eval', 'pii-dev-sentences.json');
@@ -347,9 +347,13 @@ async function freePort(): Promise<number> {
 
 async function startProcess(app: string, portVar: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
+  // BENCH_CPU_PROFILE_DIR: each service writes a .cpuprofile there on exit (bench/cpu-profiler.cjs).
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profiling = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', app, 'main.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json', SERVICE_KEY, INTERNAL_SERVICE_JWT_SECRET: SECRET, [portVar]: String(port), ...env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json', SERVICE_KEY, INTERNAL_SERVICE_JWT_SECRET: SECRET, [portVar]: String(port), ...profiling, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -384,7 +388,29 @@ function post(url: string, body: Buffer): Promise<number> {
   });
 }
 
-async function addedLatency(extractUrl: string): Promise<{ plain: number; shielded: number; added: number; n: number }> {
+interface Added { plain: number; shielded: number; added: number; n: number; cpu: { llm_service_ms: number; gateway_ms: number } }
+
+/**
+ * The CPU a shielded call adds, per call, in the LLM service and the gateway
+ * (prom-client's process CPU on /metrics, over CPU_CALLS plain then
+ * CPU_CALLS shielded calls): steadier than wall-clock time on a shared
+ * machine, where waiting for a core dominates the p50.
+ */
+async function addedCpu(llmUrl: string, gatewayUrl: string | undefined, extractUrl: string, plain: Buffer, shielded: Buffer): Promise<Added['cpu']> {
+  const calls = 500;
+  const phase = async (body: Buffer) => {
+    const a = [await serviceCpuSeconds(llmUrl), gatewayUrl ? await serviceCpuSeconds(gatewayUrl) : 0];
+    for (let i = 0; i < calls; i++) await post(extractUrl, body);
+    const b = [await serviceCpuSeconds(llmUrl), gatewayUrl ? await serviceCpuSeconds(gatewayUrl) : 0];
+    return [((b[0]! - a[0]!) * 1000) / calls, ((b[1]! - a[1]!) * 1000) / calls];
+  };
+  const p = await phase(plain);
+  const s = await phase(shielded);
+  return { llm_service_ms: +(s[0]! - p[0]!).toFixed(3), gateway_ms: +(s[1]! - p[1]!).toFixed(3) };
+}
+
+async function addedLatency(llmUrl: string, gatewayUrl?: string): Promise<Added> {
+  const extractUrl = `${llmUrl}/api/v1/extract`;
   const text = 'Customer Maria Keller (maria.keller@example.com, +44 20 7946 0958) paid invoice INV-2291 with card 4111 1111 1111 1111; refunds go to IBAN GB82 WEST 1234 5698 7654 32.';
   const messages = [{ role: 'system', content: 'Extract the customer, e-mail and total as JSON.' }, { role: 'user', content: text }];
   const plain = Buffer.from(JSON.stringify({ messages, output_format: 'json' }));
@@ -405,7 +431,8 @@ async function addedLatency(extractUrl: string): Promise<{ plain: number; shield
   }
   const pa = summarize(a).p50;
   const pb = summarize(b).p50;
-  return { plain: pa, shielded: pb, added: pb - pa, n: GATEWAY_CALLS };
+  const cpu = await addedCpu(llmUrl, gatewayUrl, extractUrl, plain, shielded);
+  return { plain: pa, shielded: pb, added: pb - pa, n: GATEWAY_CALLS, cpu };
 }
 
 async function gateway() {
@@ -415,8 +442,8 @@ async function gateway() {
   const viaHttp = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_URL: gw.url });
   const inProcess = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_MODE: 'in_process' });
   try {
-    const http = await addedLatency(`${viaHttp.url}/api/v1/extract`);
-    const local = await addedLatency(`${inProcess.url}/api/v1/extract`);
+    const http = await addedLatency(viaHttp.url, gw.url);
+    const local = await addedLatency(inProcess.url);
     return { http, local };
   } finally {
     await Promise.all([viaHttp.stop(), inProcess.stop(), gw.stop()]);
@@ -474,7 +501,11 @@ async function main(): Promise<void> {
   if (PARTS.has('gateway')) {
     const gw = await gateway();
     console.log(`\nExtract through the LLM service, p50 over ${gw.http.n} interleaved pairs: gateway (http) ${gw.http.plain.toFixed(2)} → ${gw.http.shielded.toFixed(2)} ms, added ${gw.http.added.toFixed(2)} ms; in_process ${gw.local.plain.toFixed(2)} → ${gw.local.shielded.toFixed(2)} ms, added ${gw.local.added.toFixed(2)} ms`);
-    rows.push({ metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' }, { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' });
+    console.log(`CPU added per shielded call: gateway mode ${gw.http.cpu.llm_service_ms} ms in the LLM service + ${gw.http.cpu.gateway_ms} ms in the gateway; in_process ${gw.local.cpu.llm_service_ms} ms`);
+    rows.push({ metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' }, { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' },
+      { metric: 'CPU ms added per call, LLM service + gateway (http)', value: +(gw.http.cpu.llm_service_ms + gw.http.cpu.gateway_ms).toFixed(3), target: '' },
+      { metric: 'CPU ms added per call (in_process)', value: gw.local.cpu.llm_service_ms, target: '' },
+    );
     extra.gateway = gw;
   }
 
