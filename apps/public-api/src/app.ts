@@ -31,6 +31,7 @@ import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { workflowAnalyticsFeature } from './workflow-analytics/workflow-analytics.feature';
 import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
+import { executionListFeature } from './workflow-executions/execution-list.feature';
 import { workflowToolsFeature } from './workflows/workflow-tools.feature';
 
 export interface PublicApiDeps {
@@ -60,7 +61,7 @@ export interface PublicApiDeps {
 }
 
 /** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature, credentialsFeature, dataShieldFeature];
+export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, executionListFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature, credentialsFeature, dataShieldFeature];
 
 export interface PublicApi {
   app: express.Express;
