@@ -2,6 +2,7 @@ import express from 'express';
 import type { Mailer } from '@docflow/mail';
 import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
+import { consoleStatic } from './console/console-static';
 import { activitiesFeature } from './activities/activities.feature';
 import { AuditLog } from './audit/audit-log';
 import { createAgentRuntime } from './agents/agent-runtime';
@@ -56,6 +57,8 @@ export interface PublicApiDeps {
   broker?: RagBroker;
   /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
   audit?: AuditLog;
+  /** The built web console served at `/` (main passes CONSOLE_DIR or dist/apps/console); none in most tests. */
+  consoleDir?: string;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
   executionServices?: ExecutionServices;
 }
@@ -109,6 +112,9 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       const api = express.Router();
       for (const feature of features) feature.register(api, ctx);
       root.use('/api', api);
+      const consoleFiles = deps.consoleDir === undefined ? undefined : consoleStatic(deps.consoleDir);
+      if (consoleFiles) root.use(consoleFiles);
+      else if (deps.consoleDir !== undefined) deps.logger.warn('the web console is not built: `/` serves nothing (run npm run build)', { consoleDir: deps.consoleDir });
     },
   );
   return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service() };
