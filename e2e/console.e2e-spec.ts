@@ -56,7 +56,12 @@ async function checkPage(name: string, p: Page = page): Promise<void> {
 
 async function goTo(linkName: string, heading: string | RegExp): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: linkName, exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  try {
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 10000 });
+  } catch (err) {
+    await screenshot(page, `failed-${linkName}`);
+    throw new Error(`${linkName}: ${String(err)} at ${page.url()}; main: ${await page.locator('main').innerText()}`);
+  }
 }
 
 async function newestStepUpCode(after: Set<string>): Promise<string> {
@@ -235,6 +240,16 @@ describe('the web console', () => {
     await page.getByText('0 executions').waitFor();
     await page.locator('#f-status').selectOption('completed');
     await page.getByText('2 executions').waitFor();
+    // Live: a run started elsewhere shows up without a reload.
+    await page.locator('#f-status').selectOption('');
+    const alice = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
+    const activityId = (await alice.expect<{ data: { id: number }[] }>(200, 'GET', '/activities')).data[0]!.id;
+    await alice.expect(201, 'POST', '/workflow-executions', { data: { activity: activityId, inputs: { amount: 1, requester: 'api' } } });
+    await page.getByText('3 executions').waitFor();
+    await page.locator('#f-activity').selectOption({ label: 'Expense routing' });
+    await page.locator('#f-status').selectOption('queued');
+    await page.getByText('1 execution', { exact: true }).waitFor();
+    await page.locator('#f-status').selectOption('completed');
     await page.getByRole('link', { name: new RegExp(`^Execution ${expenseExecution}, Expense routing, completed$`) }).click();
     await page.waitForURL(new RegExp(`/executions/${expenseExecution}$`));
     await checkPage('executions-detail-from-list');
@@ -258,6 +273,19 @@ describe('the web console', () => {
     await page.locator('p[aria-live] .badge', { hasText: 'completed' }).waitFor(SETTLE);
     const outputs = JSON.parse((await page.getByLabel('Outputs by node').textContent()) ?? '{}') as Record<string, unknown>;
     expect(outputs['approve']).toEqual({ approved: true, comment: 'fine by me' });
+  });
+
+  it('shows a failed run’s error and failed node', async () => {
+    const alice = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
+    const id = await alice.createActivity({
+      name: 'Broken fetch',
+      workflow_definition: definition([startNode(), taskNode('fetch', 'rest_api_task', { url: 'http://10.255.255.1/x' }, 'Fetch'), endNode()], [edge('start', 'fetch'), edge('fetch', 'end')]),
+    });
+    await page.goto(`${base}/activities/${id}/run`);
+    await page.getByRole('button', { name: 'Start execution' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Failed at node fetch' }).waitFor(SETTLE);
+    expect(await page.locator('[data-testid="execution-graph"] [data-node-id="fetch"]').getAttribute('data-state')).toBe('failed');
+    await checkPage('execution-failed');
   });
 
   it('asks for step-up before deleting a credential, and never shows its secret', async () => {
@@ -290,6 +318,9 @@ describe('the web console', () => {
     await page.getByRole('cell', { name: 'employee-handbook', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Preview employee-handbook' }).click();
     await page.locator('iframe[title="Preview of employee-handbook"]').waitFor();
+    // Chromium's PDF viewer runs out of process and can swallow clicks meant for the page around it: close it.
+    await page.getByRole('button', { name: 'Close the preview' }).click();
+    await page.locator('iframe[title="Preview of employee-handbook"]').waitFor({ state: 'detached' });
 
     const rag = page.getByRole('switch', { name: 'RAG for employee-handbook' });
     expect(await rag.getAttribute('aria-checked')).toBe('false');
@@ -297,6 +328,13 @@ describe('the web console', () => {
     await page.locator('[data-testid^="rag-status-"]', { hasText: 'completed' }).waitFor(SETTLE);
     expect(await rag.getAttribute('aria-checked')).toBe('true');
     await checkPage('documents');
+
+    await page.locator('#col-name').fill('HR');
+    await page.getByRole('button', { name: 'Create collection' }).click();
+    await page.locator('#col-target').selectOption({ label: 'HR' });
+    await page.locator('#col-doc').selectOption({ label: 'employee-handbook' });
+    await page.getByRole('button', { name: 'Add to collection' }).click();
+    await page.getByRole('button', { name: 'Remove employee-handbook from HR' }).waitFor();
 
     await page.getByLabel('Question').fill('How many days of paid holiday does an employee receive?');
     await page.getByRole('button', { name: 'Ask' }).click();

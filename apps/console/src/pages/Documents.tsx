@@ -190,6 +190,9 @@ export default function Documents() {
       </Section>
       {preview ? (
         <Section title={`Preview: ${preview.doc.title}`}>
+          <button type="button" className="secondary" onClick={() => setPreview(undefined)}>
+            Close the preview
+          </button>
           {preview.text !== undefined ? (
             <pre className="json" tabIndex={0}>
               {preview.text}
@@ -201,8 +204,85 @@ export default function Documents() {
           )}
         </Section>
       ) : null}
+      <CollectionsPanel docs={docs.data?.data ?? []} />
       <AskPanel />
     </>
+  );
+}
+
+interface Collection {
+  id: number;
+  name: string;
+  description?: string | null;
+  documents?: { id: number; title: string }[];
+}
+
+/** Collections: create one, put a document in it, take it out. */
+function CollectionsPanel({ docs }: { docs: Doc[] }) {
+  const list = useData((signal) => api.get<{ data: Collection[] }>('/collections?populate=documents', { signal }), []);
+  const [name, setName] = useState('');
+  const [target, setTarget] = useState('');
+  const [doc, setDoc] = useState('');
+  const action = useAction();
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await action.run(() => api.post('/collections/create-collection', { data: { name } }))) {
+      setName('');
+      list.reload();
+    }
+  };
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await action.run(() => api.post(`/collections/${target}/add-document`, { documentId: Number(doc) }))) list.reload();
+  };
+  return (
+    <Section title="Collections">
+      <ul aria-label="Your collections">
+        {(list.data?.data ?? []).map((c) => (
+          <li key={c.id}>
+            <strong>{c.name}</strong>: {(c.documents ?? []).map((d) => d.title).join(', ') || 'empty'}{' '}
+            {(c.documents ?? []).map((d) => (
+              <button
+                key={d.id}
+                type="button"
+                className="secondary"
+                aria-label={`Remove ${d.title} from ${c.name}`}
+                onClick={() => void action.run(() => api.post(`/collections/${c.id}/remove-document`, { documentId: d.id })).then(list.reload)}
+              >
+                Remove {d.title}
+              </button>
+            ))}
+          </li>
+        ))}
+      </ul>
+      <form className="row" onSubmit={(e) => void create(e)}>
+        <label htmlFor="col-name">New collection</label>
+        <input id="col-name" value={name} onChange={(e) => setName(e.target.value)} required />
+        <button type="submit">Create collection</button>
+      </form>
+      <form className="row" onSubmit={(e) => void add(e)}>
+        <label htmlFor="col-target">Collection</label>
+        <select id="col-target" value={target} onChange={(e) => setTarget(e.target.value)} required>
+          <option value="">—</option>
+          {(list.data?.data ?? []).map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="col-doc">Document</label>
+        <select id="col-doc" value={doc} onChange={(e) => setDoc(e.target.value)} required>
+          <option value="">—</option>
+          {docs.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.title}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Add to collection</button>
+      </form>
+      <ErrorMessage error={action.error ?? list.error} />
+    </Section>
   );
 }
 
