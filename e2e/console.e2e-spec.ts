@@ -313,7 +313,7 @@ describe('the web console', () => {
   it('uploads a PDF with progress, previews it, enables RAG with the switch and answers a question with sources', async () => {
     await goTo('Documents', 'Documents');
     await page.locator('#files').setInputFiles(path.join(ROOT, 'docs', 'samples', 'employee-handbook.pdf'));
-    await page.getByText('Uploaded').waitFor();
+    await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded', { exact: true }).waitFor();
     expect(await page.locator('progress').evaluate((el) => (el as unknown as { value: number }).value)).toBe(1);
     await page.getByRole('cell', { name: 'employee-handbook', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Preview employee-handbook' }).click();
@@ -410,6 +410,25 @@ describe('the web console', () => {
       expect(await bob.getByTestId('execution-graph').count()).toBe(0);
     } finally {
       await bobContext.close();
+    }
+  });
+
+  it('shows an administrator everyone’s audit log, filterable by action', async () => {
+    const adminContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const admin = await newPage(adminContext);
+      await signIn(admin, 'admin@docflow.local', 'Admin#Pass123');
+      await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log', exact: true }).click();
+      await admin.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+      // Everyone's rows: alice's logins are there before filtering.
+      await admin.getByRole('cell', { name: 'auth.login', exact: true }).first().waitFor();
+      expect(await admin.getByRole('cell', { name: 'auth.login', exact: true }).count()).toBeGreaterThanOrEqual(3);
+      await admin.getByLabel('Action').fill('auth.step_up.verified');
+      await admin.getByRole('cell', { name: 'auth.login', exact: true }).first().waitFor({ state: 'detached' });
+      expect(await admin.getByRole('cell', { name: 'auth.step_up.verified', exact: true }).count()).toBe(1);
+      await checkPage('audit-admin', admin);
+    } finally {
+      await adminContext.close();
     }
   });
 
