@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import path from 'node:path';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
@@ -57,6 +58,8 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   // One set of execution use cases for the routes, the results consumer and the reaper.
   const executionServices = createExecutionServices({ config, database, logger, metrics, audit });
   const storage = createStorageFromConfig(config);
+  // The console's files sit next to the bundle (dist/apps/public-api/console) unless CONSOLE_DIR says otherwise.
+  const consoleDir = config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console');
   const api = buildPublicApi({
     config,
     logger,
@@ -67,6 +70,7 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
     broker,
     audit,
     executionServices,
+    consoleDir,
     textExtraction: !roles.has('workers') ? 'elsewhere' : roles.has('api') ? 'here' : 'sweeper-only',
     health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck(), httpHealthCheck('router', config.ROUTER_URL), httpHealthCheck('llm-service', config.LLM_SERVICE_URL)],
   });

@@ -6,6 +6,7 @@ import { activitiesFeature } from './activities/activities.feature';
 import { ActivitiesRepository } from './activities/activities.repository';
 import { ActivitiesService } from './activities/activities.service';
 import { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
+import { executionListFeature } from './executions/execution-list.feature';
 import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
 import { createSchedulesFeature } from './schedules/schedules.feature';
 import type { SchedulesService } from './schedules/schedules.service';
@@ -25,6 +26,7 @@ export interface WorkflowsModule {
     activities: MountableFeature;
     tools: MountableFeature;
     analytics: MountableFeature;
+    executionList: MountableFeature;
     executions: MountableFeature;
     webhooks: MountableFeature;
     schedules: MountableFeature;
@@ -48,6 +50,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
       activities: bindFeature(activitiesFeature, needs),
       tools: bindFeature(workflowToolsFeature, needs),
       analytics: bindFeature(workflowAnalyticsFeature, needs),
+      executionList: bindFeature(executionListFeature, needs),
       executions: bindFeature(workflowExecutionsFeature, needs),
       webhooks: bindFeature(createWebhooksFeature({ documents: deps.documents, rag: deps.rag }), needs),
       schedules: bindFeature(schedules.feature, needs),
