@@ -22,9 +22,11 @@ import type { PublicApiDatabase } from './data-source';
 import type { ApiContext, ApiFeature } from './feature';
 import { openApiFeature } from './openapi/openapi.feature';
 import { OpenApiRegistry } from './openapi/registry';
+import { RateLimits } from './rate-limits/rate-limits';
 import { promptsFeature } from './prompts/prompts.feature';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/document-features';
+import { configurePasswordHashing } from './users/password';
 import { usersFeature } from './users/users.feature';
 import { createWebhooksFeature } from './webhooks/webhooks.feature';
 import { UsersRepository } from './users/users.repository';
@@ -82,7 +84,8 @@ export interface PublicApi {
 export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const users = new UsersService(new UsersRepository(deps.database));
   const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
-  const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit });
+  const limits = new RateLimits(deps.database);
+  const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit, limits });
   const openapi = new OpenApiRegistry();
   const ctx: ApiContext = {
     config: deps.config,
@@ -94,6 +97,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     auth: authModule.guards,
     openapi,
     audit,
+    limits,
     executions: deps.executionServices ?? createExecutionServices({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, audit }),
   };
   const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
@@ -102,6 +106,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const agentRuntime = createAgentRuntime(ctx, { documents, rag });
   const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature(agentRuntime), createSquadsFeature(agentRuntime), schedules.feature, ...(deps.features ?? []), openApiFeature];
 
+  configurePasswordHashing({ threads: deps.config.PASSWORD_HASH_THREADS, maxQueue: deps.config.PASSWORD_HASH_MAX_QUEUE });
   const app = createHttpApp(
     { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
     (root) => {
@@ -110,9 +115,19 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       root.use('/api', api);
     },
   );
+  app.set('trust proxy', trustProxy(deps.config.TRUST_PROXY));
   return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service() };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {
   return buildPublicApi(deps).app;
+}
+
+/** TRUST_PROXY as Express's `trust proxy` value: a boolean, a hop count, or the proxies' addresses. */
+export function trustProxy(value: string): boolean | number | string[] {
+  const v = value.trim();
+  if (v === 'false' || v === '') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }

@@ -6,6 +6,7 @@ import type { AuthGuards } from './auth/guards';
 import type { PublicApiConfig } from './config';
 import type { PublicApiDatabase } from './data-source';
 import type { OpenApiRegistry } from './openapi/registry';
+import type { RateLimits } from './rate-limits/rate-limits';
 import type { UsersService } from './users/users.service';
 import type { ExecutionServices } from './workflow-executions/workflow-executions.feature';
 
@@ -23,6 +24,8 @@ export interface ApiContext {
   audit: AuditLog;
   /** Execution use cases (one router client for every feature that starts runs). */
   executions: ExecutionServices;
+  /** Rate limits and throttles, counted in the store every process shares. */
+  limits: RateLimits;
 }
 
 /**

@@ -1,10 +1,9 @@
-import { NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { NotFoundError } from '@docflow/service-kit';
 import { idParam } from '../activities/request-body';
 import { currentUser } from '../auth/auth-user';
 import type { ApiFeature } from '../feature';
 import { createDataShieldSettings } from '../data-shield/data-shield.feature';
 import type { RagModule } from '../rag';
-import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
 import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './chatbots.dto';
 import { describeChatbotRoutes } from './chatbots.openapi';
 import { ChatbotsRepository } from './chatbots.repository';
@@ -29,8 +28,7 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
           const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
           return deps.rag.service.query(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
         },
-        // Each chatbot's own rate_limit is passed per hit.
-        limiter: new FixedWindowLimiter(60, 60_000),
+        limits: ctx.limits,
       });
       const { requireAuth, requireStepUp } = ctx.auth;
 
@@ -40,12 +38,7 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
 
       api.post('/chatbots/:slug/chat', async (req, res) => {
         const question = parseChatQuestion(req.body, req.query['session_id']);
-        try {
-          res.json(await chatbots.chat({ slug: String(req.params['slug']), key: req.header('x-chatbot-key'), origin: req.header('origin'), referer: req.header('referer'), ...question }));
-        } catch (err) {
-          if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.details['retry_after']));
-          throw err;
-        }
+        res.json(await chatbots.chat({ slug: String(req.params['slug']), key: req.header('x-chatbot-key'), origin: req.header('origin'), referer: req.header('referer'), ...question }));
       });
 
       api.get('/chatbots', requireAuth, async (req, res) => {

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
+import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam } from '../activities/request-body';
@@ -8,7 +8,7 @@ import { createUploadMiddleware, removeSpooled, spooledFiles } from '../document
 import type { ApiFeature } from '../feature';
 import type { RagModule } from '../rag';
 import type { DocumentFeatures } from '../storage-wiring/document-features';
-import { FixedWindowLimiter } from '../workflow-executions/polling-rate-limit';
+import { PER_MINUTE } from '../rate-limits/rate-limits';
 import { originAllowed } from '../public-access/origins';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
@@ -71,7 +71,6 @@ export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: 
         jwtSecret: ctx.config.JWT_SECRET,
       });
       const { requireAuth } = ctx.auth;
-      const limiter = new FixedWindowLimiter(TRIGGER_LIMIT_PER_MINUTE, 60_000);
       // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
       const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
 
@@ -90,11 +89,7 @@ export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: 
           ctx.audit.record({ action: 'webhook.origin_blocked', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
           throw new ForbiddenError('This origin may not trigger the webhook');
         }
-        const verdict = limiter.hit(String(webhook.id));
-        if (!verdict.allowed) {
-          res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
-          throw new TooManyRequestsError(`At most ${TRIGGER_LIMIT_PER_MINUTE} triggers per minute for one webhook`, { retry_after: verdict.retryAfterSeconds });
-        }
+        await ctx.limits.enforce(`webhook:${webhook.id}`, PER_MINUTE(TRIGGER_LIMIT_PER_MINUTE), `At most ${TRIGGER_LIMIT_PER_MINUTE} triggers per minute for one webhook`);
         res.locals['webhook'] = webhook;
         next();
       };

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ResultMessage } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
-import { BadRequestError, Logger, Metrics, NotFoundError, TooManyRequestsError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import type { AuditLog } from '../audit/audit-log';
 import { createCredentialsService } from '../credentials/credentials.feature';
@@ -11,9 +11,9 @@ import type { PublicApiConfig } from '../config';
 import type { PublicApiDatabase } from '../data-source';
 import type { ApiContext, ApiFeature } from '../feature';
 import { RouterClient } from '../jobs-client/router-client';
+import { PER_MINUTE } from '../rate-limits/rate-limits';
 import { CorrelationTokenSealer } from './correlation-token';
 import { ExecutionResultsService } from './execution-results.service';
-import { FixedWindowLimiter } from './polling-rate-limit';
 import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
 import { describeExecutionRoutes } from './workflow-executions.openapi';
 import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
@@ -99,7 +99,6 @@ export const workflowExecutionsFeature: ApiFeature = {
     const { executions, results } = ctx.executions;
     const auth = ctx.auth.requireAuth;
     const readAuth = bearerOrPollingToken(ctx);
-    const limiter = new FixedWindowLimiter(POLLING_LIMIT_PER_MINUTE, 60_000);
     const serviceAuth = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
 
     api.post('/workflow-executions', auth, async (req, res) => {
@@ -110,13 +109,7 @@ export const workflowExecutionsFeature: ApiFeature = {
       const id = executionId(req.params['id']);
       const reader = readerOf(req);
       const caller = 'user' in reader ? `user:${reader.user.id}` : `poll:${reader.polling.executionId}`;
-      const verdict = limiter.hit(`${caller}:${id}`);
-      if (!verdict.allowed) {
-        res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
-        throw new TooManyRequestsError(`Polling limit: at most ${POLLING_LIMIT_PER_MINUTE} requests per minute for one execution`, {
-          retry_after: verdict.retryAfterSeconds,
-        });
-      }
+      await ctx.limits.enforce(`poll:${caller}:${id}`, PER_MINUTE(POLLING_LIMIT_PER_MINUTE), `Polling limit: at most ${POLLING_LIMIT_PER_MINUTE} requests per minute for one execution`);
       res.json({ data: await executions.get(reader, id) });
     });
 
