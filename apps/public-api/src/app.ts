@@ -76,6 +76,8 @@ export interface PublicApi {
   principals: PrincipalCache;
   /** The audit log's writer (tests flush it before reading the table). */
   audit: AuditLog;
+  /** The shared rate-limit store: main purges ended windows. */
+  limits: RateLimits;
   /** Workflow schedules: main runs their tick every SCHEDULER_INTERVAL_SECONDS (tests call tick). */
   schedules: SchedulesService;
 }
@@ -83,7 +85,7 @@ export interface PublicApi {
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
 export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const users = new UsersService(new UsersRepository(deps.database));
-  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
+  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, metrics: deps.metrics, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
   const limits = new RateLimits(deps.database);
   const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit, limits });
   const openapi = new OpenApiRegistry();
@@ -116,7 +118,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     },
   );
   app.set('trust proxy', trustProxy(deps.config.TRUST_PROXY));
-  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service() };
+  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, limits, schedules: schedules.service() };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

@@ -38,7 +38,11 @@ async function main(): Promise<void> {
   const database = await openPublicApiDatabase(config.DATABASE_URL, logger);
   lifecycle.onShutdown('database', () => closeDatabase(database));
   // Closed (what is pending written) after everything that records audit rows has stopped.
-  const audit = new AuditLog({ database, logger: logger.child({ component: 'audit' }), retentionDays: config.AUDIT_LOG_RETENTION_DAYS });
+  const metrics = new Metrics(SERVICE);
+  metrics.aggregateAcrossCluster();
+  const audit = new AuditLog({ database, logger: logger.child({ component: 'audit' }), metrics, retentionDays: config.AUDIT_LOG_RETENTION_DAYS });
+  // Repeated failures (wrong webhook secrets) become one row per window once it ends, whichever process counted them.
+  audit.startClosingWindows();
   lifecycle.onShutdown('audit log', () => audit.close());
 
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.OUTBOX_DIR, from: config.MAIL_FROM, logger: logger.child({ component: 'mail' }) });
@@ -59,8 +63,6 @@ async function main(): Promise<void> {
   const broker = Broker.connect({ url: config.AMQP_URL, logger, name: SERVICE });
   lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
 
-  const metrics = new Metrics(SERVICE);
-  metrics.aggregateAcrossCluster();
   const executionServices = createExecutionServices({ config, database, logger, metrics, audit });
   // The database is ready; the consumer subscribes as soon as the broker is connected (and again after each reconnect).
   const results = await startResultsConsumer({ broker, results: executionServices.results });
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
     [
       { name: 'expired auth records', run: () => purgeExpiredAuthRecords(database) },
       { name: 'expired audit rows', run: async () => ({ auditRows: await audit.purgeExpired() }) },
+      { name: 'ended rate-limit windows', run: async () => ({ rateLimitWindows: await api.limits.store.purgeExpired() }) },
     ],
     logger,
   );

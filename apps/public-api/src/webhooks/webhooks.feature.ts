@@ -19,6 +19,8 @@ import { WEBHOOK_NOT_FOUND, WebhooksService } from './webhooks.service';
 
 /** Spec 8: at most 100 triggers a minute per webhook (per replica). */
 export const TRIGGER_LIMIT_PER_MINUTE = 100;
+/** Wrong-secret calls are audited as one row per webhook and 5 minutes, with their count. */
+export const SIGNATURE_MISMATCH_AUDIT_WINDOW_SECONDS = 300;
 /** Spec 8: a webhook's max_file_size_mb is at most 50; the spooler stops there, the webhook's own limit is checked after. */
 const SPOOL_LIMIT_BYTES = 50 * 1024 * 1024;
 export const WEBHOOK_SECRET_HEADER = 'x-webhook-secret';
@@ -81,7 +83,8 @@ export function createWebhooksFeature(deps: { documents: DocumentFeatures; rag: 
         const webhook = await repo.findById(webhookId(req.params['id']));
         if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
         if (!webhookSecretMatches(secret, webhook)) {
-          ctx.audit.record({ action: 'webhook.signature_mismatch', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
+          // Anyone can send wrong secrets: one row per webhook and window, with the count, not one per request.
+          ctx.audit.recordRepeated({ action: 'webhook.signature_mismatch', subject: `webhook:${webhook.id}`, actorUserId: webhook.ownerId, details: { webhook_id: webhook.id }, windowSeconds: SIGNATURE_MISMATCH_AUDIT_WINDOW_SECONDS });
           throw new UnauthorizedError('Invalid webhook secret');
         }
         if (!webhook.active) throw new ForbiddenError('This webhook is inactive');
