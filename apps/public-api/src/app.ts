@@ -110,7 +110,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
 
   configurePasswordHashing({ threads: deps.config.PASSWORD_HASH_THREADS, maxQueue: deps.config.PASSWORD_HASH_MAX_QUEUE });
   const app = createHttpApp(
-    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
+    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: deps.config.METRICS_TOKEN },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.register(api, ctx);
