@@ -6,8 +6,8 @@
 // is what every other request of the public API would wait on top of its own work.
 import bcrypt from 'bcryptjs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { PasswordPool } from '../apps/public-api/src/users/password-pool';
-import { BCRYPT_COST, DEFAULT_PASSWORD_POOL } from '../apps/public-api/src/users/password';
+import { PasswordPool } from '../apps/public-api/src/identity/users/password-pool';
+import { BCRYPT_COST, DEFAULT_PASSWORD_POOL } from '../apps/public-api/src/identity/users/password';
 import { report, runConcurrent } from './support';
 
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 64);
