@@ -222,4 +222,32 @@ export class PublicApiConfig extends BaseConfig {
   /** How long the answer's LLM call may take before the answer falls back to quoting the sources. */
   @EnvInt() @IsInt() @Min(1) @Max(600)
   RAG_ANSWER_TIMEOUT_SECONDS = 60;
+
+  // Abuse controls (issue 13): counted in PostgreSQL, shared by every process and replica.
+  /** Failed logins one account may have per LOGIN_THROTTLE_WINDOW_SECONDS; then 429 until the window ends. */
+  @EnvInt() @IsInt() @Min(1) @Max(10000)
+  LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
+
+  /** Failed logins one client address may have per LOGIN_THROTTLE_WINDOW_SECONDS (whatever the accounts); then 429. */
+  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
+
+  @EnvInt() @IsInt() @Min(1) @Max(86400)
+  LOGIN_THROTTLE_WINDOW_SECONDS = 900;
+
+  /** Worker threads that run bcrypt (logins, new users), off the event loop. */
+  @EnvInt() @IsInt() @Min(1) @Max(64)
+  PASSWORD_HASH_THREADS = 2;
+
+  /** Password checks that may wait for a thread; one more is 503 with Retry-After. */
+  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  PASSWORD_HASH_MAX_QUEUE = 200;
+
+  /**
+   * Express's `trust proxy`, which decides the client address the login
+   * throttle counts: `false` (the peer's address), `true`, a hop count, or
+   * addresses/subnets of the proxies (comma-separated, e.g. `loopback,10.0.0.0/8`).
+   */
+  @IsString() @Matches(/^[\w.:/,\s-]+$/, { message: 'TRUST_PROXY must be false, true, a hop count or a list of addresses' })
+  TRUST_PROXY = 'false';
 }

@@ -13,7 +13,7 @@ import type { SchedulesService } from './schedules/schedules.service';
 import { workflowToolsFeature } from './tools/workflow-tools.feature';
 import { createWebhooksFeature } from './webhooks/webhooks.feature';
 
-export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi'>, IdentityServices {
+export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi' | 'limits'>, IdentityServices {
   /** Webhook triggers upload files as documents and may index them for RAG. */
   documents: DocumentsModule;
   rag: RagModule;
@@ -40,9 +40,9 @@ export interface WorkflowsModule {
 
 /** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
 export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModule {
-  const { config, database, logger, metrics, openapi, users, auth, audit } = deps;
+  const { config, database, logger, metrics, openapi, limits, users, auth, audit } = deps;
   const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit });
-  const needs = { config, database, logger, openapi, users, auth, audit, executions };
+  const needs = { config, database, logger, openapi, limits, users, auth, audit, executions };
   const schedules = createSchedulesFeature();
   const activities = new ActivitiesRepository(database);
   return {
