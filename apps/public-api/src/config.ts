@@ -97,11 +97,19 @@ export class PublicApiConfig extends BaseConfig {
   STORAGE_QUOTA_MB = 1024;
 
   /**
-   * Key of the credential store (AES-256-GCM): 64 hex characters; never change it once credentials are stored.
+   * Key of the credential store (AES-256-GCM): 64 hex characters. To change it, move the old value to
+   * CREDENTIALS_MASTER_KEY_PREVIOUS and run `npm run credentials:rotate-key`.
    * Outside production a fixed development value is used when unset.
    */
   @Secret() @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY must be 64 hex characters' })
   CREDENTIALS_MASTER_KEY!: string;
+
+  /**
+   * The key CREDENTIALS_MASTER_KEY replaces, during a rotation: values sealed under it still open until
+   * `npm run credentials:rotate-key` has re-sealed every one under the current key; then remove it.
+   */
+  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY_PREVIOUS must be 64 hex characters' })
+  CREDENTIALS_MASTER_KEY_PREVIOUS?: string;
 
   /** How often the scheduler looks for due workflow schedules (each replica; a due tick is taken by one). */
   @EnvInt() @IsInt() @Min(1) @Max(3600)

@@ -1,7 +1,6 @@
 import { createLlmClient } from '@docflow/llm-client';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { ActivitiesService } from '../activities/activities.service';
-import { CredentialSealer } from '../credentials/credential-sealer';
 import type { ApiContext } from '../feature';
 import { PromptsRepository } from '../prompts/prompts.repository';
 import { PromptsService } from '../prompts/prompts.service';
@@ -47,7 +46,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   ]);
   const shieldSettings = createDataShieldSettings(ctx.database);
   const shieldFor = (a: AgentEntity) => shieldSettings.shieldFor('agent', { id: a.id, ownerId: a.ownerId });
-  const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger, shieldFor });
+  const agents: AgentsService = new AgentsService({ repo, conversations, llm, tools, logger, shieldFor });
   const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };
 }

@@ -54,9 +54,6 @@ export class AgentEntity {
   @Column({ name: 'api_key_hash', type: 'char', length: 64, nullable: true })
   apiKeyHash!: string | null;
 
-  @Column({ name: 'api_key_sealed', type: 'text', nullable: true })
-  apiKeySealed!: string | null;
-
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -40,14 +40,22 @@ afterAll(async () => {
 });
 
 describe('agents (spec 2.10, 4.11)', () => {
-  it('creates an agent with defaults, a slug and a key its owner can read again', async () => {
+  it('creates an agent with defaults, a slug and a key shown once: never in later reads, nor stored', async () => {
     expect(agent).toMatchObject({ name: 'HR Assistant', slug: 'hr-assistant', model: 'provider_a', max_iterations: 10, temperature: 0.3, conversational: true, active: true, owner: { id: kit.alice.id } });
     expect(agent.api_key).toMatch(/^agk_[A-Za-z0-9_-]{40,}$/);
-    const read = (await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).body as { data: AgentView };
-    expect(read.data.api_key).toBe(agent.api_key);
-    expect(JSON.stringify(await kit.bed.database.query('SELECT * FROM agents'))).not.toContain(agent.api_key);
-    const list = (await request(kit.app).get('/api/agents').set('authorization', kit.alice.auth)).body as { data: AgentView[] };
-    expect(list.data.map((a) => a.slug)).toEqual(['hr-assistant']);
+    const read = await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth);
+    expect((read.body as { data: AgentView }).data.name).toBe('HR Assistant');
+    const list = await request(kit.app).get('/api/agents').set('authorization', kit.alice.auth);
+    expect((list.body as { data: AgentView[] }).data.map((a) => a.slug)).toEqual(['hr-assistant']);
+    const updated = await request(kit.app).put(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth).send({ data: { welcome_message: 'Hello' } });
+    expect(updated.status).toBe(200);
+    for (const res of [read, list, updated]) {
+      expect(JSON.stringify(res.body)).not.toContain('api_key');
+      expect(JSON.stringify(res.body)).not.toContain(agent.api_key!);
+    }
+    const rows = JSON.stringify(await kit.bed.database.query('SELECT * FROM agents'));
+    expect(rows).not.toContain(agent.api_key);
+    expect(rows).not.toContain('api_key_sealed');
     expect((await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
   });
 

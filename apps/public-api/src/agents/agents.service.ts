@@ -3,7 +3,6 @@ import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/li
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../activities/activities.service';
-import type { CredentialSealer } from '../credentials/credential-sealer';
 import { apiKeyMatches, newApiKey, sha256Hex } from '../public-access/api-keys';
 import { slugify } from '../public-access/slug';
 import type { AgentEntity } from './agent.entity';
@@ -43,8 +42,6 @@ export interface AgentView {
 export interface AgentsServiceDeps {
   repo: AgentsRepository;
   conversations: ConversationsService;
-  /** Seals agent keys so that their owner can read them again (CREDENTIALS_MASTER_KEY). */
-  sealer: CredentialSealer;
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
   logger?: Logger;
@@ -59,9 +56,8 @@ export type ChatCaller = { key: string } | { user: Caller };
 export class AgentsService {
   constructor(private readonly deps: AgentsServiceDeps) {}
 
-  private view(a: AgentEntity, withKey: boolean): AgentView {
-    let apiKey: string | undefined;
-    if (withKey && a.apiKeySealed && a.ownerId !== null) apiKey = this.deps.sealer.open(a.apiKeySealed, a.ownerId)['api_key'];
+  /** `apiKey` only in the answers of create and regenerate-key: the key is kept as its hash alone, so it is shown once. */
+  private view(a: AgentEntity, apiKey?: string): AgentView {
     return {
       id: a.id,
       name: a.name,
@@ -85,9 +81,9 @@ export class AgentsService {
     };
   }
 
-  private newKey(ownerId: number): { apiKeyHash: string; apiKeySealed: string } {
+  private newKey(): { key: string; apiKeyHash: string } {
     const key = newApiKey('agk');
-    return { apiKeyHash: sha256Hex(key), apiKeySealed: this.deps.sealer.seal({ api_key: key }, ownerId) };
+    return { key, apiKeyHash: sha256Hex(key) };
   }
 
   /** Owned, or a system agent (read-only, for reading). */
@@ -105,15 +101,15 @@ export class AgentsService {
 
   async list(user: Caller, q: ListQuery): Promise<{ data: AgentView[]; meta: { pagination: PaginationMeta } }> {
     const { rows, total } = await this.deps.repo.listOwned(user.id, q);
-    return { data: rows.map((a) => this.view(a, true)), meta: { pagination: paginationMeta(q.pagination, total) } };
+    return { data: rows.map((a) => this.view(a)), meta: { pagination: paginationMeta(q.pagination, total) } };
   }
 
   async get(user: Caller, id: number): Promise<AgentView> {
-    const a = await this.readable(user, id);
-    return this.view(a, a.ownerId === user.id);
+    return this.view(await this.readable(user, id));
   }
 
   async create(user: Caller, s: AgentSettings & { name: string }): Promise<AgentView> {
+    const { key, apiKeyHash } = this.newKey();
     const base = {
       ownerId: user.id,
       name: s.name,
@@ -129,13 +125,13 @@ export class AgentsService {
       welcomeMessage: s.welcomeMessage ?? null,
       mcpServers: s.mcpServers ?? [],
       active: s.active ?? true,
-      ...this.newKey(user.id),
+      apiKeyHash,
     };
     const first = s.slug ?? slugify(s.name, 'agent');
     for (let attempt = 0; ; attempt++) {
       const slug = attempt === 0 ? first : `${first}-${Math.random().toString(16).slice(2, 10)}`;
       const saved = await this.deps.repo.insert({ ...base, slug });
-      if (saved !== 'slug_taken') return this.view(saved, true);
+      if (saved !== 'slug_taken') return this.view(saved, key);
       if (s.slug !== undefined || attempt >= 3) throw new ConflictError(`The slug ${slug} is taken`, { errors: [`slug: ${slug} is taken`] });
     }
   }
@@ -145,7 +141,7 @@ export class AgentsService {
     const updated = await this.deps.repo.update(id, s);
     if (updated === 'slug_taken') throw new ConflictError(`The slug ${s.slug ?? ''} is taken`, { errors: [`slug: ${s.slug ?? ''} is taken`] });
     if (!updated) throw new NotFoundError(AGENT_NOT_FOUND);
-    return this.view(updated, true);
+    return this.view(updated);
   }
 
   async delete(user: Caller, id: number): Promise<void> {
@@ -155,10 +151,10 @@ export class AgentsService {
 
   async regenerateKey(user: Caller, id: number): Promise<{ id: number; api_key: string }> {
     await this.writable(user, id);
-    const keys = this.newKey(user.id);
-    const updated = await this.deps.repo.update(id, keys);
+    const { key, apiKeyHash } = this.newKey();
+    const updated = await this.deps.repo.update(id, { apiKeyHash });
     if (!updated || updated === 'slug_taken') throw new NotFoundError(AGENT_NOT_FOUND);
-    return { id, api_key: this.view(updated, true).api_key ?? '' };
+    return { id, api_key: key };
   }
 
   async publicConfig(slug: string): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {

@@ -12,8 +12,8 @@ import { describeCredentialRoutes } from './credentials.openapi';
 import { credentialListSpec, CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 
-export function createCredentialsService(deps: { config: Pick<PublicApiConfig, 'CREDENTIALS_MASTER_KEY'>; database: PublicApiDatabase; audit: AuditLog }): CredentialsService {
-  return new CredentialsService(new CredentialsRepository(deps.database), new CredentialSealer(deps.config.CREDENTIALS_MASTER_KEY), deps.audit);
+export function createCredentialsService(deps: { config: Pick<PublicApiConfig, 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS'>; database: PublicApiDatabase; audit: AuditLog }): CredentialsService {
+  return new CredentialsService(new CredentialsRepository(deps.database), new CredentialSealer(deps.config.CREDENTIALS_MASTER_KEY, deps.config.CREDENTIALS_MASTER_KEY_PREVIOUS), deps.audit);
 }
 
 function credentialId(value: unknown): number {
