@@ -13,6 +13,7 @@ import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
+import { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -34,7 +35,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   const squadsRepo = new SquadsRepository(ctx.database);
   const activities = new ActivitiesRepository(ctx.database);
   const prompts = new PromptsRepository(ctx.database);
-  // The create tools act only in a turn the user confirmed (ToolContext.userConfirmed), so squad members never create.
+  // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
     ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.query(userId, q) }),
     ...composerCreateTools({
@@ -46,7 +47,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   ]);
   const shieldSettings = createDataShieldSettings(ctx.database);
   const shieldFor = (a: AgentEntity) => shieldSettings.shieldFor('agent', { id: a.id, ownerId: a.ownerId });
-  const agents: AgentsService = new AgentsService({ repo, conversations, llm, tools, logger, shieldFor });
+  const agents: AgentsService = new AgentsService({ repo, conversations, llm, tools, confirmations: new ComposerConfirmationsRepository(ctx.database), logger, shieldFor });
   const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };
 }

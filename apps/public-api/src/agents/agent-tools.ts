@@ -9,17 +9,39 @@ import type { PromptsRepository } from '../prompts/prompts.repository';
 import type { SquadsRepository } from '../squads/squads.repository';
 import type { UserRole } from '../users/user-role';
 import type { AgentsRepository } from './agents.repository';
+import type { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 
 /** Who a tool acts for: the user whose data it may read (and, for the Composer, write). */
 export interface ToolContext {
   userId: number;
   role?: UserRole;
-  /** Whether the user's message of this turn is an explicit confirmation (creating tools act only then). */
-  userConfirmed?: boolean;
+  /** The Composer's previews and their confirmations; without it the create tools never create (squad members). */
+  confirmations?: ConfirmationGate;
   /** What this turn created, for the Composer's creation_result block. */
   created?: { type: string; id: number; name: string }[];
+  /** What this turn previewed, for the Composer's `<type>_preview` blocks. */
+  previews?: ComposerPreview[];
   /** Where a tool's unexpected failure is logged (its message is not shown to the caller). */
   logger?: Logger;
+}
+
+/** What a create tool needs to preview and to create (composer-tools.ts). */
+export interface ConfirmationGate {
+  /** Whether the caller may confirm: a signed-in user acting for their own account, never a key holder. */
+  allowed: boolean;
+  /** The user's message of this turn: a creation runs only when it names the preview's confirmation id. */
+  userMessage: string;
+  store: Pick<ComposerConfirmationsRepository, 'issue' | 'consume'>;
+}
+
+/** What the Composer creates. */
+export type ComposerRecordType = 'workflow' | 'agent' | 'squad' | 'prompt';
+
+export interface ComposerPreview {
+  type: ComposerRecordType;
+  confirmation_id: string;
+  expires_at: string;
+  data: Record<string, unknown>;
 }
 
 export interface AgentTool {

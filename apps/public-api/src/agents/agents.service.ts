@@ -7,8 +7,8 @@ import { apiKeyMatches, newApiKey, sha256Hex } from '../public-access/api-keys';
 import { slugify } from '../public-access/slug';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, runAgent } from './agent-runner';
-import { composerBlock, isConfirmation } from './composer-tools';
-import type { AgentTool } from './agent-tools';
+import { composerBlocksOf } from './composer-tools';
+import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
 import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
@@ -44,6 +44,8 @@ export interface AgentsServiceDeps {
   conversations: ConversationsService;
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
+  /** Where the Composer's previews are confirmed (composer_confirmations). */
+  confirmations: ConfirmationGate['store'];
   logger?: Logger;
   /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
@@ -192,13 +194,16 @@ export class AgentsService {
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
     const created: { type: string; id: number; name: string }[] = [];
+    const previews: ComposerPreview[] = [];
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
-    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: 'user' in caller && isConfirmation(turn.query), created, logger: this.deps.logger };
+    const confirmations: ConfirmationGate = { allowed: 'user' in caller, userMessage: turn.query, store: this.deps.confirmations };
+    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), confirmations, created, previews, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
     const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, ...(dataShield ? { dataShield } : {}) });
-    // What the Composer created this turn, as a block its client renders (2.10: creation_result).
-    if (created.length > 0) run.answer = `${run.answer}\n\n${composerBlock('creation_result', { created })}`;
+    // What the Composer previewed (with the confirmation id a client's confirm button sends) and created this turn (2.10 blocks).
+    const blocks = composerBlocksOf(previews, created);
+    if (blocks !== '') run.answer = `${run.answer}\n\n${blocks}`;
     await conversations.append(session.id, [
       { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
       { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },
