@@ -1,6 +1,7 @@
 import { createLlmClient } from '@docflow/llm-client';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { ActivitiesService } from '../activities/activities.service';
+import { CollectionsRepository } from '../collections/collections.repository';
 import type { ApiContext } from '../feature';
 import { PromptsRepository } from '../prompts/prompts.repository';
 import { PromptsService } from '../prompts/prompts.service';
@@ -13,6 +14,7 @@ import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
+import { InProcessChatRateLimiter } from './chat-rate-limit';
 import { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
@@ -35,6 +37,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   const squadsRepo = new SquadsRepository(ctx.database);
   const activities = new ActivitiesRepository(ctx.database);
   const prompts = new PromptsRepository(ctx.database);
+  const collections = new CollectionsRepository(ctx.database);
   // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
     ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.query(userId, q) }),
@@ -47,7 +50,22 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   ]);
   const shieldSettings = createDataShieldSettings(ctx.database);
   const shieldFor = (a: AgentEntity) => shieldSettings.shieldFor('agent', { id: a.id, ownerId: a.ownerId });
-  const agents: AgentsService = new AgentsService({ repo, conversations, llm, tools, confirmations: new ComposerConfirmationsRepository(ctx.database), logger, shieldFor });
+  const agents: AgentsService = new AgentsService({
+    repo,
+    conversations,
+    llm,
+    tools,
+    chatLimits: {
+      limiter: new InProcessChatRateLimiter(),
+      perKey: ctx.config.AGENT_CHAT_RATE_PER_KEY,
+      perSession: ctx.config.AGENT_CHAT_RATE_PER_SESSION,
+      budget: { modelCalls: ctx.config.AGENT_CHAT_MAX_MODEL_CALLS, toolCalls: ctx.config.AGENT_CHAT_MAX_TOOL_CALLS },
+    },
+    collections: { owns: async (userId, id) => (await collections.findOwned(id, userId)) !== null, documentIds: (id) => collections.documentIds(id) },
+    confirmations: new ComposerConfirmationsRepository(ctx.database),
+    logger,
+    shieldFor,
+  });
   const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };
 }

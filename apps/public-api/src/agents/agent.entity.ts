@@ -54,6 +54,10 @@ export class AgentEntity {
   @Column({ name: 'api_key_hash', type: 'char', length: 64, nullable: true })
   apiKeyHash!: string | null;
 
+  /** The owner's collection whose documents the agent's key holders may list and search (none: no documents). */
+  @Column({ name: 'public_collection_id', type: 'integer', nullable: true })
+  publicCollectionId!: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -27,10 +27,22 @@ beforeAll(async () => {
   const documentId = (up.body as { id: number }).id;
   await request(kit.app).post(`/api/documents/${documentId}/rag-enable`).set('authorization', kit.alice.auth).send({});
   expect((await settled(kit, documentId)).rag_processing_status).toBe('completed');
+  // The policy is made public to the agent's key holders through a collection.
+  const collection = await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.alice.auth).send({ data: { name: 'HR public', documents: [documentId] } });
+  expect(collection.status).toBe(201);
   const res = await request(kit.app)
     .post('/api/agents')
     .set('authorization', kit.alice.auth)
-    .send({ data: { name: 'HR Assistant', goal: 'Answer HR questions from the policies', available_tools: ['search_documents', 'list_workflows', 'made_up_tool'], conversational: true, welcome_message: 'Hello' } });
+    .send({
+      data: {
+        name: 'HR Assistant',
+        goal: 'Answer HR questions from the policies',
+        available_tools: ['search_documents', 'list_workflows', 'made_up_tool'],
+        conversational: true,
+        welcome_message: 'Hello',
+        public_collection_id: (collection.body as { data: { id: number } }).data.id,
+      },
+    });
   expect(res.status).toBe(201);
   agent = (res.body as { data: AgentView }).data;
 });
@@ -92,7 +104,8 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(body.session_id).toMatch(/^[0-9a-f-]{36}$/);
 
     const [first, , second] = chatCalls().slice(before);
-    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['list_workflows', 'search_documents']);
+    // A key holder is offered only the tools scoped to what the owner made public (list_workflows is the owner's).
+    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['search_documents']);
     const toolMessage = second!.messages.find((m) => m.role === 'tool')!;
     expect(toolMessage.tool_call_id).toBe('call_1');
     expect(toolMessage.content).toContain('Holiday policy');
@@ -118,7 +131,7 @@ describe('agents (spec 2.10, 4.11)', () => {
   it('runs at most 10 tool calls of one model reply and answers the rest with an error', async () => {
     const calls = Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, type: 'function' as const, function: { name: 'list_workflows', arguments: '{}' } }));
     kit.llm.chatReplies.push({ content: '', tool_calls: calls }, { content: 'Listed.' });
-    const res = await chat(agent.slug, { key: agent.api_key }, { query: 'List my workflows, many times' });
+    const res = await chat(agent.slug, { bearer: kit.alice.auth }, { query: 'List my workflows, many times' });
     expect(res.status).toBe(200);
     const tools = (res.body as ChatAnswer).trace.filter((t) => t.type === 'tool');
     expect(tools).toHaveLength(12);

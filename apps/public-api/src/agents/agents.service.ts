@@ -1,12 +1,13 @@
 import type { DataShieldOptions } from '@docflow/contracts';
 import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../activities/activities.service';
 import { apiKeyMatches, newApiKey, sha256Hex } from '../public-access/api-keys';
 import { slugify } from '../public-access/slug';
 import type { AgentEntity } from './agent.entity';
-import { type AgentRun, runAgent } from './agent-runner';
+import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
+import type { ChatRateLimiter } from './chat-rate-limit';
 import { composerBlocksOf } from './composer-tools';
 import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
@@ -33,6 +34,8 @@ export interface AgentView {
   welcome_message: string | null;
   mcp_servers: Record<string, unknown>[];
   active: boolean;
+  /** Docflow's own: the collection whose documents key holders may list and search. */
+  public_collection_id: number | null;
   owner: { id: number } | null;
   createdAt: string;
   updatedAt: string;
@@ -44,6 +47,10 @@ export interface AgentsServiceDeps {
   conversations: ConversationsService;
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
+  /** Public chat's limits: requests a minute per agent key and per session, and what one request may spend. */
+  chatLimits: { limiter: ChatRateLimiter; perKey: number; perSession: number; budget: RequestBudget };
+  /** The owner's collections, for what an agent makes public (`public_collection_id`). */
+  collections: { owns(userId: number, collectionId: number): Promise<boolean>; documentIds(collectionId: number): Promise<number[]> };
   /** Where the Composer's previews are confirmed (composer_confirmations). */
   confirmations: ConfirmationGate['store'];
   logger?: Logger;
@@ -76,6 +83,7 @@ export class AgentsService {
       welcome_message: a.welcomeMessage,
       mcp_servers: a.mcpServers,
       active: a.active,
+      public_collection_id: a.publicCollectionId,
       owner: a.ownerId === null ? null : { id: a.ownerId },
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
@@ -110,7 +118,16 @@ export class AgentsService {
     return this.view(await this.readable(user, id));
   }
 
+  /** A `public_collection_id` must name one of the owner's collections. */
+  private async checkPublicCollection(userId: number, s: AgentSettings): Promise<void> {
+    if (s.publicCollectionId === undefined || s.publicCollectionId === null) return;
+    if (!(await this.deps.collections.owns(userId, s.publicCollectionId))) {
+      throw BadRequestError.withErrors('Invalid agent', [`public_collection_id: ${s.publicCollectionId} names no collection of yours`]);
+    }
+  }
+
   async create(user: Caller, s: AgentSettings & { name: string }): Promise<AgentView> {
+    await this.checkPublicCollection(user.id, s);
     const { key, apiKeyHash } = this.newKey();
     const base = {
       ownerId: user.id,
@@ -127,6 +144,7 @@ export class AgentsService {
       welcomeMessage: s.welcomeMessage ?? null,
       mcpServers: s.mcpServers ?? [],
       active: s.active ?? true,
+      publicCollectionId: s.publicCollectionId ?? null,
       apiKeyHash,
     };
     const first = s.slug ?? slugify(s.name, 'agent');
@@ -140,6 +158,7 @@ export class AgentsService {
 
   async update(user: Caller, id: number, s: AgentSettings): Promise<AgentView> {
     await this.writable(user, id);
+    await this.checkPublicCollection(user.id, s);
     const updated = await this.deps.repo.update(id, s);
     if (updated === 'slug_taken') throw new ConflictError(`The slug ${s.slug ?? ''} is taken`, { errors: [`slug: ${s.slug ?? ''} is taken`] });
     if (!updated) throw new NotFoundError(AGENT_NOT_FOUND);
@@ -157,6 +176,11 @@ export class AgentsService {
     const updated = await this.deps.repo.update(id, { apiKeyHash });
     if (!updated || updated === 'slug_taken') throw new NotFoundError(AGENT_NOT_FOUND);
     return { id, api_key: key };
+  }
+
+  private async limit(key: string, perMinute: number, where: string): Promise<void> {
+    const verdict = await this.deps.chatLimits.limiter.hit(key, perMinute);
+    if (!verdict.allowed) throw new TooManyRequestsError(`At most ${perMinute} chat requests a minute ${where}`, { retry_after: verdict.retryAfterSeconds });
   }
 
   async publicConfig(slug: string): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
@@ -183,12 +207,19 @@ export class AgentsService {
       actingUser = caller.user.id;
     }
     if (!agent.active) throw new ForbiddenError('This agent is inactive');
+    const limits = this.deps.chatLimits;
+    const keyHash = 'key' in caller ? agent.apiKeyHash : null;
+    if (keyHash !== null) await this.limit(`agent-key:${keyHash}`, limits.perKey, 'with this agent key');
 
     const { conversations } = this.deps;
     const named = turn.sessionId !== undefined ? await conversations.find(turn.sessionId, undefined).catch(() => undefined) : undefined;
     // A session created by a parallel first turn with the same session_id comes back from create: checked like a found one.
-    const session = named ?? (await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) }));
-    if (session.ownerId !== actingUser || session.agentId !== agent.id) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+    const session =
+      named ??
+      (await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, apiKeyHash: keyHash, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) }));
+    // A session belongs to the key it was made with (null: the signed-in user's own): another key's, or a key's for a signed-in caller, is 404.
+    if (session.ownerId !== actingUser || session.agentId !== agent.id || session.apiKeyHash !== keyHash) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+    await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
@@ -198,9 +229,12 @@ export class AgentsService {
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
     const confirmations: ConfirmationGate = { allowed: 'user' in caller, userMessage: turn.query, store: this.deps.confirmations };
-    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), confirmations, created, previews, logger: this.deps.logger };
+    const role = 'user' in caller ? caller.user.role : ('user' as const);
+    // Key holders reach only the documents of the collection the owner made public to this agent.
+    const publicDocumentIds = keyHash === null ? undefined : agent.publicCollectionId === null ? [] : await this.deps.collections.documentIds(agent.publicCollectionId);
+    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, ...(dataShield ? { dataShield } : {}) });
+    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, budget: limits.budget, ...(dataShield ? { dataShield } : {}) });
     // What the Composer previewed (with the confirmation id a client's confirm button sends) and created this turn (2.10 blocks).
     const blocks = composerBlocksOf(previews, created);
     if (blocks !== '') run.answer = `${run.answer}\n\n${blocks}`;

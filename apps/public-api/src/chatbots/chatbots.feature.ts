@@ -27,7 +27,8 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature {
         // A chatbot whose owner turned Data Shield on answers through a shielded model call.
         ask: async (ownerId, q, chatbotId) => {
           const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
-          return deps.rag.service.query(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
+          // Visitors get download links of minutes (issue 13, low), not the hour of the owner's own answers.
+          return deps.rag.service.query(ownerId, { ...q, signedUrlTtlSeconds: ctx.config.CHATBOT_SIGNED_URL_TTL_SECONDS, ...(dataShield ? { dataShield } : {}) });
         },
         // Each chatbot's own rate_limit is passed per hit.
         limiter: new FixedWindowLimiter(60, 60_000),
