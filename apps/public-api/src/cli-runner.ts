@@ -1,6 +1,6 @@
 import { closeDatabase } from '@docflow/persistence';
 import { createLogger, loadConfigOrExit, type Logger } from '@docflow/service-kit';
-import { PublicApiConfig } from './config';
+import { PublicApiConfig } from './platform';
 import { openPublicApiDatabase, type PublicApiDatabase } from './data-source';
 
 /**

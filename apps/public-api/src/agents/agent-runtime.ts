@@ -1,15 +1,14 @@
 import { createLlmClient } from '@docflow/llm-client';
-import { ActivitiesRepository } from '../activities/activities.repository';
-import { ActivitiesService } from '../activities/activities.service';
-import { CollectionsRepository } from '../collections/collections.repository';
-import type { ApiContext } from '../feature';
-import { PromptsRepository } from '../prompts/prompts.repository';
-import { PromptsService } from '../prompts/prompts.service';
+import { ActivitiesRepository } from '../workflows';
+import { ActivitiesService } from '../workflows';
+import type { PlatformServices } from '../platform';
+import { CollectionsRepository, PromptsRepository } from '../documents';
+import { PromptsService } from '../documents';
 import type { RagModule } from '../rag';
-import { parseCreateSquad } from '../squads/squads.dto';
-import { SquadsRepository } from '../squads/squads.repository';
-import { SquadsService } from '../squads/squads.service';
-import type { DocumentFeatures } from '../storage-wiring/document-features';
+import { parseCreateSquad } from './squads/squads.dto';
+import { SquadsRepository } from './squads/squads.repository';
+import { SquadsService } from './squads/squads.service';
+import type { DocumentsModule } from '../documents';
 import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
@@ -19,7 +18,7 @@ import { ComposerConfirmationsRepository } from './composer-confirmations.reposi
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { createDataShieldSettings } from '../data-shield/data-shield.feature';
+import { createDataShieldSettings } from '../shield';
 import type { AgentEntity } from './agent.entity';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
@@ -29,7 +28,7 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentFeatures; rag: RagModule }): AgentRuntime {
+export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule }): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
@@ -40,7 +39,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   const collections = new CollectionsRepository(ctx.database);
   // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
-    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.query(userId, q) }),
+    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),
     ...composerCreateTools({
       activities: new ActivitiesService(activities),
       prompts: new PromptsService(prompts),

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { sha256Hex } from '../public-access/api-keys';
+import { sha256Hex } from '../platform';
 import { upload } from '../documents/test-support/documents-kit';
 import { openRagKit, type RagKit, settled } from '../rag/test-support/rag-kit';
 import type { AgentRun } from './agent-runner';

@@ -1,5 +1,5 @@
-import type { ActivitiesService } from '../activities/activities.service';
-import type { PromptsService } from '../prompts/prompts.service';
+import type { ActivitiesService } from '../workflows';
+import type { PromptsService } from '../documents';
 import type { ComposerPreview, ConfirmationGate, ToolContext } from './agent-tools';
 import { argumentsHash } from './composer-confirmations.repository';
 import { composerBlock, composerBlocksOf, composerCreateTools } from './composer-tools';

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { runCli } from '../cli-runner';
-import { rotateCredentialKeys } from '../credentials/credential-key-rotation';
-import { CredentialSealer } from '../credentials/credential-sealer';
-import { CredentialsRepository } from '../credentials/credentials.repository';
+import { CredentialSealer, CredentialsRepository, rotateCredentialKeys } from '../identity';
 
 /**
  * dist/apps/public-api/cli/credentials-rotate-key.js: re-seals every stored

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { runCli } from '../cli-runner';
-import { runUserCreate } from '../users/user-create.command';
-import { UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
+import { runUserCreate, UsersRepository, UsersService } from '../identity';
 
 /**
  * dist/apps/public-api/cli/user-create.js --email E --username U --password P [--super-admin]
