@@ -1,4 +1,4 @@
-import type { Logger } from '@docflow/service-kit';
+import { isPlainObject, type Logger } from '@docflow/service-kit';
 import { ContentServiceError, DocumentTextError, InternalServiceError, PromptNotFoundError } from './errors';
 import { InternalHttp } from './internal-http';
 
@@ -69,10 +69,6 @@ export interface ContentClient {
 
 const WAITING = new Set(['pending', 'processing']);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
@@ -82,7 +78,7 @@ function strings(value: unknown): string[] {
 }
 
 function unwrap(body: unknown): unknown {
-  return isRecord(body) && isRecord(body.data) ? body.data : body;
+  return isPlainObject(body) && isPlainObject(body.data) ? body.data : body;
 }
 
 function badResponse(what: string): ContentServiceError {
@@ -90,13 +86,13 @@ function badResponse(what: string): ContentServiceError {
 }
 
 export function readPrompt(raw: unknown): InternalPrompt | undefined {
-  if (!isRecord(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const id = typeof raw.id === 'number' ? raw.id : typeof raw.id === 'string' && /^\d+$/.test(raw.id) ? Number(raw.id) : NaN;
   const title = str(raw.title);
   if (!Number.isSafeInteger(id) || id <= 0 || !title) return undefined;
   const roles = Array.isArray(raw.roles)
     ? raw.roles
-        .filter(isRecord)
+        .filter(isPlainObject)
         .filter((r) => (r.role === 'system' || r.role === 'user') && typeof r.prompt === 'string')
         .map((r) => ({ role: r.role as 'system' | 'user', prompt: r.prompt as string }))
     : [];
@@ -119,7 +115,7 @@ function readPages(value: unknown): { pages: DocumentPage[] | null; count: numbe
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return { pages: null, count: value };
   if (Array.isArray(value)) {
     const pages = value
-      .filter(isRecord)
+      .filter(isPlainObject)
       .filter((p) => typeof p.text === 'string')
       .map((p, i) => ({ page: typeof p.page === 'number' ? p.page : i + 1, text: p.text as string }));
     return { pages, count: pages.length };
@@ -160,7 +156,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
   async function fetchText(documentId: number, userId: number | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     try {
       const body = unwrap(await http.get(`/api/internal/documents/${documentId}/text`, { query: { user_id: userId }, signal }));
-      if (!isRecord(body)) throw badResponse('document text');
+      if (!isPlainObject(body)) throw badResponse('document text');
       return body;
     } catch (err) {
       if (err instanceof InternalServiceError && err.status === 404) {
@@ -210,7 +206,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
 
     async visiblePrompts(userId, o = {}) {
       const body = await http.get('/api/internal/prompts', { query: { user_id: userId, type: o.type }, signal: o.signal });
-      const list = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : undefined;
+      const list = isPlainObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : undefined;
       if (!list) throw badResponse('prompts');
       return list.map(readPrompt).filter((p): p is InternalPrompt => p !== undefined);
     },

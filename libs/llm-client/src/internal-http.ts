@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance, isAxiosError, isCancel } from 'axios';
-import { CORRELATION_HEADER, currentCorrelationId, type Logger } from '@docflow/service-kit';
+import { CORRELATION_HEADER, currentCorrelationId, errorMessage, isPlainObject, type Logger } from '@docflow/service-kit';
 import { InternalServiceError } from './errors';
 
 export interface InternalHttpOptions {
@@ -50,10 +50,6 @@ const DEFAULT_CODES: Record<number, string> = {
 const RETRYABLE_STATUSES = new Set([408, 429, 503, 504]);
 const MAX_MESSAGE = 500;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function clip(text: string): string {
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
@@ -64,13 +60,13 @@ function clip(text: string): string {
  */
 export function readErrorBody(status: number, data: unknown): { code: string; message: string; details: Record<string, unknown> } {
   const fallback = DEFAULT_CODES[status] ?? 'http_error';
-  if (isRecord(data)) {
+  if (isPlainObject(data)) {
     if (typeof data.error === 'string') {
-      return { code: data.error, message: typeof data.message === 'string' ? data.message : `HTTP ${status}`, details: isRecord(data.details) ? data.details : {} };
+      return { code: data.error, message: typeof data.message === 'string' ? data.message : `HTTP ${status}`, details: isPlainObject(data.details) ? data.details : {} };
     }
-    if (isRecord(data.error)) {
+    if (isPlainObject(data.error)) {
       const e = data.error;
-      return { code: fallback, message: typeof e.message === 'string' ? e.message : `HTTP ${status}`, details: isRecord(e.details) ? e.details : {} };
+      return { code: fallback, message: typeof e.message === 'string' ? e.message : `HTTP ${status}`, details: isPlainObject(e.details) ? e.details : {} };
     }
     if (typeof data.message === 'string') return { code: fallback, message: data.message, details: {} };
   }
@@ -178,6 +174,6 @@ export class InternalHttp {
       }
       return this.makeError('unreachable', `${service} is unreachable at ${this.options.baseUrl} (${err.code ?? err.message})`, { retryable: true });
     }
-    return this.makeError('bad_response', `${service} call ${method} ${path} failed: ${err instanceof Error ? err.message : String(err)}`, { retryable: false });
+    return this.makeError('bad_response', `${service} call ${method} ${path} failed: ${errorMessage(err)}`, { retryable: false });
   }
 }

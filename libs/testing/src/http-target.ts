@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@docflow/service-kit';
 
 /** One request a target server received. */
 export interface TargetHit {
@@ -102,7 +103,7 @@ export class HttpTarget {
     try {
       reply = route ? await route(hit) : { status: 200, body: { canary: true } };
     } catch (err) {
-      reply = { status: 599, body: { error: err instanceof Error ? err.message : String(err) } };
+      reply = { status: 599, body: { error: errorMessage(err) } };
     }
     if (res.destroyed) return;
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);

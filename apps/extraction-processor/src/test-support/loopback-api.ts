@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@docflow/service-kit';
 
 export interface ApiHit {
   method: string;
@@ -75,7 +76,7 @@ export class LoopbackApi {
     try {
       reply = route ? await route.handler(hit) : { status: 404, body: { error: 'not_found', message: `no route ${method} ${url.pathname}` } };
     } catch (err) {
-      reply = { status: 500, body: { error: 'internal_error', message: err instanceof Error ? err.message : String(err) } };
+      reply = { status: 500, body: { error: 'internal_error', message: errorMessage(err) } };
     }
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(reply.body ?? null));

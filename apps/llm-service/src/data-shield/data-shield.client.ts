@@ -1,7 +1,7 @@
 import axios, { AxiosInstance } from 'axios';
 import http from 'node:http';
 import { TokenScope } from '@docflow/data-shield';
-import { CORRELATION_HEADER, currentCorrelationId, ServiceUnavailableError } from '@docflow/service-kit';
+import { CORRELATION_HEADER, currentCorrelationId, errorMessage, isPlainObject, ServiceUnavailableError } from '@docflow/service-kit';
 
 /** Shielding could not be done: the request fails closed (spec 4.17 rule 8), nothing reaches the provider. */
 export class DataShieldUnavailableError extends ServiceUnavailableError {
@@ -67,10 +67,6 @@ function isStringArray(value: unknown, length: number): value is string[] {
   return Array.isArray(value) && value.length === length && value.every((v) => typeof v === 'string');
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function callBody(call: ShieldCall | undefined): Record<string, unknown> {
   if (!call) return {};
   return {
@@ -113,7 +109,7 @@ export class HttpDataShield implements DataShield {
     if (typeof scopeId !== 'string' || !isStringArray(data.texts, texts.length)) {
       throw new DataShieldUnavailableError('Data Shield answered tokenise with an unexpected body', DEFAULT_RETRY_AFTER);
     }
-    const counts = isRecord(data.entity_counts) ? (data.entity_counts as Record<string, number>) : {};
+    const counts = isPlainObject(data.entity_counts) ? (data.entity_counts as Record<string, number>) : {};
     const layers = Array.isArray(data.layers) ? data.layers.filter((l): l is string => typeof l === 'string') : [];
     return { scopeId, texts: data.texts, entityCounts: counts, layers };
   }
@@ -153,11 +149,11 @@ export class HttpDataShield implements DataShield {
       status = res.status;
       data = res.data;
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       throw new DataShieldUnavailableError(`Data Shield gateway is unreachable (${reason}); the text was not sent`, DEFAULT_RETRY_AFTER);
     }
-    if (status >= 200 && status < 300 && isRecord(data)) return data;
-    const details = isRecord(data) ? (data as { details?: { retry_after?: unknown } }).details : undefined;
+    if (status >= 200 && status < 300 && isPlainObject(data)) return data;
+    const details = isPlainObject(data) ? (data as { details?: { retry_after?: unknown } }).details : undefined;
     const retryAfter = typeof details?.retry_after === 'number' && details.retry_after > 0 ? Math.ceil(details.retry_after) : DEFAULT_RETRY_AFTER;
     throw new DataShieldUnavailableError(`Data Shield gateway answered HTTP ${status} on ${path}; the text was not sent`, retryAfter);
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobStatus } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
 import type { AuthUser } from '../auth';
 import { fileUrlOf } from '../documents/document-view';
 import type { RouterClient } from '../jobs-client/router-client';
@@ -62,10 +62,6 @@ export interface ClassificationJobsDeps {
   jobUserSecret: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The processor's result as the status endpoint shows it: what the
  * processor put in `outputs` (`extraction_result` and `metadata` for one
@@ -73,7 +69,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * with `extraction_result` and `metadata` always present.
  */
 export function resultFromRouter(stored: Record<string, unknown> | null | undefined): JobStatusView['result'] {
-  const outputs = isRecord(stored) && isRecord(stored['outputs']) ? stored['outputs'] : {};
+  const outputs = isPlainObject(stored) && isPlainObject(stored['outputs']) ? stored['outputs'] : {};
   return { ...outputs, extraction_result: outputs['extraction_result'] ?? null, metadata: outputs['metadata'] ?? null };
 }
 
@@ -106,7 +102,7 @@ export class ClassificationJobsService {
     try {
       await router.submitJob({ jobId, jobType, payload: payload as unknown as Record<string, unknown> });
     } catch (err) {
-      await repo.delete(jobId).catch((cleanup: unknown) => logger.error('could not remove a job that was not queued', { jobId, error: cleanup instanceof Error ? cleanup.message : String(cleanup) }));
+      await repo.delete(jobId).catch((cleanup: unknown) => logger.error('could not remove a job that was not queued', { jobId, error: errorMessage(cleanup) }));
       throw err;
     }
     logger.info('extraction job queued', { jobId, jobType, collectionId, documents: documents.length });

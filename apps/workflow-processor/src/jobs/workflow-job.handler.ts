@@ -1,6 +1,6 @@
 import type { JobMessageV1 } from '@docflow/contracts';
 import type { Broker, MessageMeta } from '@docflow/messaging';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { WorkflowLimits } from '@docflow/workflow';
 import { RunAborted } from '../engine/abort';
 import type { RunOutcome } from '../engine/run-types';
@@ -123,7 +123,7 @@ export class WorkflowJobHandler {
     } catch (err) {
       results.close();
       if (err instanceof RunAborted && err.kind === 'shutdown') logger.info('workflow run interrupted by shutdown; the job will be redelivered');
-      else logger.warn('workflow run could not finish; the job will be retried', { error: err instanceof Error ? err.message : String(err) });
+      else logger.warn('workflow run could not finish; the job will be retried', { error: errorMessage(err) });
       throw err;
     } finally {
       metrics.inFlight.dec();

@@ -1,7 +1,7 @@
 import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage, type TaskState } from '@docflow/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Broker } from '@docflow/messaging';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 
 let lastSequence = 0;
 
@@ -70,7 +70,7 @@ export class JobResults {
     if (this.closed || !this.latest) return;
     this.lastAt = Date.now();
     // publish() serialises the message before its first await: the snapshot is taken now.
-    const sent = this.send(this.message({ status: 'processing', task_states: this.latest as Record<string, TaskState> })).catch((err: unknown) => this.logger.warn('progress result not published', { error: err instanceof Error ? err.message : String(err) }));
+    const sent = this.send(this.message({ status: 'processing', task_states: this.latest as Record<string, TaskState> })).catch((err: unknown) => this.logger.warn('progress result not published', { error: errorMessage(err) }));
     this.inflight = Promise.all([this.inflight, sent]);
   }
 

@@ -1,5 +1,5 @@
 import { signServiceToken } from '@docflow/internal-auth';
-import { CORRELATION_HEADER, currentCorrelationId, type Logger } from '@docflow/service-kit';
+import { CORRELATION_HEADER, currentCorrelationId, errorMessage, isPlainObject, type Logger } from '@docflow/service-kit';
 import type { TenantDetectors, TenantPattern, TenantRecognizer, TenantWordList } from '../tenant/tenant-detectors';
 import type { AuditSink, ShieldAuditEvent, TenantDetectorSource } from './ports';
 
@@ -16,11 +16,7 @@ export interface DmsClientOptions {
 export const DMS_DETECTORS_PATH = '/api/internal/data-shield/detectors';
 export const DMS_AUDIT_PATH = '/api/internal/data-shield/audit-events';
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-const arrayOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v.filter(isRecord) as unknown as T[]) : []);
+const arrayOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v.filter(isPlainObject) as unknown as T[]) : []);
 
 async function dmsFetch(options: DmsClientOptions, path: string, init: { method: string; body?: string }): Promise<Response> {
   const correlation = currentCorrelationId();
@@ -44,7 +40,7 @@ export class DmsTenantDetectorSource implements TenantDetectorSource {
     const res = await dmsFetch(this.options, `${DMS_DETECTORS_PATH}?tenant=${encodeURIComponent(tenant)}`, { method: 'GET' });
     if (!res.ok) throw new Error(`the public API answered HTTP ${res.status} for tenant detectors`);
     const body: unknown = await res.json();
-    if (!isRecord(body)) throw new Error('the public API sent tenant detectors that are not an object');
+    if (!isPlainObject(body)) throw new Error('the public API sent tenant detectors that are not an object');
     return {
       tenant,
       patterns: arrayOf<TenantPattern>(body.patterns),
@@ -108,7 +104,7 @@ export class DmsAuditSink implements AuditSink {
         await res.arrayBuffer();
         this.pending.splice(0, batch.length);
       } catch (err) {
-        this.options.logger.warn('sending data shield audit events failed; they are retried with the next batch', { events: batch.length, error: err instanceof Error ? err.message : String(err) });
+        this.options.logger.warn('sending data shield audit events failed; they are retried with the next batch', { events: batch.length, error: errorMessage(err) });
         return;
       }
     }
