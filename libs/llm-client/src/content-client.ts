@@ -1,6 +1,6 @@
+import { JsonServiceClient } from '@docflow/internal-http';
 import { isPlainObject, type Logger } from '@docflow/service-kit';
 import { ContentServiceError, DocumentTextError, InternalServiceError, PromptNotFoundError } from './errors';
-import { InternalHttp } from './internal-http';
 
 export const PROMPT_TYPES = ['extraction', 'classification', 'summarization'] as const;
 export type PromptType = (typeof PROMPT_TYPES)[number];
@@ -144,8 +144,8 @@ function abortable(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * (both behind `X-Service-Key`).
  */
 export function createContentClient(options: ContentClientOptions): ContentClient {
-  const http = new InternalHttp(
-    { service: 'public-api', baseUrl: options.baseUrl, serviceKey: options.serviceKey, timeoutMs: options.timeoutMs ?? 30000, logger: options.logger },
+  const http = new JsonServiceClient(
+    { service: 'public-api', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 30000, logger: options.logger },
     (code, message, o) => new ContentServiceError('public-api', code, message, o),
   );
   const maxChars = options.maxChars ?? 400000;

@@ -1,7 +1,7 @@
 import type { DataShieldDiagnostics, DataShieldOptions, ExtractRequest, ExtractResponse, ModelType } from '@docflow/contracts';
+import { JsonServiceClient } from '@docflow/internal-http';
 import { isPlainObject, type Logger } from '@docflow/service-kit';
 import { LlmServiceError } from './errors';
-import { InternalHttp } from './internal-http';
 
 /** Which task the LLM service's local engine should do; remote providers ignore it. */
 export type LlmTaskHint = 'summarize' | 'classify' | 'extract' | 'chat';
@@ -165,8 +165,8 @@ function readEmbeddings(data: unknown, expected: number): EmbeddingsResult {
  * provider before answering 503.
  */
 export function createLlmClient(options: LlmClientOptions): LlmClient {
-  const http = new InternalHttp(
-    { service: 'llm-service', baseUrl: options.baseUrl, serviceKey: options.serviceKey, timeoutMs: options.timeoutMs ?? 240000, logger: options.logger },
+  const http = new JsonServiceClient(
+    { service: 'llm-service', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 240000, logger: options.logger },
     (code, message, o) => new LlmServiceError('llm-service', code, message, o),
   );
   const call = (o?: CallOptions) => ({ signal: o?.signal, timeoutMs: o?.timeoutMs });

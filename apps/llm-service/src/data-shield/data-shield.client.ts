@@ -1,7 +1,6 @@
-import axios, { AxiosInstance } from 'axios';
-import http from 'node:http';
 import { TokenScope } from '@docflow/data-shield';
-import { CORRELATION_HEADER, currentCorrelationId, errorMessage, isPlainObject, ServiceUnavailableError } from '@docflow/service-kit';
+import { InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
+import { errorMessage, isPlainObject, ServiceUnavailableError } from '@docflow/service-kit';
 
 /** Shielding could not be done: the request fails closed (spec 4.17 rule 8), nothing reaches the provider. */
 export class DataShieldUnavailableError extends ServiceUnavailableError {
@@ -86,21 +85,12 @@ function callBody(call: ShieldCall | undefined): Record<string, unknown> {
  * DataShieldUnavailableError.
  */
 export class HttpDataShield implements DataShield {
-  private readonly client: AxiosInstance;
+  private readonly http: InternalHttpClient;
   private readonly localRestore: HttpDataShieldOptions['localRestore'];
 
   constructor(options: HttpDataShieldOptions) {
     this.localRestore = options.localRestore;
-    this.client = axios.create({
-      baseURL: options.baseUrl.replace(/\/+$/, ''),
-      timeout: options.timeoutMs ?? 10000,
-      headers: { 'x-service-key': options.serviceKey, 'content-type': 'application/json' },
-      validateStatus: () => true,
-      proxy: false,
-      httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-      maxBodyLength: 64 * 1024 * 1024,
-      maxContentLength: 64 * 1024 * 1024,
-    });
+    this.http = new InternalHttpClient({ service: 'data-shield', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 10000 });
   }
 
   async tokenise(texts: string[], call?: ShieldCall): Promise<TokenisedTexts> {
@@ -141,17 +131,14 @@ export class HttpDataShield implements DataShield {
   }
 
   private async post(path: string, body: unknown): Promise<Record<string, unknown>> {
-    let status: number;
-    let data: unknown;
-    const correlation = currentCorrelationId();
+    let res: InternalResponse;
     try {
-      const res = await this.client.post<unknown>(path, body, correlation ? { headers: { [CORRELATION_HEADER]: correlation } } : undefined);
-      status = res.status;
-      data = res.data;
+      res = await this.http.request({ method: 'POST', path, json: body });
     } catch (err) {
       const reason = errorMessage(err);
       throw new DataShieldUnavailableError(`Data Shield gateway is unreachable (${reason}); the text was not sent`, DEFAULT_RETRY_AFTER);
     }
+    const { status, body: data } = res;
     if (status >= 200 && status < 300 && isPlainObject(data)) return data;
     const details = isPlainObject(data) ? (data as { details?: { retry_after?: unknown } }).details : undefined;
     const retryAfter = typeof details?.retry_after === 'number' && details.retry_after > 0 ? Math.ceil(details.retry_after) : DEFAULT_RETRY_AFTER;
