@@ -1,41 +1,10 @@
+import { internalDocumentTextPath, INTERNAL_PROMPTS_PATH, type DocumentPage, type DocumentText, type InternalPrompt, type PromptType } from '@docflow/contracts';
 import { JsonServiceClient } from '@docflow/internal-http';
 import { isPlainObject, type Logger } from '@docflow/service-kit';
 import { ContentServiceError, DocumentTextError, InternalServiceError, PromptNotFoundError } from './errors';
 
-export const PROMPT_TYPES = ['extraction', 'classification', 'summarization'] as const;
-export type PromptType = (typeof PROMPT_TYPES)[number];
-
-/** A prompt as the public API's internal prompts endpoint returns it (spec 2.4). */
-export interface InternalPrompt {
-  id: number;
-  title: string;
-  type: string;
-  level: string;
-  section: string | null;
-  description: string | null;
-  roles: { role: 'system' | 'user'; prompt: string }[];
-  tasks: string[];
-  instructions: string[];
-  outputFormat: string | null;
-  exampleOutput: unknown;
-}
-
-export interface DocumentPage {
-  page: number;
-  text: string;
-}
-
-/** The extracted text of one Docflow document. */
-export interface DocumentText {
-  document_id: number;
-  title: string;
-  mime_type: string;
-  text: string;
-  /** Per-page text, when the extraction kept pages. */
-  pages: DocumentPage[] | null;
-  page_count: number | null;
-  text_status: string;
-}
+export { PROMPT_TYPES } from '@docflow/contracts';
+export type { DocumentPage, DocumentText, InternalPrompt, PromptType } from '@docflow/contracts';
 
 export interface ContentClientOptions {
   /** The public API's address for internal calls, e.g. http://127.0.0.1:1337 (without /api). */
@@ -155,7 +124,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
 
   async function fetchText(documentId: number, userId: number | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     try {
-      const body = unwrap(await http.get(`/api/internal/documents/${documentId}/text`, { query: { user_id: userId }, signal }));
+      const body = unwrap(await http.get(internalDocumentTextPath(documentId), { query: { user_id: userId }, signal }));
       if (!isPlainObject(body)) throw badResponse('document text');
       return body;
     } catch (err) {
@@ -205,7 +174,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
     },
 
     async visiblePrompts(userId, o = {}) {
-      const body = await http.get('/api/internal/prompts', { query: { user_id: userId, type: o.type }, signal: o.signal });
+      const body = await http.get(INTERNAL_PROMPTS_PATH, { query: { user_id: userId, type: o.type }, signal: o.signal });
       const list = isPlainObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : undefined;
       if (!list) throw badResponse('prompts');
       return list.map(readPrompt).filter((p): p is InternalPrompt => p !== undefined);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobStatus } from '@docflow/contracts';
+import type { ExtractionJobPayload, JobStatus } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
 import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
 import type { AuthUser } from '../auth';
@@ -12,26 +12,6 @@ export const JOB_NOT_FOUND = 'Job not found';
 export const COLLECTION_NOT_FOUND = 'Collection not found';
 
 const JOB_ID_PREFIX: Record<ExtractionJobType, string> = { classification: 'cls', document_extraction: 'ext', OCR: 'ocr' };
-
-/** One document in a job's payload; the processor reads its text from GET /api/internal/documents/{id}/text. */
-export interface JobPayloadDocument {
-  id: number;
-  title: string;
-  mime_type: string;
-  file_url: string;
-  text_status: string;
-}
-
-/** The payload of a classification, document_extraction or OCR job (forwarded by the router unmodified). */
-export interface ExtractionJobPayload {
-  documents: JobPayloadDocument[];
-  collection_id: number;
-  user_id: number;
-  /** signJobUser(INTERNAL_SERVICE_JWT_SECRET, job id, user_id): the processor acts for no unsigned user. */
-  user_signature: string;
-  metadata: Record<string, unknown>;
-  config: Record<string, unknown>;
-}
 
 export interface SubmittedJob {
   job_id: string;
