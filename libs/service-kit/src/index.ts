@@ -8,4 +8,5 @@ export * from './logger';
 export * from './metrics';
 export * from './validation';
 export * from './storable-text';
+export * from './json-depth';
 export * from './values';
