@@ -13,6 +13,8 @@ export interface TargetHit {
   json: unknown;
   /** The capture groups of a pattern route (`onPattern`). */
   params: string[];
+  /** Which TCP connection carried the request (1, 2, ...). */
+  connection: number;
 }
 
 export interface TargetReply {
@@ -24,6 +26,8 @@ export interface TargetReply {
   hang?: boolean;
   /** Send no body at all when `body` is undefined. */
   rawEmpty?: boolean;
+  /** Destroy the socket without answering (exercises ECONNRESET). */
+  reset?: boolean;
 }
 
 export type TargetRoute = (hit: TargetHit) => TargetReply | Promise<TargetReply>;
@@ -42,7 +46,17 @@ export class HttpTarget {
   private failureReply: (err: unknown) => TargetReply = (err) => ({ status: 599, body: { error: errorMessage(err) } });
   private readonly waiters: { path: string; count: number; resolve: () => void }[] = [];
 
-  private constructor(private readonly server: http.Server) {}
+  private connections = 0;
+  private readonly connectionIds = new WeakMap<object, number>();
+
+  private constructor(private readonly server: http.Server) {
+    server.on('connection', (socket) => this.connectionIds.set(socket, ++this.connections));
+  }
+
+  /** TCP connections accepted so far. */
+  get connectionCount(): number {
+    return this.connections;
+  }
 
   /**
    * Listens on 127.0.0.1, or with `'::'` on every loopback spelling at once
@@ -124,7 +138,7 @@ export class HttpTarget {
     const method = req.method ?? 'GET';
     const pattern = this.patterns.find((p) => (p.method === method || p.method === '*') && p.pattern.test(path));
     const params = pattern ? (pattern.pattern.exec(path) ?? []).slice(1).map(String) : [];
-    const hit: TargetHit = { method, path, query, headers: req.headers, body, json: parseJson(body), params };
+    const hit: TargetHit = { method, path, query, headers: req.headers, body, json: parseJson(body), params, connection: this.connectionIds.get(req.socket) ?? 0 };
     this.hits.push(hit);
     for (const w of [...this.waiters]) {
       if (w.path === path && this.hitsOf(path).length >= w.count) {
@@ -140,6 +154,10 @@ export class HttpTarget {
       reply = this.failureReply(err);
     }
     if (res.destroyed || reply.hang) return;
+    if (reply.reset) {
+      req.socket.destroy();
+      return;
+    }
     const text = reply.body === undefined && reply.rawEmpty ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
     const contentType = typeof reply.body === 'string' ? 'text/plain' : 'application/json';
     res.writeHead(reply.status ?? 200, { 'content-type': contentType, ...reply.headers });
