@@ -8,6 +8,7 @@ import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
 import { Metrics } from './metrics';
 import { storableText, unstorableMessage, unstorablePath } from './storable-text';
+import { errorMessage } from './values';
 
 export type ErrorStyle = 'public' | 'internal';
 
@@ -83,7 +84,7 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
       errorId,
       method: req.method,
       path: req.path,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
       stack: err instanceof Error ? err.stack : undefined,
     });
     sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));
