@@ -32,6 +32,8 @@ import { UsersService } from './users/users.service';
 import { workflowAnalyticsFeature } from './workflow-analytics/workflow-analytics.feature';
 import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
 import { workflowToolsFeature } from './workflows/workflow-tools.feature';
+import { DOCUMENT_IMPORT_ROUTE } from './workflows/event-bus/event-bus.feature';
+import { createEventBusModule, defaultDriveSettings, type EventBusDriveSettings, type EventBusModule } from './workflows/event-bus/event-bus.module';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -57,6 +59,8 @@ export interface PublicApiDeps {
   audit?: AuditLog;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
   executionServices?: ExecutionServices;
+  /** CLOUD_DRIVE_* of the runtime contract (main loads CloudDriveConfig); default: its defaults. */
+  cloudDrive?: EventBusDriveSettings;
 }
 
 /** Features every build serves, in mounting order. */
@@ -76,6 +80,8 @@ export interface PublicApi {
   audit: AuditLog;
   /** Workflow schedules: main runs their tick every SCHEDULER_INTERVAL_SECONDS (tests call tick). */
   schedules: SchedulesService;
+  /** The event bus: main starts its queue consumer, settler and tick (tests call tick and settleNow). */
+  eventBus: EventBusModule;
 }
 
 /** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
@@ -100,17 +106,18 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const schedules = createSchedulesFeature();
   const agentRuntime = createAgentRuntime(ctx, { documents, rag });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature(agentRuntime), createSquadsFeature(agentRuntime), schedules.feature, ...(deps.features ?? []), openApiFeature];
+  const eventBus = createEventBusModule({ ctx, documents, drive: deps.cloudDrive ?? defaultDriveSettings(), broker: deps.broker });
+  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature(agentRuntime), createSquadsFeature(agentRuntime), schedules.feature, eventBus.feature, ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
-    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'] },
+    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'], rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.register(api, ctx);
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service() };
+  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service(), eventBus };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

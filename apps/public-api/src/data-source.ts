@@ -45,6 +45,8 @@ import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePro
 import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
 import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
 import { PromptEntity } from './prompts/prompt.entity';
+import { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './workflows/event-bus/event-bus.entity';
+import { CreateEventBus1764000000090 } from './workflows/event-bus/migrations/1764000000090-CreateEventBus';
 import { UserEntity } from './users/user.entity';
 import { WorkflowExecutionStepEntity } from './workflow-executions/workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-executions/workflow-execution.entity';
@@ -55,10 +57,10 @@ export type PublicApiDatabase = DataSource;
 export const MIGRATIONS_TABLE = 'public_api_migrations';
 
 /** Every entity of the public API. A feature with tables adds its entities here. */
-export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, PromptEntity, ClassificationJobEntity, AuditRecordEntity, CredentialEntity, WebhookEntity, ChatbotEntity, AgentEntity, ConversationEntity, AgentMessageEntity, SquadEntity, ScheduleEntity, DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity];
+export const ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, PromptEntity, ClassificationJobEntity, AuditRecordEntity, CredentialEntity, WebhookEntity, ChatbotEntity, AgentEntity, ConversationEntity, AgentMessageEntity, SquadEntity, ScheduleEntity, DataShieldDetectorEntity, DataShieldPackEntity, DataShieldSubjectSettingEntity, EventSourceEntity, EventSubscriptionEntity, EventLogEntity];
 
 /** Every migration of the public API, in order. A feature with tables appends its migrations here. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040, CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053, AuthChangeNotifications1764000000060, DocumentTextLz41764000000061, CreateAuditLog1764000000070, CreateCredentials1764000000071, CreateWebhooks1764000000072, CreateChatbots1764000000073, CreateAgents1764000000074, CreateSquads1764000000075, CreateWorkflowSchedules1764000000076, CreateDataShieldDetectors1764000000080];
+export const MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, AddExecutionAnalyticsIndex1764000000040, CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053, AuthChangeNotifications1764000000060, DocumentTextLz41764000000061, CreateAuditLog1764000000070, CreateCredentials1764000000071, CreateWebhooks1764000000072, CreateChatbots1764000000073, CreateAgents1764000000074, CreateSquads1764000000075, CreateWorkflowSchedules1764000000076, CreateDataShieldDetectors1764000000080, CreateEventBus1764000000090];
 
 /** Creates the database when missing, connects, and runs pending migrations (under an advisory lock). */
 export function openPublicApiDatabase(url: string, logger?: Logger): Promise<PublicApiDatabase> {

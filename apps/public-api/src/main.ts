@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import { CloudDriveConfig } from '@docflow/cloud-drive';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
@@ -25,6 +26,7 @@ const SERVICE = 'public-api';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(PublicApiConfig, SERVICE);
+  const cloudDrive = loadConfigOrExit(CloudDriveConfig, SERVICE);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   if (config.PUBLIC_API_WORKERS > 1 && cluster.isPrimary) {
     runPrimary({ workers: config.PUBLIC_API_WORKERS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, health: [
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, cloudDrive, health: [
       databaseHealthCheck(database),
       broker.healthCheck(),
       storage.healthCheck(),
@@ -109,6 +111,9 @@ async function main(): Promise<void> {
   // RAG indexing runs here, next to the text and chunk tables; stopped (jobs waiting for text requeued) before text extraction stops.
   await api.rag.start();
   lifecycle.onShutdown('rag indexing', () => api.rag.stop(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
+  // The event bus: drive reads from event_bus_queue, settling, local watches and mailboxes, and its tick (renewals, retries); stopped before the broker.
+  await api.eventBus.start({ tickMs: config.SCHEDULER_INTERVAL_SECONDS * 1000 });
+  lifecycle.onShutdown('event bus', () => api.eventBus.stop());
   await lifecycle.listen(api.app, config.PUBLIC_API_PORT, config.HOST);
   logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
 }

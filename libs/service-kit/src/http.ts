@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Prefixes under which /_health and /metrics are also served (the public API uses `/api`). */
   aliasPrefixes?: string[];
+  /** Paths whose body is a file streamed to the route, never parsed as JSON whatever its type (the public API's document import). */
+  rawBodyPaths?: readonly string[];
 }
 
 /** Writes one error in the style of the service. */
@@ -161,7 +163,9 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
 
   // Bodies are JSON (spec part 4): also when a client sends one as text/plain or with no
   // content type, the defaults of fetch and of Python requests given a string.
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: isJsonBody }));
+  const rawPaths = new Set(options.rawBodyPaths ?? []);
+  const parsesJson = (req: IncomingMessage): boolean => !rawPaths.has((req.url ?? '').split('?', 1)[0] ?? '') && isJsonBody(req);
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: parsesJson }));
   app.use(refuseUnstorableText);
 
   mount(app);
