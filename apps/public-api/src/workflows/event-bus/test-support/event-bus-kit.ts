@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type express from 'express';
@@ -30,7 +32,17 @@ export interface EventBusKit {
   close(): Promise<void>;
 }
 
-export async function openEventBusKit(drive: Record<string, string> = {}, env: Record<string, string> = {}): Promise<EventBusKit> {
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** `listen`: serve the app on a loopback port that PUBLIC_BASE_URL names, so that a drive can push to it. */
+export async function openEventBusKit(drive: Record<string, string> = {}, env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<EventBusKit> {
+  const port = options.listen ? await freePort() : undefined;
   const router = await FakeRouter.start(ROUTER_KEY);
   const vhost = await createTestVhost('docflow_event_bus');
   const broker = Broker.connect({ url: vhost.url, logger: silentLogger, name: 'event-bus-test', reconnect: { initialMs: 50, maxMs: 500 } });
@@ -43,13 +55,15 @@ export async function openEventBusKit(drive: Record<string, string> = {}, env: R
     SERVICE_KEY: KIT_SERVICE_KEY,
     STORAGE_DIR: path.join(root, 'storage'),
     UPLOAD_TMP_DIR: path.join(root, 'uploads'),
-    PUBLIC_BASE_URL: 'http://docs.test:1337',
+    PUBLIC_BASE_URL: port ? `http://127.0.0.1:${port}` : 'http://docs.test:1337',
     MAX_RUNNING_EXECUTIONS_PER_USER: '1000',
     ...env,
   });
   const cloudDrive = loadConfig(CloudDriveConfig, { CLOUD_DRIVE_LOCAL_ROOT: driveRoot, CLOUD_DRIVE_SETTLE_SECONDS: '0', ...drive });
   const lines: LogLine[] = [];
   const api = buildTestApi(bed, { config, logger: recordingLogger(lines), broker, cloudDrive });
+  const server = port ? http.createServer(api.app) : undefined;
+  if (server) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   await api.eventBus.start({ tickMs: 3_600_000 });
   const [alice, bob] = [await createActor(bed.database, 'alice'), await createActor(bed.database, 'bob')];
   return {
@@ -65,6 +79,7 @@ export async function openEventBusKit(drive: Record<string, string> = {}, env: R
     bob,
     async close() {
       await api.eventBus.stop();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       await api.documents.stop();
       await broker.close(3000);
       await vhost.drop();
