@@ -16,7 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, createTestVhost } from '@docflow/testing';
+import { createTestDatabase, createTestVhost, TEST_SECRETS } from '@docflow/testing';
 import { httpRequest } from '../e2e/support/lean-http';
 import { report, runConcurrent, serverCpu, serviceCpuSeconds, summarize } from './support';
 
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       PUBLIC_BASE_URL: base,
       DATABASE_URL: db.url,
       AMQP_URL: vhost.url,
-      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+      ...TEST_SECRETS,
       SEED_DEMO_USERS: 'true',
       STORAGE_DIR: path.join(workDir, 'storage'),
       UPLOAD_TMP_DIR: path.join(workDir, 'uploads'),

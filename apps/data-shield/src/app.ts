@@ -7,6 +7,8 @@ import { shieldRoutes } from './shield.routes';
 export interface DataShieldDeps {
   logger: Logger;
   metrics: Metrics;
+  /** METRICS_TOKEN: when set, /metrics asks for it as a bearer token. */
+  metricsToken?: string;
   /** main passes the detectors' self-test; the public API is not one (an unreachable tenant source is tolerated, rule 8). */
   health: HealthCheck[];
   auth: { serviceKey: string; jwtSecret: string };
@@ -15,7 +17,7 @@ export interface DataShieldDeps {
 
 /** The Data Shield gateway: /api/v1/{tokenise, restore, restore-stream, detect} behind service auth; /_health and /metrics open. */
 export function createApp(deps: DataShieldDeps): express.Express {
-  return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', bodyLimit: '10mb' }, (app) => {
+  return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', metricsToken: deps.metricsToken, bodyLimit: '10mb' }, (app) => {
     app.use('/api/v1', requireServiceAuth(deps.auth));
     app.use('/api/v1', shieldRoutes(deps.shield));
   });

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('audit events', () => runtime.close());
 
   const app = createApp({
+    metricsToken: config.METRICS_TOKEN,
     logger,
     metrics: new Metrics('data-shield'),
     auth: { serviceKey: config.SERVICE_KEY, jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET },
@@ -39,8 +40,8 @@ async function main(): Promise<void> {
       },
     ],
   });
-  await lifecycle.listen(app, config.DATA_SHIELD_PORT, config.HOST);
-  logger.info('listening', { port: config.DATA_SHIELD_PORT, dms: config.DMS_URL ?? config.PUBLIC_API_INTERNAL_URL });
+  await lifecycle.listen(app, config.DATA_SHIELD_PORT, config.BIND_HOST);
+  logger.info('listening', { port: config.DATA_SHIELD_PORT, host: config.BIND_HOST, dms: config.DMS_URL ?? config.PUBLIC_API_INTERNAL_URL });
 }
 
 main().catch((err: unknown) => {

@@ -31,9 +31,9 @@ async function main(): Promise<void> {
   // Most of the budget lets jobs finish; what still runs then is requeued.
   lifecycle.onShutdown('extraction consumer', () => processor.stop(Math.floor(budget * 0.6), Math.min(2000, Math.floor(budget * 0.1))));
 
-  const app = createApp({ logger, metrics, health: [broker.healthCheck(), ...aiClientsHealthChecks(config)] });
-  await lifecycle.listen(app, config.EXTRACTION_PROCESSOR_PORT, config.HOST);
-  logger.info('listening', { port: config.EXTRACTION_PROCESSOR_PORT, prefetch: config.EXTRACTION_PREFETCH });
+  const app = createApp({ logger, metrics, metricsToken: config.METRICS_TOKEN, health: [broker.healthCheck(), ...aiClientsHealthChecks(config)] });
+  await lifecycle.listen(app, config.EXTRACTION_PROCESSOR_PORT, config.BIND_HOST);
+  logger.info('listening', { port: config.EXTRACTION_PROCESSOR_PORT, host: config.BIND_HOST, prefetch: config.EXTRACTION_PREFETCH });
 }
 
 main().catch((err: unknown) => {

@@ -14,6 +14,8 @@ import { ProviderRegistry } from './providers/registry';
 export interface LlmServiceDeps {
   logger: Logger;
   metrics: Metrics;
+  /** METRICS_TOKEN: when set, /metrics asks for it as a bearer token. */
+  metricsToken?: string;
   auth: { serviceKey: string; jwtSecret: string };
   providers: ProviderRegistry;
   dataShield: DataShield;
@@ -39,7 +41,7 @@ export function createApp(deps: LlmServiceDeps): express.Express {
     shieldingDisabled: deps.shieldingDisabled ?? false,
   });
   return createHttpApp(
-    { logger: deps.logger, metrics: deps.metrics, health: deps.health ?? [], errorStyle: 'internal', bodyLimit: deps.bodyLimit ?? '10mb' },
+    { logger: deps.logger, metrics: deps.metrics, health: deps.health ?? [], errorStyle: 'internal', bodyLimit: deps.bodyLimit ?? '10mb', metricsToken: deps.metricsToken },
     (app) => {
       app.use('/api/v1', requireServiceAuth(deps.auth));
       app.use('/api/v1', extractRoutes(completions));

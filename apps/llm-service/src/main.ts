@@ -61,6 +61,7 @@ async function main(): Promise<void> {
   });
   const shield = buildDataShield(config, logger, lifecycle);
   const app = createApp({
+    metricsToken: config.METRICS_TOKEN,
     logger,
     metrics: new Metrics('llm-service'),
     auth: { serviceKey: config.SERVICE_KEY, jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET },
@@ -70,8 +71,8 @@ async function main(): Promise<void> {
     pricing: new Pricing(config.LLM_PRICES ?? {}),
     health: shield.health,
   });
-  await lifecycle.listen(app, config.LLM_SERVICE_PORT, config.HOST);
-  logger.info('listening', { port: config.LLM_SERVICE_PORT, providers: providers.describe() });
+  await lifecycle.listen(app, config.LLM_SERVICE_PORT, config.BIND_HOST);
+  logger.info('listening', { port: config.LLM_SERVICE_PORT, host: config.BIND_HOST, providers: providers.describe() });
 }
 
 main().catch((err: unknown) => {

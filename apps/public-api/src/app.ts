@@ -110,7 +110,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature(agentRuntime), createSquadsFeature(agentRuntime), schedules.feature, eventBus.feature, ...(deps.features ?? []), openApiFeature];
 
   const app = createHttpApp(
-    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'], rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
+    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: deps.config.METRICS_TOKEN, rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.register(api, ctx);

@@ -15,6 +15,13 @@ export class PublicApiConfig extends BaseConfig {
   @EnvInt() @IsInt() @Min(1) @Max(64)
   PUBLIC_API_WORKERS = 1;
 
+  /** The public API is the platform's door: it listens on every interface unless told otherwise (internal services use BIND_HOST). */
+  @IsString() @MinLength(1)
+  HOST = '0.0.0.0';
+
+  /** /api/metrics is on the public port: in production it is never open (issue #13). */
+  static override readonly metricsOnPublicPort = true;
+
   @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 

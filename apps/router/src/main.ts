@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH });
 
   const app = createApp({
+    metricsToken: config.METRICS_TOKEN,
     logger,
     metrics,
     routerMetrics,
@@ -43,8 +44,8 @@ async function main(): Promise<void> {
     broker,
     apiKey: config.ROUTER_API_KEY,
   });
-  await lifecycle.listen(app, config.ROUTER_PORT, config.HOST);
-  logger.info('listening', { port: config.ROUTER_PORT });
+  await lifecycle.listen(app, config.ROUTER_PORT, config.BIND_HOST);
+  logger.info('listening', { port: config.ROUTER_PORT, host: config.BIND_HOST });
 }
 
 main().catch((err: unknown) => {

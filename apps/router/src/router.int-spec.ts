@@ -122,7 +122,14 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect(meta.queue).toBe('workflow_queue');
     expect(meta.kind).toBe('JobMessageV1');
     expect(meta.messageId).toBe('wf_101');
-    expect(msg).toMatchObject({ version: 1, job_id: 'wf_101', job_type: 'task_based_workflow', token: TOKEN });
+    expect(msg).toMatchObject({ version: 1, job_id: 'wf_101', job_type: 'task_based_workflow' });
+    // The caller's JWT is accepted for compatibility and dropped: not on the queue, not in the database.
+    expect(msg).not.toHaveProperty('token');
+    expect(JSON.stringify(msg)).not.toContain(TOKEN);
+    const rows = (await ds.query("SELECT to_jsonb(r)::text AS row FROM router_jobs r WHERE job_id = 'wf_101'")) as { row: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.row).not.toContain(TOKEN);
+    expect(await ds.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'router_jobs' AND column_name = 'token'")).toEqual([]);
     expect(msg.payload).toEqual(payload);
     expect(Number.isNaN(Date.parse(msg.submitted_at))).toBe(false);
 
@@ -144,7 +151,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect(meta.queue).toBe('extraction_queue');
     expect(msg.job_type).toBe(jobType);
     expect(msg.payload).toEqual(payload);
-    expect(msg.token).toBeUndefined();
+    expect(msg).not.toHaveProperty('token');
   });
 
   it('refuses a duplicate job id with 409 and keeps the first job', async () => {
@@ -306,7 +313,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
       ['failed', 'awaiting_user_input', 'ignored'],
     ])('%s -> %s: %s', async (from, to, expected) => {
       const jobId = `transition_${from}_${to}_${Math.random().toString(36).slice(2)}`;
-      expect(await jobs.insertQueued({ jobId, jobType: 'task_based_workflow', queue: 'workflow_queue', token: null })).toBe(true);
+      expect(await jobs.insertQueued({ jobId, jobType: 'task_based_workflow', queue: 'workflow_queue' })).toBe(true);
       await ds.query('UPDATE router_jobs SET status = $2 WHERE job_id = $1', [jobId, from]);
       const outcome = await jobs.applyResult(jobId, { status: to as ResultStatus, result: { marker: to }, error: null });
       expect(outcome).toEqual({ outcome: expected, from });

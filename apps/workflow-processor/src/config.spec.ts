@@ -1,9 +1,10 @@
 import { loadConfig } from '@docflow/service-kit';
+import { TEST_SECRETS } from '@docflow/testing';
 import { DEFAULT_WORKFLOW_LIMITS } from '@docflow/workflow';
 import { mailSendersOf, runLimitsOf, WorkflowProcessorConfig, workflowLimitsOf } from './config';
 import { DEFAULT_RUN_LIMITS } from './engine/workflow-run';
 
-const load = (env: Record<string, string> = {}) => loadConfig(WorkflowProcessorConfig, { NODE_ENV: 'test', ...env });
+const load = (env: Record<string, string> = {}) => loadConfig(WorkflowProcessorConfig, { NODE_ENV: 'test', ...TEST_SECRETS, ...env });
 
 describe('WorkflowProcessorConfig limits (README, Limits)', () => {
   it('defaults to the documented limits', () => {

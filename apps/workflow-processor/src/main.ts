@@ -53,9 +53,9 @@ async function main(): Promise<void> {
   // Most of the budget lets runs finish; what is still running then is requeued.
   lifecycle.onShutdown('workflow consumer', () => processor.stop(Math.floor(budget * 0.6), Math.min(2000, Math.floor(budget * 0.1))));
 
-  const app = createApp({ logger, metrics, health: [broker.healthCheck(), databaseHealthCheck(ds), ...aiClientsHealthChecks(config)] });
-  await lifecycle.listen(app, config.WORKFLOW_PROCESSOR_PORT, config.HOST);
-  logger.info('listening', { port: config.WORKFLOW_PROCESSOR_PORT, prefetch: config.WORKFLOW_PREFETCH, smtp: config.SMTP_URL ? 'smtp' : 'outbox' });
+  const app = createApp({ logger, metrics, metricsToken: config.METRICS_TOKEN, health: [broker.healthCheck(), databaseHealthCheck(ds), ...aiClientsHealthChecks(config)] });
+  await lifecycle.listen(app, config.WORKFLOW_PROCESSOR_PORT, config.BIND_HOST);
+  logger.info('listening', { port: config.WORKFLOW_PROCESSOR_PORT, host: config.BIND_HOST, prefetch: config.WORKFLOW_PREFETCH, smtp: config.SMTP_URL ? 'smtp' : 'outbox' });
 }
 
 main().catch((err: unknown) => {

@@ -36,6 +36,11 @@ export class JobRequest {
   @IsObject()
   payload!: Record<string, unknown>;
 
+  /**
+   * Spec 4.16 lets callers send their JWT here. It is accepted and dropped:
+   * nothing downstream needs a user's token (jobs carry a signed user), so
+   * the router neither stores it nor puts it on a queue (issue #13).
+   */
   @IsOptional() @IsString()
   token?: string;
 }
@@ -81,9 +86,6 @@ export class JobMessageV1 {
 
   @IsObject()
   payload!: Record<string, unknown>;
-
-  @IsOptional() @IsString()
-  token?: string;
 
   @IsString()
   submitted_at!: string;

@@ -31,6 +31,12 @@ export interface DetectedEntity {
   priority: number;
   /** What found it (a recognizer's or list's name), for diagnostics. */
   source: string;
+  /**
+   * A span of words (the tagger's names and addresses) that keeps its words
+   * outside a higher-priority value cutting into it, instead of being
+   * dropped whole: an address with a number L1 took still hides its street.
+   */
+  divisible?: boolean;
 }
 
 /** Which types a request wants: all defaults (DATE_TIME excluded) when none are named. */

@@ -26,8 +26,14 @@ describe('verifyServiceToken', () => {
 
   it('accepts any HS256 token signed with the shared secret (spec 5 asks no more), naming the service by sub or iss', () => {
     expect(verifyServiceToken(SECRET, jwt.sign({ sub: 'test-suite' }, SECRET, { algorithm: 'HS256', expiresIn: 60 }))).toEqual({ service: 'test-suite' });
-    expect(verifyServiceToken(SECRET, jwt.sign({}, SECRET, { algorithm: 'HS256', issuer: 'extraction-processor' }))).toEqual({ service: 'extraction-processor' });
-    expect(verifyServiceToken(SECRET, jwt.sign({ any: 'claim' }, SECRET, { algorithm: 'HS256' }))).toEqual({ service: 'unknown' });
+    expect(verifyServiceToken(SECRET, jwt.sign({}, SECRET, { algorithm: 'HS256', issuer: 'extraction-processor', expiresIn: 60 }))).toEqual({ service: 'extraction-processor' });
+    expect(verifyServiceToken(SECRET, jwt.sign({ any: 'claim' }, SECRET, { algorithm: 'HS256', expiresIn: '1h' }))).toEqual({ service: 'unknown' });
+  });
+
+  it('refuses a service token without exp, or one valid for more than a day', () => {
+    expect(() => verifyServiceToken(SECRET, jwt.sign({ svc: 'x' }, SECRET, { algorithm: 'HS256' }))).toThrow(/must carry exp/);
+    expect(() => verifyServiceToken(SECRET, jwt.sign({ svc: 'x' }, SECRET, { algorithm: 'HS256', expiresIn: 2 * 86400 }))).toThrow(/longer than a day/);
+    expect(verifyServiceToken(SECRET, jwt.sign({ svc: 'x' }, SECRET, { algorithm: 'HS256', expiresIn: 86400 - 60 }))).toEqual({ service: 'x' });
   });
 
   it('refuses tokens signed otherwise, expired, meant for another audience, or issued to users', () => {
@@ -57,6 +63,7 @@ describe('requireServiceAuth', () => {
     const cases: [Record<string, string>, string][] = [
       [{ 'x-service-key': 'wrong' }, 'Invalid service key'],
       [{ authorization: 'Bearer not.a.token' }, 'Invalid service token'],
+      [{ authorization: `Bearer ${jwt.sign({ svc: 'forever' }, SECRET, { algorithm: 'HS256' })}` }, 'Invalid service token'],
       [{}, 'Missing service credentials'],
     ];
     for (const [headers, message] of cases) {

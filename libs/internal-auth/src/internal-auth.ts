@@ -40,17 +40,23 @@ export function signServiceToken(secret: string, service: string, ttlSeconds = 3
   return jwt.sign({ svc: service }, hmacKey(secret), { algorithm: 'HS256', expiresIn: ttlSeconds, audience: SERVICE_JWT_AUDIENCE, issuer: service });
 }
 
+/** The longest a service token may still be valid for when it arrives. */
+export const MAX_SERVICE_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+
 /**
  * Spec 5 asks of a service JWT only that it is signed with HS256 with the
- * shared secret, so any such token is accepted, not only ours: unexpired
- * when it has `exp`, for SERVICE_JWT_AUDIENCE when it has `aud`, and never
- * a user token of the public API (should an operator reuse that secret).
+ * shared secret, so any such token is accepted, not only ours: it must
+ * carry `exp` (issue #13: a token without one was valid forever) no more
+ * than a day ahead, be for SERVICE_JWT_AUDIENCE when it has `aud`, and never
+ * be a user token of the public API (should an operator reuse that secret).
  * The service is named by `svc`, else `sub`, else `iss`.
  */
 export function verifyServiceToken(secret: string, token: string): { service: string } {
   const payload = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'] });
   if (typeof payload !== 'object' || payload === null) throw new Error('not a service token');
-  const { aud, iss } = payload;
+  const { aud, iss, exp } = payload;
+  if (typeof exp !== 'number') throw new Error('a service token must carry exp');
+  if (exp - Date.now() / 1000 > MAX_SERVICE_TOKEN_LIFETIME_SECONDS) throw new Error('a service token may not live longer than a day');
   if (aud !== undefined && !(Array.isArray(aud) ? aud : [aud]).includes(SERVICE_JWT_AUDIENCE)) throw new Error('token is for another audience');
   if (iss === PUBLIC_API_TOKEN_ISSUER) throw new Error('a user token is not a service token');
   const name = [(payload as { svc?: unknown }).svc, payload.sub, iss].find((v): v is string => typeof v === 'string' && v.length > 0);

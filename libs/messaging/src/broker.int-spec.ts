@@ -5,7 +5,7 @@ import { currentContext, runWithContext, silentLogger } from '@docflow/service-k
 import { createTestVhost, TestVhost } from '@docflow/testing';
 import { Broker } from './broker';
 import { BrokerUnavailableError, InvalidMessageError, NonRetryableMessageError } from './errors';
-import { publishRaw } from './raw-publish';
+import { getRaw, publishRaw } from './raw-publish';
 import type { BrokerState, MessageMeta } from './types';
 
 const run = promisify(execFile);
@@ -82,6 +82,14 @@ describe('Broker (RabbitMQ)', () => {
     await handle.cancel();
     expect(handle.isActive()).toBe(false);
     expect(await broker.checkQueue('roundtrip')).toEqual({ messageCount: 0, consumerCount: 0 });
+  });
+
+  it('sets the AMQP correlation-id property as well as the header', async () => {
+    await broker.assertWorkQueue('corr_props');
+    await runWithContext({ correlationId: 'corr-prop-9' }, () => broker.publish('corr_props', Ping, { text: 'x', n: 1 }));
+    const got = await getRaw(vhost.url, 'corr_props');
+    expect(got?.properties.correlationId).toBe('corr-prop-9');
+    expect(got?.properties.headers?.['x-correlation-id']).toBe('corr-prop-9');
   });
 
   it('refuses to publish an invalid message and sends nothing', async () => {

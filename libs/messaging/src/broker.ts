@@ -166,8 +166,10 @@ export class Broker {
     const ch = s?.pub;
     if (this.closed || !this.connected || !s || s.lost || !ch) throw new BrokerUnavailableError('Message broker is not connected');
     const messageId = opts.messageId ?? randomUUID();
-    const headers = { ...opts.headers, 'x-correlation-id': currentCorrelationId() ?? newCorrelationId(), kind: cls.name };
-    const options = { contentType: 'application/json', messageId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers };
+    // The correlation id travels as a header (what consumers read) and as the AMQP property tools show.
+    const correlationId = currentCorrelationId() ?? newCorrelationId();
+    const headers = { ...opts.headers, 'x-correlation-id': correlationId, kind: cls.name };
+    const options = { contentType: 'application/json', messageId, correlationId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers };
     await sendConfirmed(ch, queue, encoded.value, options, this.returns, this.publishTimeoutMs);
   }
 

@@ -17,3 +17,17 @@ export async function publishRaw(url: string, queue: string, body: string | Buff
     await conn.close();
   }
 }
+
+/** Test support only: takes one message off a queue as it lies there (properties included), or null when empty. */
+export async function getRaw(url: string, queue: string): Promise<{ properties: { correlationId?: string; headers?: Record<string, unknown> }; content: Buffer } | null> {
+  const conn = await connect(url);
+  conn.on('error', () => undefined);
+  try {
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    const got = await ch.get(queue, { noAck: true });
+    return got === false ? null : { properties: got.properties as { correlationId?: string; headers?: Record<string, unknown> }, content: got.content };
+  } finally {
+    await conn.close();
+  }
+}

@@ -1,3 +1,4 @@
+import { alignAddressSpans, type TokenSpan } from './address-spans';
 import { sentenceFeatures } from './features';
 import { Gazetteer } from './gazetteer';
 import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
@@ -28,16 +29,13 @@ export class PerceptronTagger implements NerTagger {
     const out: NerSpan[] = [];
     for (const [from, to] of chunks(tokens)) {
       const part = tokens.slice(from, to);
-      const features = sentenceFeatures(part, this.gazetteer.match(part));
+      const hits = this.gazetteer.match(part);
+      const features = sentenceFeatures(part, hits);
       const emissions = this.weights.emissions(features);
       const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
-      for (const span of spansFromLabels(labels)) {
-        out.push({
-          type: span.type,
-          start: part[span.from]!.start,
-          end: part[span.to - 1]!.end,
-          score: this.confidence(emissions, labels, span.from, span.to),
-        });
+      const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
+      for (const span of alignAddressSpans(part, hits, decoded)) {
+        out.push({ type: span.type, start: part[span.from]!.start, end: part[span.to - 1]!.end, score: span.score });
       }
     }
     return out;

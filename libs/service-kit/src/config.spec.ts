@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { BaseConfig, ConfigError, devSecret, EnvBoolean, EnvInt, EnvList, loadConfig, Secret } from './config';
+import { BaseConfig, ConfigError, EnvBoolean, EnvInt, EnvList, loadConfig, Secret, secretsOf } from './config';
 import { IsBoolean } from 'class-validator';
 
 class SampleConfig extends BaseConfig {
@@ -22,9 +22,11 @@ class SampleConfig extends BaseConfig {
   JWT_SECRET!: string;
 }
 
+const SECRET = { JWT_SECRET: 'k'.repeat(32) };
+
 describe('loadConfig', () => {
   it('applies defaults and converts types from strings', () => {
-    const c = loadConfig(SampleConfig, { PORT: '9001', FEATURE_ON: 'true', ALLOWED: 'a:1, b:2', OPTIONAL_URL: 'http://x' });
+    const c = loadConfig(SampleConfig, { ...SECRET, PORT: '9001', FEATURE_ON: 'true', ALLOWED: 'a:1, b:2', OPTIONAL_URL: 'http://x' });
     expect(c.PORT).toBe(9001);
     expect(c.FEATURE_ON).toBe(true);
     expect(c.ALLOWED).toEqual(['a:1', 'b:2']);
@@ -34,13 +36,13 @@ describe('loadConfig', () => {
   });
 
   it('reads "false" as false, not as a truthy string', () => {
-    expect(loadConfig(SampleConfig, { FEATURE_ON: 'false' }).FEATURE_ON).toBe(false);
-    expect(loadConfig(SampleConfig, { FEATURE_ON: '0' }).FEATURE_ON).toBe(false);
+    expect(loadConfig(SampleConfig, { ...SECRET, FEATURE_ON: 'false' }).FEATURE_ON).toBe(false);
+    expect(loadConfig(SampleConfig, { ...SECRET, FEATURE_ON: '0' }).FEATURE_ON).toBe(false);
   });
 
   it('names every bad variable', () => {
     try {
-      loadConfig(SampleConfig, { PORT: 'eighty', FEATURE_ON: 'maybe', LOG_LEVEL: 'loud' });
+      loadConfig(SampleConfig, { ...SECRET, PORT: 'eighty', FEATURE_ON: 'maybe', LOG_LEVEL: 'loud' });
       throw new Error('expected a ConfigError');
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
@@ -53,23 +55,32 @@ describe('loadConfig', () => {
   });
 
   it('rejects an out-of-range port', () => {
-    expect(() => loadConfig(SampleConfig, { PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig(SampleConfig, { ...SECRET, PORT: '70000' })).toThrow(/PORT/);
   });
 
-  it('fills a missing secret with a development value outside production', () => {
-    expect(loadConfig(SampleConfig, {}).JWT_SECRET).toBe(devSecret('JWT_SECRET'));
-    expect(loadConfig(SampleConfig, { JWT_SECRET: 'x'.repeat(40) }).JWT_SECRET).toBe('x'.repeat(40));
+  it.each(['development', 'test', 'production'])('refuses a missing secret whatever NODE_ENV says (%s): no fixed default stands in', (env) => {
+    expect(() => loadConfig(SampleConfig, { NODE_ENV: env })).toThrow(/^ {2}- JWT_SECRET: is not set/m);
+    expect(() => loadConfig(SampleConfig, { NODE_ENV: env, JWT_SECRET: '' })).toThrow(/JWT_SECRET: is not set/);
+    expect(() => loadConfig(SampleConfig, { NODE_ENV: env, JWT_SECRET: 'dev-only-jwt_secret-change-me' })).toThrow(/JWT_SECRET: holds a fixed development default/);
+    expect(loadConfig(SampleConfig, { NODE_ENV: env, JWT_SECRET: 'k'.repeat(32) }).JWT_SECRET).toBe('k'.repeat(32));
   });
 
-  it('stops in production when a secret is missing, weak or a development default', () => {
-    expect(() => loadConfig(SampleConfig, { NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig(SampleConfig, { NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig(SampleConfig, { NODE_ENV: 'production', JWT_SECRET: devSecret('JWT_SECRET') })).toThrow(/JWT_SECRET/);
-    expect(loadConfig(SampleConfig, { NODE_ENV: 'production', JWT_SECRET: 'k'.repeat(32) }).JWT_SECRET).toBe('k'.repeat(32));
+  it('asks for a strong secret in production only', () => {
+    expect(() => loadConfig(SampleConfig, { NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET: must be a strong secret/);
+    expect(loadConfig(SampleConfig, { NODE_ENV: 'test', JWT_SECRET: 'short' }).JWT_SECRET).toBe('short');
+  });
+
+  it('lists the secrets a class declares', () => {
+    expect(secretsOf(SampleConfig)).toEqual(['JWT_SECRET']);
+  });
+
+  it('binds to loopback unless BIND_HOST opens it', () => {
+    expect(loadConfig(SampleConfig, SECRET).BIND_HOST).toBe('127.0.0.1');
+    expect(loadConfig(SampleConfig, { ...SECRET, BIND_HOST: '0.0.0.0' }).BIND_HOST).toBe('0.0.0.0');
   });
 
   it('ignores variables the class does not declare', () => {
-    const c = loadConfig(SampleConfig, { SOMETHING_ELSE: 'x' }) as unknown as Record<string, unknown>;
+    const c = loadConfig(SampleConfig, { ...SECRET, SOMETHING_ELSE: 'x' }) as unknown as Record<string, unknown>;
     expect(c.SOMETHING_ELSE).toBeUndefined();
   });
 });

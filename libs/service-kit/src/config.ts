@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { getMetadataStorage, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync, ValidationError } from 'class-validator';
+import { getMetadataStorage, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync, ValidationError } from 'class-validator';
 
 /** Thrown at boot when the environment does not satisfy a service's config class. */
 export class ConfigError extends Error {
@@ -54,8 +54,20 @@ export class BaseConfig {
   @EnvInt() @IsInt() @Min(1000) @Max(600000)
   SHUTDOWN_TIMEOUT_MS = 25000;
 
-  @IsOptional() @IsString()
-  HOST = '0.0.0.0';
+  /**
+   * Address an internal service listens on (router, processors, LLM service,
+   * Data Shield): loopback unless an operator opens it, e.g. `0.0.0.0` in
+   * containers (issue #13). The public API listens on HOST instead.
+   */
+  @IsString() @MinLength(1)
+  BIND_HOST = '127.0.0.1';
+
+  /** Runtime contract: when set, /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  /** A service whose metrics are on a public port sets this: in production it then needs METRICS_TOKEN. */
+  static readonly metricsOnPublicPort: boolean = false;
 }
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {
@@ -71,7 +83,9 @@ function flatten(errors: ValidationError[], prefix = ''): string[] {
 }
 
 /**
- * Secrets that must be set to something other than a development default in production.
+ * Secrets a service cannot start without, in every environment (issue #13: a
+ * fixed development default let anyone reaching a port forge tokens). `npm
+ * start` generates them into `.env`; tests pass their own.
  * Listed per config class by `secretsOf`.
  */
 const SECRET_FIELDS = Symbol('secretFields');
@@ -84,15 +98,21 @@ export function Secret(): PropertyDecorator {
   };
 }
 
-function secretsOf(cls: object): string[] {
+/** The secret variables a config class needs. */
+export function secretsOf(cls: object): string[] {
   return (cls as Record<symbol, string[]>)[SECRET_FIELDS] ?? [];
 }
 
+/** Earlier builds filled missing secrets with values of this shape; one left in an environment is no secret. */
 const DEV_DEFAULT_MARK = 'dev-only-';
 
-/** Value used for a secret outside production when none is configured. */
-export function devSecret(name: string): string {
-  return `${DEV_DEFAULT_MARK}${name.toLowerCase()}-change-me`;
+function secretProblem(key: string, value: unknown, production: boolean): string | null {
+  if (typeof value !== 'string' || value === '') {
+    return `${key}: is not set; every service needs its secrets (\`npm start\` generates them into .env; set them in the environment otherwise)`;
+  }
+  if (value.startsWith(DEV_DEFAULT_MARK)) return `${key}: holds a fixed development default; set a generated secret`;
+  if (production && value.length < 16) return `${key}: must be a strong secret (at least 16 characters) when NODE_ENV=production`;
+  return null;
 }
 
 /**
@@ -114,14 +134,11 @@ export function loadConfig<T extends BaseConfig>(cls: new () => T, env: NodeJS.P
   const problems = flatten(validateSync(config as object, { forbidUnknownValues: false }));
   const record = config as unknown as Record<string, unknown>;
   for (const key of secretsOf(cls)) {
-    const value = record[key];
-    if (config.NODE_ENV === 'production') {
-      if (typeof value !== 'string' || value.length < 16 || value.startsWith(DEV_DEFAULT_MARK)) {
-        problems.push(`${key}: must be set to a strong secret (at least 16 characters) when NODE_ENV=production`);
-      }
-    } else if (value === undefined || value === '') {
-      record[key] = devSecret(key);
-    }
+    const problem = secretProblem(key, record[key], config.NODE_ENV === 'production');
+    if (problem !== null) problems.push(problem);
+  }
+  if ((cls as unknown as typeof BaseConfig).metricsOnPublicPort && config.NODE_ENV === 'production' && config.METRICS_TOKEN === undefined) {
+    problems.push('METRICS_TOKEN: must be set when NODE_ENV=production: this service serves /metrics on its public port');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -66,9 +66,7 @@ describe('createHttpApp error bodies (public style)', () => {
     expect(res.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'Malformed JSON body', details: { errors: ['body is not valid JSON'] } });
   });
 
-  it('reads a JSON body sent as text/plain or with no content type (fetch and requests defaults)', async () => {
-    const plain = await request(app).post('/api/echo').set('content-type', 'text/plain;charset=UTF-8').send('{"identifier":"alice"}');
-    expect(plain.body).toEqual({ got: { identifier: 'alice' } });
+  it('reads a JSON body sent with no content type (the requests default), not a form', async () => {
     // A Buffer body goes out without a content type.
     const bare = await request(app).post('/api/echo').send(Buffer.from('{"identifier":"bob"}'));
     expect(bare.request.getHeader('content-type')).toBeUndefined();
@@ -79,10 +77,28 @@ describe('createHttpApp error bodies (public style)', () => {
     expect(form.body.got).toBeUndefined();
   });
 
-  it('answers text/plain that is not JSON as malformed JSON', async () => {
-    const res = await request(app).post('/api/echo').set('content-type', 'text/plain').send('hello');
+  it('refuses a text/plain body with 415 in the error body, JSON or not: cross-site pages can send it without a preflight', async () => {
+    for (const body of ['{"identifier":"alice"}', 'hello']) {
+      const res = await request(app).post('/api/echo').set('content-type', 'text/plain;charset=UTF-8').send(body);
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({
+        error: { status: 415, name: 'UnsupportedMediaTypeError', message: 'Request bodies are JSON: send them with Content-Type: application/json', details: { errors: ['Content-Type text/plain is not accepted'] } },
+      });
+    }
+  });
+
+  it('answers JSON nested past 64 levels with 400, not a 500 from a stack overflow', async () => {
+    const wide = createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public' }, (a) => {
+      a.post('/echo', (req, res) => {
+        res.json({ ok: true, got: typeof req.body });
+      });
+    });
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const res = await request(wide).post('/echo').set('content-type', 'application/json').send(deep);
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe('Malformed JSON body');
+    expect(res.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'Request body is nested too deeply', details: { errors: ['JSON may nest objects and arrays 64 levels deep'] } });
+    const atLimit = `${'{"a":'.repeat(63)}["[[[ in a string {{{"]${'}'.repeat(63)}`;
+    expect((await request(wide).post('/echo').set('content-type', 'application/json').send(atLimit)).body).toEqual({ ok: true, got: 'object' });
   });
 
   it('gives every 400 a details.errors array of strings, the message when nothing more is known', async () => {
@@ -172,11 +188,53 @@ describe('health and metrics', () => {
     expect(res.body.failing).toEqual([{ name: 'broker', error: 'connection refused' }]);
   });
 
+  it('asks for the bearer METRICS_TOKEN when one is set, at every metrics path', async () => {
+    const app = createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public', aliasPrefixes: ['/api'], metricsToken: 'metrics-token-0123456789' }, () => undefined);
+    for (const path of ['/metrics', '/api/metrics']) {
+      const none = await request(app).get(path);
+      expect(none.status).toBe(401);
+      expect(none.body.error.name).toBe('UnauthorizedError');
+      expect(none.text).not.toContain('http_request_duration_seconds');
+      expect((await request(app).get(path).set('authorization', 'Bearer metrics-token-012345678')).status).toBe(401);
+      const ok = await request(app).get(path).set('authorization', 'Bearer metrics-token-0123456789');
+      expect(ok.status).toBe(200);
+      expect(ok.text).toContain('http_request_duration_seconds');
+    }
+  });
+
   it('counts requests by route and status in Prometheus format', async () => {
     const app = build('public');
     await request(app).get('/api/missing');
     const res = await request(app).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/missing"[^}]*status_code="404"[^}]*\} 1/);
+  });
+});
+
+describe('createHttpApp rawBodyPaths', () => {
+  const app = createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public', bodyLimit: '1kb', rawBodyPaths: ['/api/import'] }, (a) => {
+    for (const route of ['/api/import', '/api/echo']) {
+      a.post(route, (req, res) => {
+        if (req.readableEnded) return void res.json({ parsed: true, raw: '' });
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => res.json({ parsed: req.body !== undefined && Object.keys(req.body as object).length > 0, raw: Buffer.concat(chunks).toString('utf8') }));
+      });
+    }
+  });
+
+  it('streams the body of a raw path to the route whatever its type (text/plain, JSON), past the JSON body limit', async () => {
+    const text = await request(app).post('/api/import?user_id=1').set('content-type', 'text/plain').send('plain text file');
+    expect(text.status).toBe(200);
+    expect(text.body).toEqual({ parsed: false, raw: 'plain text file' });
+    const big = JSON.stringify({ data: 'x'.repeat(4096) });
+    const json = await request(app).post('/api/import').set('content-type', 'application/json').send(big);
+    expect(json.body).toEqual({ parsed: false, raw: big });
+  });
+
+  it('leaves other paths as they were: text/plain refused, JSON parsed', async () => {
+    expect((await request(app).post('/api/echo').set('content-type', 'text/plain').send('x')).status).toBe(415);
+    expect((await request(app).post('/api/echo').send({ a: 1 })).body).toEqual({ parsed: true, raw: '' });
+    expect((await request(app).post('/api/echo').set('content-type', 'application/json').send(JSON.stringify({ data: 'x'.repeat(4096) }))).status).toBe(413);
   });
 });

@@ -1,8 +1,9 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
-import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from './errors';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, UnauthorizedError } from './errors';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
 import { Metrics } from './metrics';
@@ -20,7 +21,12 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Prefixes under which /_health and /metrics are also served (the public API uses `/api`). */
   aliasPrefixes?: string[];
-  /** Paths whose body is a file streamed to the route, never parsed as JSON whatever its type (the public API's document import). */
+  /** METRICS_TOKEN (runtime contract): when set, /metrics asks for `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+  /**
+   * Paths whose body is a file streamed to the route, never parsed as JSON nor refused for its type
+   * (the public API's document import, which needs a service credential, so no cross-site form can reach it).
+   */
   rawBodyPaths?: readonly string[];
 }
 
@@ -86,10 +92,38 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
   };
 }
 
-const JSON_BODY_TYPES = ['application/json', 'application/*+json', 'text/plain'];
+const JSON_BODY_TYPES = ['application/json', 'application/*+json'];
 
 function isJsonBody(req: IncomingMessage): boolean {
   return !req.headers['content-type'] || Boolean((req as Request).is(JSON_BODY_TYPES));
+}
+
+/**
+ * A text/plain body is refused, not read as JSON (issue #13): it is the one
+ * type a page on another origin can POST without a CORS preflight, so reading
+ * it as JSON opened every JSON route to cross-site requests.
+ */
+const refuseTextPlain: RequestHandler = (req, _res, next) => {
+  if (!req.is('text/plain')) return next();
+  next(new AppError(415, 'UnsupportedMediaTypeError', 'Request bodies are JSON: send them with Content-Type: application/json', { errors: ['Content-Type text/plain is not accepted'] }, 'unsupported_media_type'));
+};
+
+/** Refuses JSON nested deeper than MAX_JSON_DEPTH before it is parsed: code that walks a body recursively would overflow the stack (500). */
+function verifyJsonDepth(_req: IncomingMessage, _res: unknown, raw: Buffer): void {
+  if (jsonDepthExceeds(raw, MAX_JSON_DEPTH)) {
+    throw BadRequestError.withErrors('Request body is nested too deeply', [`JSON may nest objects and arrays ${MAX_JSON_DEPTH} levels deep`]);
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Checks `Authorization: Bearer <token>` in constant time (the hashes have one length whatever was sent). */
+function bearerMatches(req: Request, token: string): boolean {
+  const header = req.header('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match !== null && timingSafeEqual(sha256(match[1]!), sha256(token));
 }
 
 function routeLabel(req: Request): string {
@@ -152,7 +186,12 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
     if (report.healthy) res.status(204).end();
     else res.status(503).json({ status: 'unavailable', failing: report.failing });
   };
-  const metricsHandler = async (_req: Request, res: Response): Promise<void> => {
+  const metricsHandler = async (req: Request, res: Response): Promise<void> => {
+    if (options.metricsToken && !bearerMatches(req, options.metricsToken)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      sendError(res, errorStyle, new UnauthorizedError('Metrics need Authorization: Bearer <METRICS_TOKEN>'));
+      return;
+    }
     res.setHeader('Content-Type', metrics.contentType);
     res.send(await metrics.render());
   };
@@ -161,11 +200,12 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
     app.get(`${prefix}/metrics`, metricsHandler);
   }
 
-  // Bodies are JSON (spec part 4): also when a client sends one as text/plain or with no
-  // content type, the defaults of fetch and of Python requests given a string.
+  // Bodies are JSON (spec part 4): also when a client sends one with no content type
+  // (Python requests given a string); text/plain is refused (issue #13). Raw-body paths take any body.
   const rawPaths = new Set(options.rawBodyPaths ?? []);
-  const parsesJson = (req: IncomingMessage): boolean => !rawPaths.has((req.url ?? '').split('?', 1)[0] ?? '') && isJsonBody(req);
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: parsesJson }));
+  const rawBody = (req: IncomingMessage): boolean => rawPaths.has((req.url ?? '').split('?', 1)[0] ?? '');
+  app.use((req, res, next) => (rawBody(req) ? next() : refuseTextPlain(req, res, next)));
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: (req) => !rawBody(req) && isJsonBody(req), verify: verifyJsonDepth }));
   app.use(refuseUnstorableText);
 
   mount(app);

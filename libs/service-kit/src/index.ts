@@ -8,3 +8,4 @@ export * from './logger';
 export * from './metrics';
 export * from './validation';
 export * from './storable-text';
+export * from './json-depth';

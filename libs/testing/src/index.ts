@@ -9,3 +9,4 @@ export * from './fake-google-drive/fake-google-drive';
 export { GOOGLE_FOLDER_MIME } from './fake-google-drive/drive-state';
 export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
 export * from './loopback-dovecot';
+export * from './secrets';

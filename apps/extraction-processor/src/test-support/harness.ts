@@ -4,7 +4,7 @@ import { signJobUser } from '@docflow/internal-auth';
 import { createContentClient, createLlmClient } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
 import { loadConfig, Metrics, silentLogger } from '@docflow/service-kit';
-import { createTestVhost, type TestVhost } from '@docflow/testing';
+import { createTestVhost, TEST_SECRETS, type TestVhost } from '@docflow/testing';
 import { ExtractionProcessorConfig } from '../config';
 import { createExtractionMetrics } from '../metrics';
 import { createExtractionProcessor, declareExtractionQueues, type ExtractionProcessor } from '../processor';
@@ -64,7 +64,7 @@ export class ExtractionHarness {
   }
 
   async startProcessor(env: Record<string, string>): Promise<RunningProcessor> {
-    const config = loadConfig(ExtractionProcessorConfig, { NODE_ENV: 'test', AMQP_URL: this.vhost.url, DOCUMENT_TEXT_POLL_MS: '10', ...env });
+    const config = loadConfig(ExtractionProcessorConfig, { NODE_ENV: 'test', ...TEST_SECRETS, AMQP_URL: this.vhost.url, DOCUMENT_TEXT_POLL_MS: '10', ...env });
     const broker = Broker.connect({ url: this.vhost.url, logger: silentLogger, name: `extraction-${randomUUID().slice(0, 8)}`, reconnect: { initialMs: 50, maxMs: 500 } });
     const llm = createLlmClient({ baseUrl: config.LLM_SERVICE_URL, serviceKey: config.SERVICE_KEY, timeoutMs: config.LLM_SERVICE_TIMEOUT_MS });
     const content = createContentClient({
@@ -99,7 +99,7 @@ export class ExtractionHarness {
   async submit(jobId: string, jobType: Exclude<JobType, 'task_based_workflow'>, payload: Record<string, unknown>): Promise<void> {
     // Signed as the public API signs it (a processor of this harness runs with the test config's secret).
     const userId = payload['user_id'];
-    const secret = loadConfig(ExtractionProcessorConfig, { NODE_ENV: 'test' }).INTERNAL_SERVICE_JWT_SECRET;
+    const secret = TEST_SECRETS.INTERNAL_SERVICE_JWT_SECRET;
     const signed = typeof userId === 'number' && userId > 0 ? { ...payload, user_signature: signJobUser(secret, jobId, userId) } : payload;
     const msg: JobMessageV1 = { version: 1, job_id: jobId, job_type: jobType, payload: signed, submitted_at: new Date().toISOString() };
     await this.probe.publish(QUEUES.extraction, JobMessageV1, msg, { messageId: jobId });

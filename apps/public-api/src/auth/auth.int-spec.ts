@@ -99,10 +99,11 @@ describe('POST /api/auth/local', () => {
     }
   });
 
-  it('logs in with a JSON body sent as text/plain, what fetch sends for a string body', async () => {
+  it('refuses a JSON body sent as text/plain with 415 (a cross-site form can send that type without a preflight)', async () => {
     const res = await request(app).post('/api/auth/local').set('content-type', 'text/plain;charset=UTF-8').send(JSON.stringify({ identifier: 'bob', password: 'Bob#Pass123' }));
-    expect(res.status).toBe(200);
-    expect((res.body as { user: { username: string } }).user.username).toBe('bob');
+    expect(res.status).toBe(415);
+    expect(res.body.error).toMatchObject({ status: 415, name: 'UnsupportedMediaTypeError' });
+    expect(res.body.jwt).toBeUndefined();
   });
 
   it('refuses a blocked user, and the tokens the user already holds', async () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkflowJobPayload } from '@docflow/contracts';
+import { runWithContext } from '@docflow/service-kit';
 import { LogLine, recordingLogger } from '../test-support/test-app';
 import { closedPortUrl, FakeRouter } from '../test-support/fake-router';
 import { RouterClient, RouterUnavailableError } from './router-client';
@@ -19,10 +20,11 @@ describe('RouterClient', () => {
     await router.close();
   });
 
-  it('submits a task_based_workflow job with the API key and the caller’s token', async () => {
+  it('submits a task_based_workflow job with the API key, under the request’s correlation id, and no user token', async () => {
     const client = new RouterClient({ baseUrl: `${router.url}/`, apiKey: KEY, logger: recordingLogger() });
-    await expect(client.submitWorkflowJob({ jobId: 'wf_3', payload, token: 'user-jwt' })).resolves.toBe('queued');
-    expect(router.job('wf_3')).toEqual({ job_id: 'wf_3', job_type: 'task_based_workflow', payload, token: 'user-jwt', apiKey: KEY });
+    await expect(runWithContext({ correlationId: 'corr-route-1' }, () => client.submitWorkflowJob({ jobId: 'wf_3', payload }))).resolves.toBe('queued');
+    expect(router.job('wf_3')).toEqual({ job_id: 'wf_3', job_type: 'task_based_workflow', payload, apiKey: KEY });
+    expect(router.correlationIds.get('wf_3')).toBe('corr-route-1');
   });
 
   it('reads 409 as a job the router already holds', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { JOB_STATUSES, JobRequest, type JobStatusResponse, type JobType, WorkflowJobPayload } from '@docflow/contracts';
-import { Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+import { CORRELATION_HEADER, currentCorrelationId, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
 export interface RouterClientOptions {
   /** `{router_url}`, e.g. http://127.0.0.1:8010 (ROUTER_URL). */
@@ -16,8 +16,6 @@ export interface RouterClientOptions {
 export interface WorkflowJobSubmission {
   jobId: string;
   payload: WorkflowJobPayload;
-  /** The caller's JWT, stored with the job and used by processors for callbacks (spec 5). */
-  token?: string;
 }
 
 /** A job of any type for the router (spec 4.16); the payload is forwarded to the processor unmodified. */
@@ -25,8 +23,6 @@ export interface JobSubmission {
   jobId: string;
   jobType: JobType;
   payload: Record<string, unknown>;
-  /** The caller's JWT, stored with the job and used by processors for callbacks (spec 5). */
-  token?: string;
 }
 
 /**
@@ -89,6 +85,9 @@ export class RouterClient {
   private sendOnce(method: 'GET' | 'POST', url: string, body?: string): Promise<TextResponse> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { 'x-api-key': this.options.apiKey };
+      // The router publishes under the caller's correlation id, so one id follows a request to the processors.
+      const correlationId = currentCorrelationId();
+      if (correlationId !== undefined) headers[CORRELATION_HEADER] = correlationId;
       if (body !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
@@ -112,7 +111,7 @@ export class RouterClient {
 
   /** Submits a `task_based_workflow` job. Throws RouterUnavailableError unless the router has the job afterwards. */
   submitWorkflowJob(submission: WorkflowJobSubmission): Promise<SubmitOutcome> {
-    return this.submitJob({ jobId: submission.jobId, jobType: 'task_based_workflow', payload: submission.payload as unknown as Record<string, unknown>, token: submission.token });
+    return this.submitJob({ jobId: submission.jobId, jobType: 'task_based_workflow', payload: submission.payload as unknown as Record<string, unknown> });
   }
 
   /** Submits a job of any type (classification, document_extraction, OCR, ...). Throws RouterUnavailableError unless the router has the job afterwards. */
@@ -121,7 +120,6 @@ export class RouterClient {
       job_id: submission.jobId,
       job_type: submission.jobType,
       payload: submission.payload,
-      ...(submission.token !== undefined ? { token: submission.token } : {}),
     };
     // The same contract class the router validates with: a bad request is our bug, caught before sending.
     const checked = validatePlain(JobRequest, body);

@@ -42,9 +42,9 @@ describe('demo users', () => {
   });
 
   it('is wanted with SEED_DEMO_USERS=true, but never with NODE_ENV=production', () => {
-    const secrets = { JWT_SECRET: 'x'.repeat(32), SERVICE_KEY: 'y'.repeat(32), INTERNAL_SERVICE_JWT_SECRET: 'z'.repeat(32), ROUTER_API_KEY: 'r'.repeat(32), CREDENTIALS_MASTER_KEY: 'c'.repeat(64) };
-    expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'development', SEED_DEMO_USERS: 'true' }))).toBe(true);
-    expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'development' }))).toBe(false);
+    const secrets = { JWT_SECRET: 'x'.repeat(32), SERVICE_KEY: 'y'.repeat(32), INTERNAL_SERVICE_JWT_SECRET: 'z'.repeat(32), ROUTER_API_KEY: 'r'.repeat(32), CREDENTIALS_MASTER_KEY: 'c'.repeat(64), METRICS_TOKEN: 'm'.repeat(32) };
+    expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'development', SEED_DEMO_USERS: 'true', ...secrets }))).toBe(true);
+    expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'development', ...secrets }))).toBe(false);
     expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'production', SEED_DEMO_USERS: 'true', ...secrets }))).toBe(false);
   });
 });

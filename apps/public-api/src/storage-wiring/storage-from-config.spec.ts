@@ -1,16 +1,18 @@
 import { loadConfig } from '@docflow/service-kit';
+import { TEST_SECRETS } from '@docflow/testing';
 import { PublicApiConfig } from '../config';
 import { signedUrlSecret, storageConfigOf } from './storage-from-config';
 
 describe('storage configuration', () => {
   it('defaults to the local driver under ./var/storage with the documented limits', () => {
-    const config = loadConfig(PublicApiConfig, {});
+    const config = loadConfig(PublicApiConfig, { ...TEST_SECRETS });
     expect(storageConfigOf(config)).toEqual({ driver: 'local', rootDir: './var/storage' });
     expect([config.UPLOAD_MAX_FILE_SIZE_MB, config.STORAGE_QUOTA_MB, config.SIGNED_URL_TTL_SECONDS, config.DOCX_CONVERSION_TIMEOUT_SECONDS]).toEqual([50, 1024, 3600, 120]);
   });
 
   it('builds the S3 settings, and requires a bucket for them', () => {
     const config = loadConfig(PublicApiConfig, {
+      ...TEST_SECRETS,
       STORAGE_DRIVER: 's3',
       S3_BUCKET: 'docs',
       S3_ENDPOINT: 'http://127.0.0.1:9000',

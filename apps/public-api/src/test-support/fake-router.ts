@@ -8,7 +8,6 @@ export interface ReceivedJob {
   job_id: string;
   job_type: JobType;
   payload: Record<string, unknown>;
-  token?: string;
   apiKey: string | undefined;
 }
 
@@ -30,6 +29,8 @@ interface StoredJob {
  */
 export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
+  /** The X-Correlation-Id each job was submitted with. */
+  readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
   private readonly stored = new Map<string, StoredJob>();
   private server: http.Server | undefined;
@@ -56,6 +57,7 @@ export class FakeRouter {
       }
       const job = { ...body, apiKey: req.header('x-api-key') };
       router.jobs.push(job);
+      router.correlationIds.set(body.job_id, req.header('x-correlation-id'));
       router.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
       res.status(200).json({ job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` });
     });

@@ -5,15 +5,15 @@ import type express from 'express';
 import { createMailer, Mailer } from '@docflow/mail';
 import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
 import { loadConfig, Logger, LogMeta, Metrics } from '@docflow/service-kit';
-import { createTestDatabase, TestDatabase } from '@docflow/testing';
+import { createTestDatabase, TEST_SECRETS, TestDatabase } from '@docflow/testing';
 import { buildPublicApi, PublicApi, PublicApiDeps } from '../app';
 import { PublicApiConfig } from '../config';
 import { openPublicApiDatabase, PublicApiDatabase } from '../data-source';
 
-export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef';
+export const TEST_JWT_SECRET = TEST_SECRETS.JWT_SECRET;
 
 export function testConfig(env: Record<string, string> = {}): PublicApiConfig {
-  return loadConfig(PublicApiConfig, { NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, ...env });
+  return loadConfig(PublicApiConfig, { NODE_ENV: 'test', ...TEST_SECRETS, ...env });
 }
 
 export interface LogLine {

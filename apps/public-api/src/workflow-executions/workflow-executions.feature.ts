@@ -125,11 +125,11 @@ export const workflowExecutionsFeature: ApiFeature = {
     });
 
     api.post('/workflow-executions/:id/execute', auth, async (req, res) => {
-      res.json(await executions.execute(currentUser(req), executionId(req.params['id']), requestFields(req.body), bearerOf(req)));
+      res.json(await executions.execute(currentUser(req), executionId(req.params['id']), requestFields(req.body)));
     });
 
     api.post('/workflow-executions/:id/resume', auth, async (req, res) => {
-      res.json({ data: await executions.resume(currentUser(req), executionId(req.params['id']), requestFields(req.body), bearerOf(req)) });
+      res.json({ data: await executions.resume(currentUser(req), executionId(req.params['id']), requestFields(req.body)) });
     });
 
     api.get('/workflow-executions/:id/timeline', auth, async (req, res) => {

@@ -121,7 +121,9 @@ describe('POST /api/workflow-executions/{id}/execute', () => {
     expect(Date.parse(body.data.started_at)).not.toBeNaN();
 
     const job = router.job(`wf_${id}`)!;
-    expect(job).toMatchObject({ job_type: 'task_based_workflow', token: actors.alice.token, apiKey: executionEnv('').ROUTER_API_KEY });
+    expect(job).toMatchObject({ job_type: 'task_based_workflow', apiKey: executionEnv('').ROUTER_API_KEY });
+    // The user's JWT stays with the public API (issue #13): the job carries a signed user id instead.
+    expect(JSON.stringify(job)).not.toContain(actors.alice.token);
     expect(job.payload).toMatchObject({
       execution_id: id,
       activity_id: activityId,

@@ -115,7 +115,7 @@ export class WorkflowExecutionsService {
    * job `wf_<id>`. When the router does not take it, the execution goes back
    * to queued and the caller gets 503.
    */
-  async execute(user: Caller, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<StartResponse> {
+  async execute(user: Caller, id: number, fields: Record<string, unknown>): Promise<StartResponse> {
     let added: Record<string, unknown> | undefined;
     let bodyError: unknown;
     try {
@@ -142,7 +142,7 @@ export class WorkflowExecutionsService {
 
     try {
       const payload = await this.payloadOf(row, jobId);
-      await this.deps.router.submitWorkflowJob({ jobId, payload, token: callerToken });
+      await this.deps.router.submitWorkflowJob({ jobId, payload });
     } catch (err) {
       const reverted = await this.deps.repo.revertStart(id, jobId, at);
       this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });
@@ -184,7 +184,7 @@ export class WorkflowExecutionsService {
    * time) and works once; the payload must satisfy awaiting_input_schema. The
    * next job `wf_<id>_resume_<n>` carries the payload for the waiting node.
    */
-  async resume(user: Caller, id: number, fields: Record<string, unknown>, callerToken: string | undefined): Promise<{ id: number; status: 'running'; job_id: string }> {
+  async resume(user: Caller, id: number, fields: Record<string, unknown>): Promise<{ id: number; status: 'running'; job_id: string }> {
     const token = fields['correlation_token'];
     const payload = fields['payload'];
     const problems: string[] = [];
@@ -216,7 +216,7 @@ export class WorkflowExecutionsService {
     const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
     try {
       const jobPayload: WorkflowJobPayload = { ...(await this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null }, revert.jobId)), resume };
-      await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload, token: callerToken });
+      await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload });
     } catch (err) {
       const reverted = await this.deps.repo.revertResume(revert);
       this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: err instanceof Error ? err.message : String(err) });

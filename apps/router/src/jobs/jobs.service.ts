@@ -17,20 +17,20 @@ export class JobsService {
 
   /**
    * Records the job as queued, then publishes it with a publisher confirm.
+   * A `token` in the request is dropped: never stored, never published.
    * When the broker does not take it, the row is removed and the error (503)
    * propagates: a job is never acknowledged unless it is on its queue.
    */
   async submit(req: JobRequest): Promise<JobAcceptedResponse> {
     const { jobs, broker, metrics, logger } = this.deps;
     const queue = queueForJobType(req.job_type);
-    const inserted = await jobs.insertQueued({ jobId: req.job_id, jobType: req.job_type, queue, token: req.token ?? null });
+    const inserted = await jobs.insertQueued({ jobId: req.job_id, jobType: req.job_type, queue });
     if (!inserted) throw new ConflictError(`Job ${req.job_id} already exists`, { job_id: req.job_id });
     const message: JobMessageV1 = {
       version: 1,
       job_id: req.job_id,
       job_type: req.job_type,
       payload: req.payload,
-      ...(req.token !== undefined ? { token: req.token } : {}),
       submitted_at: new Date().toISOString(),
     };
     try {

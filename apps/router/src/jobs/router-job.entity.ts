@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { JobStatus, JobType, QueueName } from '@docflow/contracts';
 
-/** One job submitted to the router. `token` is the caller's JWT for callbacks: never returned, never logged. */
+/** One job submitted to the router (spec 4.16). No caller token is kept (issue #13). */
 @Entity({ name: 'router_jobs' })
 export class RouterJobEntity {
   @PrimaryColumn({ name: 'job_id', type: 'text' })
@@ -15,9 +15,6 @@ export class RouterJobEntity {
 
   @Column({ type: 'text' })
   status!: JobStatus;
-
-  @Column({ type: 'text', nullable: true })
-  token!: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   result!: Record<string, unknown> | null;

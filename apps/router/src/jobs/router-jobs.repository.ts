@@ -8,7 +8,6 @@ export interface NewRouterJob {
   jobId: string;
   jobType: JobType;
   queue: QueueName;
-  token: string | null;
 }
 
 export interface ResultUpdate {
@@ -33,11 +32,11 @@ export class RouterJobsRepository {
     const rows = await preparedRows(
       this.ds,
       'router_insert_queued',
-      `INSERT INTO router_jobs (job_id, job_type, queue, status, token)
-       VALUES ($1, $2, $3, 'queued', $4)
+      `INSERT INTO router_jobs (job_id, job_type, queue, status)
+       VALUES ($1, $2, $3, 'queued')
        ON CONFLICT (job_id) DO NOTHING
        RETURNING job_id`,
-      [job.jobId, job.jobType, job.queue, job.token],
+      [job.jobId, job.jobType, job.queue],
     );
     return rows.length === 1;
   }

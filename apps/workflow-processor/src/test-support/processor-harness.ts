@@ -5,7 +5,7 @@ import { createMailer, type Mailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, openDatabase } from '@docflow/persistence';
 import { loadConfig, Metrics, silentLogger } from '@docflow/service-kit';
-import { createTestDatabase, createTestVhost, type TestDatabase, type TestVhost } from '@docflow/testing';
+import { createTestDatabase, createTestVhost, TEST_SECRETS, type TestDatabase, type TestVhost } from '@docflow/testing';
 import { NodeRunsRepository } from '../checkpoints/node-runs.repository';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store';
 import { WorkflowProcessorConfig } from '../config';
@@ -85,6 +85,7 @@ export class ProcessorHarness {
     // Tests poll waits every 50 ms to stay quick; the production floor is a second (README, Limits).
     return loadConfig(WorkflowProcessorConfig, {
       NODE_ENV: 'test',
+      ...TEST_SECRETS,
       PROGRESS_INTERVAL_MS: '20',
       WAIT_MIN_POLL_INTERVAL_MS: '10',
       OUTBOX_DIR: `/tmp/wfp-outbox-${this.db.name}`,

@@ -11,14 +11,25 @@ function types(engine: DetectionEngine, text: string, entityTypes?: string[]) {
 
 describe('overlap resolution (spec 4.17 rule 5)', () => {
   it('prefers the higher priority over a longer span', () => {
-    expect(resolveOverlaps([e('PERSON', 0, 20, 50, 0.99), e('EMAIL', 5, 15, 100, 0.5)], 30)).toEqual([e('EMAIL', 5, 15, 100, 0.5)]);
+    expect(resolveOverlaps([e('PERSON', 0, 20, 50, 0.99), e('EMAIL', 5, 15, 100, 0.5)], ' '.repeat(30))).toEqual([e('EMAIL', 5, 15, 100, 0.5)]);
   });
   it('then the longer span, then the higher score, and never keeps duplicates', () => {
-    const out = resolveOverlaps([e('A', 0, 5, 75, 0.9), e('B', 0, 8, 75, 0.1), e('C', 10, 14, 50, 0.4), e('D', 10, 14, 50, 0.8), e('D', 10, 14, 50, 0.8)], 20);
+    const out = resolveOverlaps([e('A', 0, 5, 75, 0.9), e('B', 0, 8, 75, 0.1), e('C', 10, 14, 50, 0.4), e('D', 10, 14, 50, 0.8), e('D', 10, 14, 50, 0.8)], ' '.repeat(20));
     expect(out.map((x) => x.type)).toEqual(['B', 'D']);
   });
+  it("keeps a tagger span's words outside a higher-priority value, without the separators at the cut", () => {
+    const text = 'Ship to 99449 18 McPherson Road, +1 415-555-2671 Victoria';
+    const address = { ...e('LOCATION', 8, text.length, 50, 0.8), divisible: true };
+    const phone = e('PHONE', 33, 48, 100, 0.95);
+    expect(resolveOverlaps([address, phone], text).map((x) => `${x.type}:${text.slice(x.start, x.end)}`)).toEqual(['LOCATION:99449 18 McPherson Road', 'PHONE:+1 415-555-2671', 'LOCATION:Victoria']);
+    // A span that is not divisible still goes whole, and a piece with no letter is not kept.
+    expect(resolveOverlaps([e('LOCATION', 8, text.length, 50, 0.8), phone], text)).toEqual([phone]);
+    const street = e('X', 17, 31, 100);
+    expect(resolveOverlaps([{ ...e('LOCATION', 8, 31, 50, 0.8), divisible: true }, street], text)).toEqual([street]);
+  });
+
   it('keeps disjoint spans, sorted by start', () => {
-    expect(resolveOverlaps([e('B', 6, 8, 50), e('A', 0, 5, 50)], 10).map((x) => x.type)).toEqual(['A', 'B']);
+    expect(resolveOverlaps([e('B', 6, 8, 50), e('A', 0, 5, 50)], ' '.repeat(10)).map((x) => x.type)).toEqual(['A', 'B']);
   });
 });
 
@@ -53,6 +64,17 @@ describe('DetectionEngine: L1', () => {
       'PHONE:(212) 555-0199',
     ]);
     expect(types(engine, 'Call 4155552671 or 02079460958.', ['PHONE'])).toEqual([]);
+  });
+
+  it('does not take a date with its time, a postcode and house number, or a weakly valid id for a phone', () => {
+    expect(types(engine, 'Date: 1978-04-13 12:20:39', ['PHONE'])).toEqual([]);
+    expect(types(engine, 'Send it to 99449 18 McPherson Road, or to 62573 103 Cassidy Street.', ['PHONE'])).toEqual([]);
+    expect(types(engine, 'ZIP: 75534-030', ['PHONE'])).toEqual([]);
+  });
+
+  it('keeps a weakly valid number after a phone word, and a + or parentheses number anywhere', () => {
+    expect(types(engine, 'Phone: 72 128 827', ['PHONE'])).toEqual(['PHONE:72 128 827']);
+    expect(types(engine, 'Reference: +1 617-734-9731, then (212) 555-0199 Main Street.', ['PHONE'])).toEqual(['PHONE:+1 617-734-9731', 'PHONE:(212) 555-0199']);
   });
 
   it('needs context for an unformatted nine-digit SSN', () => {

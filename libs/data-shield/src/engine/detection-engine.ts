@@ -135,13 +135,13 @@ export class DetectionEngine {
         layers.add('L3');
         for (const span of this.ner.tag(text)) {
           if (span.score < this.nerMinScore) continue;
-          emit({ type: span.type, start: span.start, end: span.end, score: span.score, layer: 'L3', priority: LAYER_PRIORITY.L3, source: 'ner' });
+          emit({ type: span.type, start: span.start, end: span.end, score: span.score, layer: 'L3', priority: LAYER_PRIORITY.L3, source: 'ner', divisible: true });
         }
       }
       const l3 = performance.now() - t;
 
       t = performance.now();
-      const entities = resolveOverlaps(found, text.length);
+      const entities = resolveOverlaps(found, text);
       const resolve = performance.now() - t;
       const order: Layer[] = ['L1', 'L2', 'L3'];
       return { entities, latencies: { l1_ms: round(l1), l2_ms: round(l2ms), l3_ms: round(l3), resolve_ms: round(resolve) }, layers: order.filter((l) => layers.has(l)) };

@@ -6,7 +6,8 @@ import type { DetectedEntity } from '../entities';
  * earlier start. Claimed characters are marked in one array, so the cost is
  * linear in the text and the spans, however many overlap.
  */
-export function resolveOverlaps(candidates: readonly DetectedEntity[], textLength: number): DetectedEntity[] {
+export function resolveOverlaps(candidates: readonly DetectedEntity[], text: string): DetectedEntity[] {
+  const textLength = text.length;
   if (candidates.length <= 1) return [...candidates];
   const sorted = [...candidates].sort(
     (a, b) => b.priority - a.priority || b.end - b.start - (a.end - a.start) || b.score - a.score || a.start - b.start,
@@ -22,9 +23,40 @@ export function resolveOverlaps(candidates: readonly DetectedEntity[], textLengt
         break;
       }
     }
-    if (!free) continue;
-    taken.fill(1, e.start, e.end);
-    kept.push(e);
+    if (free) {
+      taken.fill(1, e.start, e.end);
+      kept.push(e);
+    } else if (e.divisible) {
+      for (const piece of freePieces(e, taken, text)) {
+        taken.fill(1, piece.start, piece.end);
+        kept.push(piece);
+      }
+    }
   }
   return kept.sort((a, b) => a.start - b.start);
+}
+
+/** Separators a remainder never starts or ends with. */
+const EDGE = /[\s,;:()\-/|]/;
+
+/**
+ * The parts of a divisible span that no kept span covers, without
+ * separators at their edges; parts with no letter are left out (the digits
+ * beside a phone number are not a name).
+ */
+function freePieces(e: DetectedEntity, taken: Uint8Array, text: string): DetectedEntity[] {
+  const pieces: DetectedEntity[] = [];
+  let i = e.start;
+  while (i < e.end) {
+    while (i < e.end && taken[i]) i++;
+    let j = i;
+    while (j < e.end && !taken[j]) j++;
+    let start = i;
+    let end = j;
+    while (start < end && EDGE.test(text[start]!)) start++;
+    while (end > start && EDGE.test(text[end - 1]!)) end--;
+    if (/\p{L}/u.test(text.slice(start, end))) pieces.push({ ...e, start, end });
+    i = j;
+  }
+  return pieces;
 }

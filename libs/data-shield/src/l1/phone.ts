@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { DetectedEntity } from '../entities';
 import { LAYER_PRIORITY } from '../entities';
+import { contextWindow } from '../engine/context';
 import type { Recognizer } from '../engine/recognizer';
 
 /** Regions a number without a `+` prefix is tried in (spec 4.17 rule 2 needs several). */
@@ -18,6 +19,26 @@ const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{
 const OTHER_ID_LIKE = /^(?:\d{3}([- ])\d{2}\1\d{4}|\d{4}([ -])\d{4}\2\d{4}(?:\2\d{1,7})*)$/;
 const NANP_SHAPE = /^(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
 const IPV4_LIKE = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** A date at the start (a date with its time runs on: "2003-08-28 12:13"). */
+const DATE_PREFIX = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})(?!\d)/;
+/** Right after the candidate: a time (":20"), a decimal or a unit of amount. */
+const CONTINUES_AS_NON_PHONE = /^(?::\d|[.,]\d|\s?(?:%|€|\$|£|kg|km|mb|gb|usd|eur)\b)/i;
+
+/** Words near a number that say it is a phone number. */
+const PHONE_WORDS = new Set([
+  'phone', 'phones', 'telephone', 'tel', 'mobile', 'cell', 'cellphone', 'fax', 'call', 'calls', 'calling', 'called', 'dial', 'ring', 'reach', 'contact',
+  'number', 'no', 'desk', 'landline', 'hotline', 'whatsapp', 'sms', 'text', 'answering', 'voicemail', 'ph', 'mob', 'tél', 'telefon',
+]);
+/** Street words: a number followed by a name and one of these is a house number, or a postcode and a house number. */
+const STREET_WORDS = new Set([
+  'street', 'st', 'road', 'rd', 'avenue', 'ave', 'av', 'lane', 'ln', 'drive', 'dr', 'boulevard', 'blvd', 'way', 'court', 'ct', 'place', 'pl', 'square', 'sq',
+  'terrace', 'close', 'crescent', 'highway', 'hwy', 'parkway', 'pkwy', 'rue', 'via', 'calle', 'strasse', 'straße', 'weg', 'suite', 'apt', 'apartment', 'unit', 'floor',
+]);
+
+function anyIn(words: readonly string[], set: ReadonlySet<string>): boolean {
+  return words.some((w) => set.has(w));
+}
 
 /** Formatting characters the spec requires: a `+` prefix, parentheses or a separator between digit groups. */
 function isFormatted(candidate: string): boolean {
@@ -44,10 +65,28 @@ export class PhoneRecognizer implements Recognizer {
     while ((m = re.exec(text)) !== null) {
       const candidate = m[0].trimEnd();
       const digits = candidate.replace(/\D/g, '').length;
-      if (digits < 7 || digits > 17 || !isFormatted(candidate) || DATE_LIKE.test(candidate) || IPV4_LIKE.test(candidate) || OTHER_ID_LIKE.test(candidate)) continue;
-      const score = this.validity(candidate);
-      if (score > 0) emit({ type: 'PHONE', start: m.index, end: m.index + candidate.length, score, layer: 'L1', priority: this.priority, source: this.name });
+      if (digits < 7 || digits > 17 || !isFormatted(candidate) || DATE_LIKE.test(candidate) || DATE_PREFIX.test(candidate) || IPV4_LIKE.test(candidate) || OTHER_ID_LIKE.test(candidate)) continue;
+      const end = m.index + candidate.length;
+      if (CONTINUES_AS_NON_PHONE.test(text.slice(end, end + 5))) continue;
+      const score = /^(?:\+|00)|\(/.test(candidate) ? this.validity(candidate) : this.inContext(text, m.index, end, this.validity(candidate));
+      if (score > 0) emit({ type: 'PHONE', start: m.index, end, score, layer: 'L1', priority: this.priority, source: this.name });
     }
+  }
+
+  /**
+   * Context (spec 4.17 rule 4), for numbers whose only formatting is
+   * separators (a `+`, `00` or parentheses leave no doubt): a phone word
+   * before the number keeps it; without one, a number followed by a street
+   * name (a postcode and a house number) is dropped, and so is one valid
+   * only in a weak sense (score 0.6: no trunk prefix, not North American),
+   * such as a postcode with a dash or an id in groups.
+   */
+  private inContext(text: string, start: number, end: number, score: number): number {
+    if (score <= 0) return 0;
+    const { before, after } = contextWindow(text, start, end);
+    if (anyIn(before, PHONE_WORDS)) return Math.min(1, score + 0.05);
+    if (anyIn(after, STREET_WORDS)) return 0;
+    return score > 0.6 ? score : 0;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '@docflow/service-kit';
 import type { DetectedEntity, Layer } from '../entities';
 import { type CompiledTenant, type DetectionEngine, DetectorError } from '../engine/detection-engine';
@@ -86,7 +87,7 @@ function countByType(entities: readonly DetectedEntity[], into: Record<string, n
  * audit failures are the sink's to absorb.
  */
 export class ShieldService {
-  private readonly tenants = new Map<string, CachedTenant>();
+  private readonly tenants = new LRUCache<string, CachedTenant>({ max: MAX_CACHED_TENANTS });
   private readonly loading = new Map<string, Promise<CompiledTenant>>();
   private readonly now: () => number;
 
@@ -191,12 +192,7 @@ export class ShieldService {
   }
 
   private remember(tenant: string, entry: CachedTenant): void {
-    this.tenants.delete(tenant);
     this.tenants.set(tenant, entry);
-    if (this.tenants.size > MAX_CACHED_TENANTS) {
-      const oldest = this.tenants.keys().next().value;
-      if (oldest !== undefined) this.tenants.delete(oldest);
-    }
   }
 
   private audit(req: Omit<TokeniseRequest, 'texts'>, counts: Record<string, number>, layers: Layer[], latencies: Record<string, number>, texts: string[]): void {

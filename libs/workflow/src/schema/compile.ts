@@ -5,6 +5,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Compiles JSON Schemas (from the registry and from user definitions) with a
@@ -28,7 +29,11 @@ const OPTIONS: Options = { allErrors: true, strict: false, verbose: true, code: 
 const CACHE_LIMIT = 500;
 
 const instances = new Map<Dialect, AnyAjv>();
-const cache = new Map<string, { validate: ValidateFunction; schema: object; ajv: AnyAjv }>();
+/** Least recently used schemas go first; an evicted schema leaves its ajv instance too. */
+const cache = new LRUCache<string, { validate: ValidateFunction; schema: object; ajv: AnyAjv }>({
+  max: CACHE_LIMIT,
+  dispose: (evicted) => evicted.ajv.removeSchema(evicted.schema),
+});
 
 function instanceFor(dialect: Dialect): AnyAjv {
   let ajv = instances.get(dialect);
@@ -91,21 +96,10 @@ export function compileSchema(schema: unknown): CompileResult {
   if (typeof id === 'string') ajv.removeSchema(id);
   try {
     const validate = ajv.compile(schema);
-    remember(key, { validate, schema, ajv });
+    cache.set(key, { validate, schema, ajv });
     return { validate };
   } catch (err) {
     ajv.removeSchema(schema);
     return { error: (err instanceof Error ? err.message : String(err)).replace(/^schema is invalid: /, '') };
-  }
-}
-
-function remember(key: string, entry: { validate: ValidateFunction; schema: object; ajv: AnyAjv }): void {
-  cache.set(key, entry);
-  while (cache.size > CACHE_LIMIT) {
-    const oldest = cache.keys().next();
-    if (oldest.done) break;
-    const evicted = cache.get(oldest.value);
-    cache.delete(oldest.value);
-    evicted?.ajv.removeSchema(evicted.schema);
   }
 }

@@ -1,5 +1,6 @@
 import { formatSchemaErrors, renderPath } from './format-errors';
 import { jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, validateAgainstSchema, validateInputs } from './validate-schema';
+import { compileSchema } from './compile';
 
 const invoiceSchema = {
   type: 'object',
@@ -142,5 +143,15 @@ describe('renderPath and formatSchemaErrors', () => {
 
   it('handles no errors', () => {
     expect(formatSchemaErrors(null, 'x')).toEqual([]);
+  });
+
+  it('keeps a schema used all along while hundreds of others pass through the cache (least recently used go first)', () => {
+    const hot = { type: 'object', properties: { hot: { type: 'string', minLength: 3 } } };
+    const first = compileSchema(hot);
+    if (!('validate' in first)) throw new Error('hot schema did not compile');
+    for (let i = 0; i < 600; i++) {
+      expect('validate' in compileSchema({ type: 'object', properties: { [`cold_${i}`]: { type: 'integer' } } })).toBe(true);
+      expect(compileSchema(hot)).toEqual({ validate: first.validate });
+    }
   });
 });

@@ -147,6 +147,9 @@ export class DriveWatching {
     });
     await this.deps.sources.saveWatch(source.id, { channelId, channelToken, resourceId: watch.resourceId, expiresAt: watch.expiresAt });
     await this.stop(source);
+    // The channel's own first notification may arrive before its id is saved (and is then ignored): read once now,
+    // which also picks up what changed while the source was inactive.
+    await this.requestRead(source.id, 'watch');
   }
 
   /** Reopens the in-process watches of the local provider (each process holds its own, under the stored channel). */

@@ -124,8 +124,16 @@ describe('a Google Drive source', () => {
     const lists = () => fake.requestsTo('/drive/v3/changes').filter((r) => r.path === '/drive/v3/changes').length;
     const listsBefore = lists();
     const source = await activeSource();
-    // The channel's first push (sync) makes one read; the outage starts after it.
+    // Activation reads once (and the channel's sync push may read again); the outage starts once reads are quiet.
     await eventually('the first read', async () => (lists() > listsBefore ? true : undefined));
+    let seen = -1;
+    await eventually('reads to be quiet', async () => {
+      const now = lists();
+      const quiet = now === seen;
+      seen = now;
+      await new Promise((r) => setTimeout(r, 500));
+      return quiet ? true : undefined;
+    });
     await kit.api.eventBus.idle();
     const jobsBefore = kit.router.jobs.length;
     fake.fail({ status: 503, retryAfter: 1, times: 4, pathPrefix: '/drive/v3/changes' });

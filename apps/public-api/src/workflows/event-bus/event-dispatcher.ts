@@ -182,7 +182,7 @@ export class EventDispatcher {
   /** Starts a created run and counts the trigger (spec 2.17); a run that already started (409) was counted then. */
   private async startCreated(caller: Caller, subscriptionId: number, executionId: number): Promise<void> {
     try {
-      await this.deps.executions.execute(caller, executionId, {}, undefined);
+      await this.deps.executions.execute(caller, executionId, {});
     } catch (err) {
       if (err instanceof AppError && err.status === 409) return;
       throw err;

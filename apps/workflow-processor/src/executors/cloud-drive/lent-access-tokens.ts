@@ -1,7 +1,7 @@
 import axios, { type AxiosInstance } from 'axios';
 import { DriveReconnectError, DriveRetryableError, type AccessTokenSource, type LentAccessToken } from '@docflow/cloud-drive';
 import { DRIVE_TOKEN_ERRORS, DriveAccessTokenResponse, INTERNAL_DRIVE_ACCESS_TOKEN_PATH, type DriveAccessTokenRequest } from '@docflow/contracts';
-import { validatePlain, type Logger } from '@docflow/service-kit';
+import { CORRELATION_HEADER, currentCorrelationId, validatePlain, type Logger } from '@docflow/service-kit';
 
 export interface LentAccessTokensOptions {
   /** PUBLIC_API_INTERNAL_URL, without /api. */
@@ -34,7 +34,9 @@ export class LentAccessTokens implements AccessTokenSource {
     const body: DriveAccessTokenRequest = { user_id: userId, ...(options.forceRefresh ? { force_refresh: true } : {}) };
     let res;
     try {
-      res = await this.http.post<unknown>(INTERNAL_DRIVE_ACCESS_TOKEN_PATH, body, { headers: { 'x-service-key': this.options.serviceKey } });
+      const correlation = currentCorrelationId();
+      const headers = { 'x-service-key': this.options.serviceKey, ...(correlation ? { [CORRELATION_HEADER]: correlation } : {}) };
+      res = await this.http.post<unknown>(INTERNAL_DRIVE_ACCESS_TOKEN_PATH, body, { headers });
     } catch {
       throw new DriveRetryableError('The public API could not be reached for the drive access token', 5000);
     }

@@ -1,0 +1,42 @@
+import { alignAddressSpans, type TokenSpan } from './address-spans';
+import type { GazetteerHit } from './gazetteer';
+import { tokenize } from './tokenizer';
+
+const STREET = new Set(['street', 'st.', 'avenue', 'road', 'rue']);
+const UNIT = new Set(['apt.', 'suite']);
+
+/** Tags every token of `text` from `first` to the end (or to `last`) as one span and aligns it. */
+function align(text: string, spans: (tokens: ReturnType<typeof tokenize>) => TokenSpan[]): string[] {
+  const tokens = tokenize(text);
+  const hits: GazetteerHit[][] = tokens.map((t) => {
+    const w = t.text.toLowerCase();
+    return STREET.has(w) ? [{ list: 'street', pos: 'S' }] : UNIT.has(w) ? [{ list: 'unit', pos: 'S' }] : [];
+  });
+  return alignAddressSpans(tokens, hits, spans(tokens)).map((s) => `${s.type}:${text.slice(tokens[s.from]!.start, tokens[s.to - 1]!.end)}`);
+}
+const at = (tokens: ReturnType<typeof tokenize>, word: string) => tokens.findIndex((t) => t.text === word);
+const location = (from: number, to: number): TokenSpan => ({ type: 'LOCATION', from, to, score: 0.8 });
+
+describe('alignAddressSpans', () => {
+  it('leaves the street word after a complete street out', () => {
+    expect(align('She lives on Via Tasso 129 street.', (t) => [location(at(t, 'Via'), at(t, 'street') + 1)])).toEqual(['LOCATION:Via Tasso 129']);
+    expect(align('He lives on 90 Whitchurch Road street.', (t) => [location(at(t, '90'), at(t, 'street') + 1)])).toEqual(['LOCATION:90 Whitchurch Road']);
+    expect(align('Enter on 137 Avenue Teboulbi St. today', (t) => [location(at(t, '137'), at(t, 'St.') + 1)])).toEqual(['LOCATION:137 Avenue Teboulbi']);
+  });
+
+  it('keeps a street word that is the only one', () => {
+    expect(align('He lives on 12 Baker Street now.', (t) => [location(at(t, '12'), at(t, 'Street') + 1)])).toEqual(['LOCATION:12 Baker Street']);
+  });
+
+  it('splits a postcode from a one-line street with its number, not from a whole address', () => {
+    expect(align('Drop off at 74678 Midtvollen 130 St.', (t) => [location(at(t, '74678'), at(t, 'St.') + 1)])).toEqual(['LOCATION:74678', 'LOCATION:Midtvollen 130']);
+    expect(align('Send it to 17031 2202 Rissik St Apt. 050 Coalville', (t) => [location(at(t, '17031'), t.length)])).toEqual(['LOCATION:17031 2202 Rissik St Apt. 050 Coalville']);
+    expect(align('Send it to 1987 74 Diakou Street\n Suite 680\n Kissousa', (t) => [location(at(t, '1987'), t.length)])).toEqual(['LOCATION:1987 74 Diakou Street\n Suite 680\n Kissousa']);
+  });
+
+  it('makes "the corner of A and B" one location', () => {
+    expect(
+      align('It is the corner of Dalbraut 99 and Frederikke Coves', (t) => [location(at(t, 'Dalbraut'), at(t, '99') + 1), { type: 'ORGANIZATION', from: at(t, 'Frederikke'), to: t.length, score: 0.7 }]),
+    ).toEqual(['LOCATION:the corner of Dalbraut 99 and Frederikke Coves']);
+  });
+});
