@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Client } from 'pg';
 import { eventually, Stack } from './support/stack';
 import { chain, definition, endNode, objectSchema, startNode, taskNode, WorkflowApi, type ExecutionStatusView } from './support/workflow-api';
 
@@ -38,7 +39,7 @@ interface LogEntry {
 }
 
 beforeAll(async () => {
-  stack = await Stack.start({ portOffset: 900, env: { CLOUD_DRIVE_SETTLE_SECONDS: '1' } });
+  stack = await Stack.start({ portOffset: 900, env: { CLOUD_DRIVE_SETTLE_SECONDS: '1', SCHEDULER_INTERVAL_SECONDS: '1', MAX_RUNNING_EXECUTIONS_PER_USER: '1000' } });
   [alice, bob] = await Promise.all([WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123'), WorkflowApi.login(stack.api, 'bob@docflow.local', 'Bob#Pass123')]);
   aliceId = (await alice.me()).id;
 });
@@ -83,3 +84,38 @@ it('a PDF dropped into the watched folder runs the subscribed workflow to comple
   const document = await alice.expect<{ data: { owner: { id: number } } }>(200, 'GET', `/documents/${String(inputs['file_document_id'])}`);
   expect(document.data.owner.id).toBe(aliceId);
 });
+
+it('killing the public API in the middle of a burst loses no file and starts no file twice', async () => {
+  const quick = definition([startNode(), endNode()], chain('start', 'end'), objectSchema({ file_name: { type: 'string' } }));
+  const activity = await alice.createActivity({ name: 'Burst intake', status: 'active', workflow_definition: quick });
+  const source = (await alice.expect<{ data: { id: number } }>(201, 'POST', '/event-bus/sources', { source_type: 'cloud_drive', folder_id: 'burst' })).data;
+  await alice.expect(201, 'POST', '/event-subscriptions', { data: { event_source: source.id, activity } });
+  const folder = path.join(stack.workDir, 'var', 'drive', String(aliceId), 'burst');
+  await mkdir(folder, { recursive: true });
+  const files = 40;
+  await Promise.all(Array.from({ length: files }, (_, i) => writeFile(path.join(folder, `doc-${i}.pdf`), tinyPdf(`doc ${i}`))));
+  // Some events are recorded, most are not yet: kill the public API (no shutdown at all), then start it again.
+  await eventually(async () => ((await alice.expect<{ data: LogEntry[] }>(200, 'GET', `/event-bus/logs?source_id=${source.id}&limit=100`)).data.length >= 3 ? true : undefined), 60000, 'the first events');
+  expect(await stack.stopService('public-api', 'SIGKILL')).toBeNull();
+  stack.spawn('public-api');
+  await stack.waitForHealth('public-api', 204, 60000);
+
+  const logs = await eventually(
+    async () => {
+      const body = await alice.expect<{ data: LogEntry[] }>(200, 'GET', `/event-bus/logs?source_id=${source.id}&limit=100`);
+      return body.data.length >= files && body.data.every((l) => l.status === 'processed') ? body.data : undefined;
+    },
+    110000,
+    `${files} processed events`,
+  );
+  expect(logs).toHaveLength(files);
+  expect(new Set(logs.map((l) => l.payload.file_name)).size).toBe(files);
+  const pg = new Client({ connectionString: stack.db.url });
+  await pg.connect();
+  try {
+    const runs = await pg.query<{ n: number; files: number }>(`SELECT count(*)::int AS n, count(DISTINCT inputs->>'file_name')::int AS files FROM workflow_executions WHERE activity_id = $1`, [activity]);
+    expect(runs.rows[0]).toEqual({ n: files, files });
+  } finally {
+    await pg.end();
+  }
+}, 240000);

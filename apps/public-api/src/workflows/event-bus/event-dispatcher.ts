@@ -11,7 +11,7 @@ import type { EventSourcesRepository } from './event-sources.repository';
 import type { EventSubscriptionsRepository } from './event-subscriptions.repository';
 
 /** How long one dispatch may hold an event before another process may take it. */
-export const DISPATCH_LEASE_MS = 120_000;
+export const DISPATCH_LEASE_MS = 30_000;
 /** Attempts before a retryable failure (router down, the owner's 10 running executions, drive outage) is final. */
 export const MAX_DISPATCH_ATTEMPTS = 6;
 /** Spec 8's largest webhook file: the same bound for a drive file stored as a document. */
