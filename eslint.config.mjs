@@ -34,6 +34,41 @@ const testDepConstraints = depConstraints.map((c) => ({ ...c, onlyDependOnLibsWi
 
 const restricted = (names, message) => names.map((name) => ({ name, message }));
 
+// The public API's modules (apps/public-api/src/<module>/): one imports another only through
+// its index.ts; platform imports no other module. Files at the root of src (main.ts, app.ts,
+// data-source.ts, cli/, test-support/) compose the modules, through their index.ts too.
+// Tests may also reach into another module's test-support/.
+const PUBLIC_API = 'apps/public-api/src';
+const MODULES = ['identity', 'documents', 'rag', 'workflows', 'agents', 'shield', 'platform', 'workers'];
+const moduleImportRules = (own, { tests }) => {
+  const others = MODULES.filter((m) => m !== own).join('|');
+  const notTestSupport = tests ? '(?!(?:.*/)?test-support/)' : '';
+  const up = own ? '(?:\\.\\./)+' : '(?:\\./|(?:\\.\\./)+)';
+  const patterns = [{ regex: `^${up}(?:${others})/${notTestSupport}`, message: 'Import another module of the public API through its index.ts.' }];
+  if (own === 'platform') patterns.push({ regex: `^(?:\\.\\./)+(?:${others})(?:/|$)`, message: 'platform is what every module uses: it imports no other module.' });
+  return { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] };
+};
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/test-support/**/*.ts'];
+const publicApiModuleBoundaries = [undefined, ...MODULES].flatMap((own) => {
+  const files = own ? [`${PUBLIC_API}/${own}/**/*.ts`] : [`${PUBLIC_API}/*.ts`, `${PUBLIC_API}/cli/**/*.ts`, `${PUBLIC_API}/test-support/**/*.ts`];
+  return [
+    { files, rules: moduleImportRules(own, { tests: false }) },
+    { files: own ? TEST_FILES.map((t) => `${PUBLIC_API}/${own}/${t}`) : [`${PUBLIC_API}/*.spec.ts`, `${PUBLIC_API}/*.int-spec.ts`, `${PUBLIC_API}/test-support/**/*.ts`], rules: moduleImportRules(own, { tests: true }) },
+  ];
+});
+
+// SQL lives in repositories (and migrations); tests may read and seed tables directly.
+const noRawSql = {
+  files: ['apps/**/src/**/*.ts'],
+  ignores: ['**/*.repository.ts', '**/migrations/**', ...TEST_FILES],
+  rules: {
+    'no-restricted-syntax': ['error',
+      { selector: "CallExpression[callee.property.name='query']", message: 'Raw SQL belongs in a *.repository.ts.' },
+      { selector: "CallExpression[callee.property.name='createQueryBuilder']", message: 'Query builders belong in a *.repository.ts.' },
+    ],
+  },
+};
+
 export default [
   { ignores: ['**/node_modules/**', 'dist/**', 'var/**', '.nx/**', '.tmp/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommended,
@@ -61,7 +96,7 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'messaging has no database.') }] },
   },
   {
-    files: ['libs/persistence/**/*.ts', '**/*.entity.ts', '**/*.repository.ts', '**/migrations/*.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts', '**/data-source.ts'],
+    files: ['libs/persistence/**/*.ts', '**/*.entity.ts', '**/*.repository.ts', '**/migrations/*.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts', '**/data-source.ts', 'apps/public-api/src/platform/database.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.') }] },
   },
   {
@@ -76,4 +111,6 @@ export default [
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: testDepConstraints }],
     },
   },
+  ...publicApiModuleBoundaries,
+  noRawSql,
 ];

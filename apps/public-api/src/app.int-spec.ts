@@ -1,8 +1,8 @@
 import request from 'supertest';
 import type express from 'express';
-import type { ApiFeature } from './feature';
-import { listRoutes } from './openapi/list-routes';
-import type { HttpMethod, OpenApiDocument } from './openapi/registry';
+import type { ApiFeature } from './platform';
+import { listRoutes } from './platform';
+import type { HttpMethod, OpenApiDocument } from './platform';
 import { buildTestApp, LogLine, openTestBed, recordingLogger, TestBed } from './test-support/test-app';
 
 let bed: TestBed;

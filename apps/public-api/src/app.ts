@@ -2,38 +2,13 @@ import express from 'express';
 import type { Mailer } from '@docflow/mail';
 import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
-import { activitiesFeature } from './activities/activities.feature';
-import { AuditLog } from './audit/audit-log';
-import { createAgentRuntime } from './agents/agent-runtime';
-import { createAgentsFeature } from './agents/agents.feature';
-import { createSquadsFeature } from './squads/squads.feature';
-import { createSchedulesFeature } from './schedules/schedules.feature';
-import type { SchedulesService } from './schedules/schedules.service';
-import { auditFeature } from './audit/audit.feature';
-import { createChatbotsFeature } from './chatbots/chatbots.feature';
-import { credentialsFeature } from './credentials/credentials.feature';
-import { dataShieldFeature } from './data-shield/data-shield.feature';
-import { createAuthModule } from './auth/auth.module';
-import type { PrincipalCache } from './auth/principal-cache';
-import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
-import type { AuthGuards } from './auth/guards';
-import type { PublicApiConfig } from './config';
-import type { PublicApiDatabase } from './data-source';
-import type { ApiContext, ApiFeature } from './feature';
-import { openApiFeature } from './openapi/openapi.feature';
-import { OpenApiRegistry } from './openapi/registry';
-import { promptsFeature } from './prompts/prompts.feature';
+import { createAgentsModule } from './agents';
+import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
+import { type AuditLog, type AuthGuards, createIdentityModule, type PrincipalCache } from './identity';
+import { type ApiFeature, bindFeature, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
-import { createDocumentFeatures, type DocumentFeatures } from './storage-wiring/document-features';
-import { usersFeature } from './users/users.feature';
-import { createWebhooksFeature } from './webhooks/webhooks.feature';
-import { UsersRepository } from './users/users.repository';
-import { UsersService } from './users/users.service';
-import { workflowAnalyticsFeature } from './workflow-analytics/workflow-analytics.feature';
-import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './workflow-executions/workflow-executions.feature';
-import { workflowToolsFeature } from './workflows/workflow-tools.feature';
-import { DOCUMENT_IMPORT_ROUTE } from './workflows/event-bus/event-bus.feature';
-import { createEventBusModule, defaultDriveSettings, type EventBusDriveSettings, type EventBusModule } from './workflows/event-bus/event-bus.module';
+import { createShieldModule } from './shield';
+import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -45,12 +20,11 @@ export interface PublicApiDeps {
   health: HealthCheck[];
   /**
    * Extra features mounted after the built-in ones (tests mount probe routes
-   * here). A production feature belongs in BUILT_IN_FEATURES, so that the
-   * OpenAPI coverage test sees its routes; what it needs beyond ApiContext
-   * (a message publisher for the results consumer's work, say) is added to
-   * this interface next to `mailer` and passed on through ApiContext.
+   * here, behind the auth guards). A production feature belongs to a module,
+   * whose factory gives it what it needs, so that the OpenAPI coverage test
+   * sees its routes.
    */
-  features?: ApiFeature[];
+  features?: ApiFeature<{ auth: AuthGuards }>[];
   /** Where documents are stored; default: the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
   /** RabbitMQ, for RAG indexing jobs (rag_index_queue); without it, enabling RAG answers 503. */
@@ -59,19 +33,18 @@ export interface PublicApiDeps {
   audit?: AuditLog;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
   executionServices?: ExecutionServices;
+  /** Where new documents' text is extracted (PUBLIC_API_ROLES); default `here`, in this process. */
+  textExtraction?: DocumentsModuleDeps['textExtraction'];
   /** CLOUD_DRIVE_* of the runtime contract (main loads CloudDriveConfig); default: its defaults. */
   cloudDrive?: EventBusDriveSettings;
 }
-
-/** Features every build serves, in mounting order. */
-export const BUILT_IN_FEATURES: readonly ApiFeature[] = [usersFeature, activitiesFeature, workflowToolsFeature, workflowAnalyticsFeature, workflowExecutionsFeature, promptsFeature, classificationJobsFeature, auditFeature, credentialsFeature, dataShieldFeature];
 
 export interface PublicApi {
   app: express.Express;
   auth: AuthGuards;
   openapi: OpenApiRegistry;
   /** Documents and collections: main starts and stops their background text extraction. */
-  documents: DocumentFeatures;
+  documents: DocumentsModule;
   /** RAG: main starts and stops its indexing worker. */
   rag: RagModule;
   /** Authenticated principals; main turns the cache on while it listens for auth changes. */
@@ -84,40 +57,58 @@ export interface PublicApi {
   eventBus: EventBusModule;
 }
 
-/** Builds the public API (all of it under /api) over the given dependencies; tests use it with a database of their own. */
+/**
+ * Builds the public API (all of it under /api) over the given dependencies;
+ * tests use it with a database of their own. Each module gets from its
+ * factory only the collaborators it uses; they depend on one another in
+ * this order: platform ← identity ← documents ← rag ← workflows, agents, shield.
+ */
 export function buildPublicApi(deps: PublicApiDeps): PublicApi {
-  const users = new UsersService(new UsersRepository(deps.database));
-  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
-  const authModule = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit });
+  const { config, logger, metrics, database, mailer } = deps;
   const openapi = new OpenApiRegistry();
-  const ctx: ApiContext = {
-    config: deps.config,
-    logger: deps.logger,
-    metrics: deps.metrics,
-    database: deps.database,
-    mailer: deps.mailer,
-    users,
-    auth: authModule.guards,
-    openapi,
-    audit,
-    executions: deps.executionServices ?? createExecutionServices({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, audit }),
-  };
-  const documents = createDocumentFeatures({ config: deps.config, database: deps.database, logger: deps.logger, audit, storage: deps.storage });
-  const rag = createRagModule({ config: deps.config, database: deps.database, logger: deps.logger, metrics: deps.metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const schedules = createSchedulesFeature();
-  const agentRuntime = createAgentRuntime(ctx, { documents, rag });
-  const eventBus = createEventBusModule({ ctx, documents, drive: deps.cloudDrive ?? defaultDriveSettings(), broker: deps.broker });
-  const features = [authModule.feature, ...BUILT_IN_FEATURES, ...documents.features, rag.feature, createWebhooksFeature({ documents, rag }), createChatbotsFeature({ rag }), createAgentsFeature(agentRuntime), createSquadsFeature(agentRuntime), schedules.feature, eventBus.feature, ...(deps.features ?? []), openApiFeature];
+  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, audit: deps.audit });
+  const { auth, audit, users } = identity;
+  const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
+  const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
+  const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, auth, audit, users, documents, rag, executions: deps.executionServices, broker: deps.broker, cloudDrive: deps.cloudDrive });
+  const agents = createAgentsModule({ config, database, logger, openapi, auth, documents, rag });
+  const shield = createShieldModule({ config, database, openapi, auth, audit });
+
+  // Mounting order: earlier routes win where paths overlap.
+  const features = [
+    identity.features.auth,
+    identity.features.users,
+    workflows.features.activities,
+    workflows.features.tools,
+    workflows.features.analytics,
+    workflows.features.executions,
+    documents.features.prompts,
+    documents.features.classificationJobs,
+    identity.features.audit,
+    identity.features.credentials,
+    shield.features.dataShield,
+    documents.features.documents,
+    documents.features.collections,
+    bindFeature(rag.feature, { config, openapi, auth }),
+    workflows.features.webhooks,
+    agents.features.chatbots,
+    agents.features.agents,
+    agents.features.squads,
+    workflows.features.schedules,
+    workflows.features.eventBus,
+    ...(deps.features ?? []).map((feature) => bindFeature(feature, { auth })),
+    bindFeature(openApiFeature, { config, openapi }),
+  ];
 
   const app = createHttpApp(
-    { logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'public', bodyLimit: deps.config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: deps.config.METRICS_TOKEN, rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
+    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN, rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
     (root) => {
       const api = express.Router();
-      for (const feature of features) feature.register(api, ctx);
+      for (const feature of features) feature.mount(api);
       root.use('/api', api);
     },
   );
-  return { app, auth: authModule.guards, openapi, documents, rag, principals: authModule.principals, audit, schedules: schedules.service(), eventBus };
+  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, schedules: workflows.schedules(), eventBus: workflows.eventBus };
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

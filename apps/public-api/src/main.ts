@@ -7,20 +7,20 @@ import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@doc
 import { createLogger, httpHealthCheck, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { buildPublicApi } from './app';
 import { runPrimary } from './cluster-primary';
-import { purgeExpiredAuthRecords } from './auth/housekeeping';
-import { startHousekeeping } from './housekeeping';
-import { startScheduler } from './schedules/schedules.service';
-import { AuditLog } from './audit/audit-log';
-import { AUTH_CHANGED_CHANNEL } from './auth/principal-cache';
-import { PublicApiConfig } from './config';
+import { purgeExpiredAuthRecords } from './identity';
+import { startHousekeeping } from './workers';
+import { startScheduler } from './workflows';
+import { AuditLog } from './identity';
+import { AUTH_CHANGED_CHANNEL } from './identity';
+import { PublicApiConfig } from './platform';
 import { openPublicApiDatabase } from './data-source';
-import { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
-import { createStorageFromConfig } from './storage-wiring/storage-from-config';
-import { UsersRepository } from './users/users.repository';
-import { UsersService } from './users/users.service';
-import { startExecutionReaper } from './workflow-executions/execution-reaper';
-import { startResultsConsumer } from './workflow-executions/results.consumer';
-import { createExecutionServices } from './workflow-executions/workflow-executions.feature';
+import { demoUsersWanted, seedDemoUsers } from './identity';
+import { createStorageFromConfig } from './documents';
+import { UsersRepository } from './identity';
+import { UsersService } from './identity';
+import { startExecutionReaper } from './workflows';
+import { startResultsConsumer } from './workflows';
+import { createExecutionServices } from './workflows';
 
 const SERVICE = 'public-api';
 

@@ -1,15 +1,15 @@
 import { createLlmClient } from '@docflow/llm-client';
-import { ActivitiesRepository } from '../activities/activities.repository';
-import { ActivitiesService } from '../activities/activities.service';
-import { CredentialSealer } from '../credentials/credential-sealer';
-import type { ApiContext } from '../feature';
-import { PromptsRepository } from '../prompts/prompts.repository';
-import { PromptsService } from '../prompts/prompts.service';
+import { ActivitiesRepository } from '../workflows';
+import { ActivitiesService } from '../workflows';
+import { CredentialSealer } from '../identity';
+import type { PlatformServices } from '../platform';
+import { PromptsRepository } from '../documents';
+import { PromptsService } from '../documents';
 import type { RagModule } from '../rag';
-import { parseCreateSquad } from '../squads/squads.dto';
-import { SquadsRepository } from '../squads/squads.repository';
-import { SquadsService } from '../squads/squads.service';
-import type { DocumentFeatures } from '../storage-wiring/document-features';
+import { parseCreateSquad } from './squads/squads.dto';
+import { SquadsRepository } from './squads/squads.repository';
+import { SquadsService } from './squads/squads.service';
+import type { DocumentsModule } from '../documents';
 import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
@@ -17,7 +17,7 @@ import { AgentsService } from './agents.service';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { createDataShieldSettings } from '../data-shield/data-shield.feature';
+import { createDataShieldSettings } from '../shield';
 import type { AgentEntity } from './agent.entity';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
@@ -27,7 +27,7 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentFeatures; rag: RagModule }): AgentRuntime {
+export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule }): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
@@ -37,7 +37,7 @@ export function createAgentRuntime(ctx: ApiContext, deps: { documents: DocumentF
   const prompts = new PromptsRepository(ctx.database);
   // The create tools act only in a turn the user confirmed (ToolContext.userConfirmed), so squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
-    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.query(userId, q) }),
+    ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),
     ...composerCreateTools({
       activities: new ActivitiesService(activities),
       prompts: new PromptsService(prompts),

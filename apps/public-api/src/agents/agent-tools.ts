@@ -1,13 +1,13 @@
 import { parseListQuery } from '@docflow/list-query';
 import type { Logger } from '@docflow/service-kit';
 import { TASK_TYPES } from '@docflow/workflow';
-import type { ActivitiesRepository } from '../activities/activities.repository';
-import { activityListSpec } from '../activities/activities.repository';
-import type { DocumentsService } from '../documents/documents.service';
-import { documentListSpec } from '../documents/documents.repository';
-import type { PromptsRepository } from '../prompts/prompts.repository';
-import type { SquadsRepository } from '../squads/squads.repository';
-import type { UserRole } from '../users/user-role';
+import type { ActivitiesRepository } from '../workflows';
+import { activityListSpec } from '../workflows';
+import type { DocumentsService } from '../documents';
+import { documentListSpec } from '../documents';
+import type { PromptsRepository } from '../documents';
+import type { SquadsRepository } from './squads/squads.repository';
+import type { UserRole } from '../identity';
 import type { AgentsRepository } from './agents.repository';
 
 /** Who a tool acts for: the user whose data it may read (and, for the Composer, write). */

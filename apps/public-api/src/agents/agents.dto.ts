@@ -1,8 +1,8 @@
 import { MODEL_TYPES, type ModelType } from '@docflow/contracts';
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import { requestFields } from '../activities/request-body';
-import { SLUG_MAX, SLUG_PATTERN } from '../public-access/slug';
+import { requestFields } from '../platform';
+import { SLUG_MAX, SLUG_PATTERN } from '../platform';
 
 export interface AgentSettings {
   name?: string;

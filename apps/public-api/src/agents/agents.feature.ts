@@ -2,9 +2,9 @@ import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { BadRequestError, NotFoundError } from '@docflow/service-kit';
-import { idParam } from '../activities/request-body';
-import { currentUser } from '../auth/auth-user';
-import type { ApiFeature } from '../feature';
+import { idParam } from '../platform';
+import { currentUser } from '../identity';
+import type { ApiFeature, PlatformServices } from '../platform';
 import { parseCreateAgent, parseCreateConversation, parseEscalation, parseMessage, parsePublicChat, parseUpdateAgent } from './agents.dto';
 import { describeAgentRoutes } from './agents.openapi';
 import type { AgentRuntime } from './agent-runtime';
@@ -12,6 +12,7 @@ import { agentListSpec } from './agents.repository';
 import { AGENT_NOT_FOUND } from './agents.service';
 import { conversationListSpec } from './conversations.repository';
 import { DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
+import type { AuthGuards } from '../identity';
 
 function agentId(value: unknown): number {
   const id = idParam(value);
@@ -27,7 +28,7 @@ function messageLimit(value: unknown): number {
 }
 
 /** Spec 4.11: agents, their public config and chat, and agent conversations. */
-export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature {
+export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards }> {
   return {
     name: 'agents',
     register(api, ctx) {

@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc } from '../openapi/registry';
+import type { OpenApiRegistry, ParameterDoc } from '../platform';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const dataOf = (schema: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: schema } });

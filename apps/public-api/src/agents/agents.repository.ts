@@ -1,7 +1,7 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
-import type { PublicApiDatabase } from '../data-source';
-import { slugTakenOr } from '../public-access/slug';
+import type { PublicApiDatabase } from '../platform';
+import { slugTakenOr } from '../platform';
 import { AgentEntity } from './agent.entity';
 
 export const agentListSpec = defineListSpec({

@@ -1,7 +1,7 @@
 import { AppError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import type { ActivitiesService } from '../activities/activities.service';
-import type { PromptsService } from '../prompts/prompts.service';
+import type { ActivitiesService } from '../workflows';
+import type { PromptsService } from '../documents';
 import type { AgentTool, ToolContext } from './agent-tools';
 
 /** A `:::composer_block` marker as the Composer's replies embed them (2.10): the type, then its data as JSON. */

@@ -1,6 +1,6 @@
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
 import { uniqueViolation } from '@docflow/persistence';
-import type { PublicApiDatabase } from '../data-source';
+import type { PublicApiDatabase } from '../platform';
 import { AgentMessageEntity, ConversationEntity } from './conversation.entity';
 
 export const conversationListSpec = defineListSpec({

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { closeDatabase } from '@docflow/persistence';
 import { createLogger, loadConfigOrExit } from '@docflow/service-kit';
-import { PublicApiConfig } from '../config';
+import { PublicApiConfig } from '../platform';
 import { openPublicApiDatabase } from '../data-source';
-import { runUserCreate } from '../users/user-create.command';
-import { UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
+import { runUserCreate } from '../identity';
+import { UsersRepository } from '../identity';
+import { UsersService } from '../identity';
 
 /**
  * dist/apps/public-api/cli/user-create.js --email E --username U --password P [--super-admin]

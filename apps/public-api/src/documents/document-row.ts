@@ -1,5 +1,4 @@
-import type { DocumentType, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
-import type { DocumentRecord } from './documents.repository';
+import type { DocumentRecord, DocumentType, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
 
 // The documents table as the repository reads it: column lists and the row-to-record mapping.
 

@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../data-source';
+import type { PublicApiDatabase } from '../platform';
 import type { ExtractedPageRow, TextStatus } from './document-types';
 import { DocumentsRepository } from './documents.repository';
 

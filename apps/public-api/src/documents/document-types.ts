@@ -23,3 +23,34 @@ export interface ExtractedPageRow {
   page: number;
   text: string;
 }
+
+/** A document row as the API uses it (without the extracted text), with its owner's username. */
+export interface DocumentRecord {
+  id: number;
+  title: string;
+  description: string | null;
+  tags: string[];
+  visibility: Visibility;
+  globalKey: string | null;
+  ownerId: number;
+  ownerUsername: string | null;
+  storageKey: string;
+  originalStorageKey: string | null;
+  originalFilename: string;
+  mimeType: string;
+  originalMimeType: string | null;
+  fileSize: number;
+  storageBytes: number;
+  sha256: string;
+  documentType: DocumentType | null;
+  metadata: Record<string, unknown>;
+  textStatus: TextStatus;
+  textError: string | null;
+  ragEnabled: boolean;
+  ragStatus: RagStatus;
+  ragProcessingStatus: RagProcessingStatus | null;
+  ragChunkCount: number;
+  ragError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn, type ValueTransformer } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
+import { UserEntity } from '../identity';
 import type { DocumentType, ExtractedPageRow, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
 
 /** bigint columns hold byte counts far below 2^53: read them as numbers. */

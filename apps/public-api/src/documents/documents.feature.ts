@@ -2,8 +2,8 @@ import type { Request, RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { BadRequestError, ForbiddenError } from '@docflow/service-kit';
-import { currentUser } from '../auth/auth-user';
-import type { ApiFeature } from '../feature';
+import { currentUser } from '../identity';
+import type { ApiFeature, PlatformServices } from '../platform';
 import { parseDocumentUpdate, parseId, parseMetadataUpdate, parseRagStatusUpdate } from './documents.dto';
 import { describeDocumentRoutes } from './documents.openapi';
 import { documentListSpec } from './documents.repository';
@@ -14,6 +14,7 @@ import type { TextExtractionRunner } from './text-extraction.runner';
 import { parseUploadFields } from './upload/upload-form';
 import { removeSpooled, spooledFiles } from './upload/upload-middleware';
 import type { UploadResult, UploadService } from './upload/upload.service';
+import type { AuthGuards } from '../identity';
 
 export interface DocumentsFeatureDeps {
   documents: DocumentsService;
@@ -37,7 +38,7 @@ function booleanQuery(req: Request, name: string): boolean {
 }
 
 /** Documents (interface spec 4.2 and 5): uploads, reads, downloads, signed and global downloads, internal reads. */
-export function createDocumentsFeature(deps: DocumentsFeatureDeps): ApiFeature {
+export function createDocumentsFeature(deps: DocumentsFeatureDeps): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards }> {
   const { documents, uploads, textExtraction } = deps;
   return {
     name: 'documents',

@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../openapi/registry';
+import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../platform';
 import { RAG_PROCESSING_STATUSES, RAG_STATUSES, TEXT_STATUSES, VISIBILITIES } from './document-types';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

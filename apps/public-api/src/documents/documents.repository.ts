@@ -1,40 +1,11 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedRows, queryRows, uniqueViolation } from '@docflow/persistence';
 import { defineListSpec, type ListQuery, toPositional } from '@docflow/list-query';
-import type { DocumentType, ExtractedPageRow, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
+import type { DocumentRecord, DocumentType, ExtractedPageRow, RagStatus, TextStatus, Visibility } from './document-types';
 import { RAG_PROCESSING_STATUSES, RAG_STATUSES, TEXT_STATUSES, VISIBILITIES } from './document-types';
 import { COLUMNS, DOCUMENT_COLUMNS, type DocumentRow, FROM, RETURNING, toRecord, withoutNul } from './document-row';
 
-/** A document row as the API uses it (without the extracted text), with its owner's username. */
-export interface DocumentRecord {
-  id: number;
-  title: string;
-  description: string | null;
-  tags: string[];
-  visibility: Visibility;
-  globalKey: string | null;
-  ownerId: number;
-  ownerUsername: string | null;
-  storageKey: string;
-  originalStorageKey: string | null;
-  originalFilename: string;
-  mimeType: string;
-  originalMimeType: string | null;
-  fileSize: number;
-  storageBytes: number;
-  sha256: string;
-  documentType: DocumentType | null;
-  metadata: Record<string, unknown>;
-  textStatus: TextStatus;
-  textError: string | null;
-  ragEnabled: boolean;
-  ragStatus: RagStatus;
-  ragProcessingStatus: RagProcessingStatus | null;
-  ragChunkCount: number;
-  ragError: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { DocumentRecord } from './document-types';
 
 export interface NewDocument {
   title: string;

@@ -1,4 +1,18 @@
-// What other features of the public API (RAG, prompts, webhooks, classification) use from documents.
+// The documents module: documents and their upload, text and storage, collections, classification jobs and prompts. Below: what other modules use of it.
+import { ClassificationJobEntity } from './classification-jobs/classification-job.entity';
+import { CollectionDocumentEntity } from './collections/collection-document.entity';
+import { CollectionEntity } from './collections/collection.entity';
+import { DocumentEntity } from './document.entity';
+import { CreateDocuments1764000000020 } from './migrations/1764000000020-CreateDocuments';
+import { CreateCollections1764000000021 } from './migrations/1764000000021-CreateCollections';
+import { DocumentTitleIndexWithoutPendingList1764000000022 } from './migrations/1764000000022-DocumentTitleIndexWithoutPendingList';
+import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePrompts';
+import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
+import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
+import { DocumentTextLz41764000000061 } from './migrations/1764000000061-DocumentTextLz4';
+import { PromptEntity } from './prompts/prompt.entity';
+import { UserStorageUsageEntity } from './storage-usage.entity';
+
 export { getDocumentText } from './document-text';
 export type { DocumentTextResult } from './document-text';
 export { signedDownloadUrl, signedDownloadPath } from './signed-urls';
@@ -11,3 +25,18 @@ export type { TextExtractionRunner } from './text-extraction.runner';
 export type { DocumentType, ExtractedPageRow, RagProcessingStatus, RagStatus, TextStatus, Visibility } from './document-types';
 export { QUOTA_WARNING_RATIO } from './upload/upload.service';
 export type { UploadService, UploadResult, Uploader, QuotaWarning } from './upload/upload.service';
+
+export { createDocumentsModule } from './documents.module';
+export type { DocumentsModule, DocumentsModuleDeps } from './documents.module';
+export { createStorageFromConfig } from './storage-from-config';
+
+export const DOCUMENTS_ENTITIES = [DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, PromptEntity, ClassificationJobEntity];
+export const DOCUMENTS_MIGRATIONS = [CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, DocumentTextLz41764000000061];
+
+// Used by other modules.
+export { RAG_PROCESSING_STATUSES, RAG_STATUSES } from './document-types';
+export { documentListSpec } from './documents.repository';
+export { PromptsRepository } from './prompts/prompts.repository';
+export { PromptsService } from './prompts/prompts.service';
+export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
+export type { SpooledFile } from './upload/upload-middleware';

@@ -1,6 +1,6 @@
 import { signUrl, type SignedUrlVerdict, verifySignedUrl } from '@docflow/storage';
-import type { PublicApiConfig } from '../config';
-import { signedUrlSecret } from '../storage-wiring/storage-from-config';
+import type { PublicApiConfig } from '../platform';
+import { signedUrlSecret } from './storage-from-config';
 
 export type SignedUrlConfig = Pick<PublicApiConfig, 'PUBLIC_BASE_URL' | 'SIGNED_URL_SECRET' | 'JWT_SECRET' | 'SIGNED_URL_TTL_SECONDS'>;
 

@@ -21,6 +21,8 @@ export interface TextExtractionOptions {
   maxAttempts?: number;
   /** Ids waiting in memory at most; more are left to the sweeper. */
   maxQueued?: number;
+  /** False in a process without the workers role: enqueued ids are left to a workers process's sweeper. */
+  extractsEnqueued?: boolean;
 }
 
 /**
@@ -58,7 +60,7 @@ export class TextExtractionRunner {
 
   /** Queues documents for extraction in this process (those already queued or over the cap are left to the sweeper). */
   enqueue(ids: number[]): void {
-    if (this.stopped) return;
+    if (this.stopped || this.options.extractsEnqueued === false) return;
     for (const id of ids) {
       if (this.queued.has(id) || this.queue.length >= this.maxQueued) continue;
       this.queued.add(id);

@@ -9,24 +9,6 @@
  * bounded recent-chunks pre-filter. Nothing else differs.
  */
 
-/** Probes once whether rag_chunks has the pgvector column (false on plain PostgreSQL). */
-export function pgvectorProbe(query: (sql: string) => Promise<unknown>): () => Promise<boolean> {
-  let known: Promise<boolean> | undefined;
-  return () => {
-    known ??= query(
-      `SELECT 1 FROM pg_extension e, information_schema.columns c
-       WHERE e.extname = 'vector' AND c.table_schema = current_schema() AND c.table_name = 'rag_chunks' AND c.column_name = 'embedding_vec'`,
-    ).then(
-      (rows) => Array.isArray(rows) && rows.length > 0,
-      () => {
-        known = undefined;
-        return false;
-      },
-    );
-    return known;
-  };
-}
-
 /** The value written to embedding_vec for an embedding expression of type real[]. */
 export function pgvectorWriteColumn(embeddingExpr: string): string {
   return `CASE WHEN ${embeddingExpr} IS NULL THEN NULL ELSE (${embeddingExpr})::vector END`;

@@ -245,3 +245,21 @@ export class RagIndexRepository {
     );
   }
 }
+
+/** Probes once whether rag_chunks has the pgvector column (false on plain PostgreSQL). */
+export function pgvectorProbe(database: DataSource): () => Promise<boolean> {
+  let known: Promise<boolean> | undefined;
+  return () => {
+    known ??= database.query(
+      `SELECT 1 FROM pg_extension e, information_schema.columns c
+       WHERE e.extname = 'vector' AND c.table_schema = current_schema() AND c.table_name = 'rag_chunks' AND c.column_name = 'embedding_vec'`,
+    ).then(
+      (rows) => Array.isArray(rows) && rows.length > 0,
+      () => {
+        known = undefined;
+        return false;
+      },
+    );
+    return known;
+  };
+}

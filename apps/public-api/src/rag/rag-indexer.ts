@@ -1,6 +1,6 @@
 import type { MessageMeta } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
-import type { PublicApiDatabase } from '../data-source';
+import type { PublicApiDatabase } from '../platform';
 import { type DocumentTextResult, getDocumentText, type TextExtractionRunner } from '../documents';
 import { chunkDocument, type ChunkerOptions, DEFAULT_CHUNKER_OPTIONS } from './chunker';
 import type { Embedder } from './embedder';

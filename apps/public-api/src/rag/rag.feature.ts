@@ -1,11 +1,12 @@
 import type { Request } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError } from '@docflow/service-kit';
-import { currentUser } from '../auth';
-import type { ApiFeature } from '../feature';
+import { currentUser } from '../identity';
+import type { ApiFeature, PlatformServices } from '../platform';
 import { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, parseBody, parseDocumentId, RagEnableBody, RagQueryBody } from './rag.dto';
 import { describeRagRoutes } from './rag.openapi';
 import type { RagService } from './rag.service';
+import type { AuthGuards } from '../identity';
 
 function optionalUserId(req: Request): number | undefined {
   const raw = (req.query as Record<string, unknown>)['user_id'];
@@ -17,7 +18,7 @@ function optionalUserId(req: Request): number | undefined {
 }
 
 /** RAG routes (spec 4.2 rag-enable, 4.14): enabling, status for internal callers, and questions. */
-export function createRagFeature(service: RagService): ApiFeature {
+export function createRagFeature(service: RagService): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards }> {
   return {
     name: 'rag',
     register(api, ctx) {
@@ -33,7 +34,7 @@ export function createRagFeature(service: RagService): ApiFeature {
 
       api.post('/rag/query', requireAuth, async (req, res) => {
         const body = parseBody(RagQueryBody, req.body);
-        res.json(await service.query(currentUser(req).id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
+        res.json(await service.ask(currentUser(req).id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
       });
 
       api.post('/internal/rag/enable', requireService, async (req, res) => {
@@ -44,7 +45,7 @@ export function createRagFeature(service: RagService): ApiFeature {
 
       api.post('/internal/rag/query', requireService, async (req, res) => {
         const body = parseBody(InternalRagQueryBody, req.body);
-        res.json(await service.query(body.user_id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
+        res.json(await service.ask(body.user_id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
       });
 
       api.get('/internal/documents/:id/rag-status', requireService, async (req, res) => {

@@ -285,7 +285,7 @@ describe('questions', () => {
 
     // The same sources, signed two hours ago: their links have expired.
     const earlier = createRagModule({ config: kit.config, database: kit.bed.database, logger: silentLogger, metrics: new Metrics('public-api'), now: () => Date.now() - 2 * 3600 * 1000 });
-    const old = await earlier.service.query(kit.bob.id, { query: 'Lisbon city holiday', topK: 1 });
+    const old = await earlier.service.ask(kit.bob.id, { query: 'Lisbon city holiday', topK: 1 });
     const stale = new URL(old.sources[0]!.signed_url);
     const refused = await request(kit.app).get(`${stale.pathname}${stale.search}`);
     expect(refused.status).toBe(403);
@@ -294,7 +294,7 @@ describe('questions', () => {
 
     // The lifetime is configurable (SIGNED_URL_TTL_SECONDS).
     const shorter = createRagModule({ config: { ...kit.config, SIGNED_URL_TTL_SECONDS: 600 }, database: kit.bed.database, logger: silentLogger, metrics: new Metrics('public-api') });
-    const short = (await shorter.service.query(kit.bob.id, { query: 'Lisbon city holiday', topK: 1 })).sources[0]!;
+    const short = (await shorter.service.ask(kit.bob.id, { query: 'Lisbon city holiday', topK: 1 })).sources[0]!;
     expect(Math.abs(Date.parse(short.signed_url_expires_at) - (Date.now() + 600 * 1000))).toBeLessThan(60 * 1000);
     expect(Number(new URL(short.signed_url).searchParams.get('expires')) * 1000).toBe(Date.parse(short.signed_url_expires_at));
     await shorter.stop();

@@ -1,16 +1,12 @@
 import { DEFAULT_DELIVERY_LIMIT } from '@docflow/contracts';
 import { createLlmClient, type LlmClient } from '@docflow/llm-client';
 import type { Broker, ConsumerHandle } from '@docflow/messaging';
-import type { Logger, Metrics } from '@docflow/service-kit';
-import type { PublicApiConfig } from '../config';
-import type { PublicApiDatabase } from '../data-source';
 import type { TextExtractionRunner } from '../documents';
-import type { ApiFeature } from '../feature';
+import type { PlatformServices } from '../platform';
 import { Embedder } from './embedder';
-import { pgvectorProbe } from './pgvector';
 import { RagIndexer } from './rag-indexer';
 import { RAG_INDEX_QUEUE, RagIndexJobV1 } from './rag-index-job';
-import { RagIndexRepository } from './rag-index.repository';
+import { pgvectorProbe, RagIndexRepository } from './rag-index.repository';
 import { createRagMetrics } from './rag-metrics';
 import { DEFAULT_RETRIEVAL_SETTINGS, RagRetrievalRepository, type RetrievalSettings } from './rag-retrieval.repository';
 import { createRagFeature } from './rag.feature';
@@ -18,11 +14,7 @@ import { type RagJobPublisher, RagService } from './rag.service';
 
 export type RagBroker = Pick<Broker, 'assertWorkQueue' | 'consume' | 'publish'>;
 
-export interface RagModuleDeps {
-  config: PublicApiConfig;
-  database: PublicApiDatabase;
-  logger: Logger;
-  metrics: Metrics;
+export interface RagModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics'> {
   /** Without a broker, enabling answers 503 and nothing is consumed. */
   broker?: RagBroker;
   /** This process's text extraction (pending documents are handed to it). */
@@ -35,7 +27,8 @@ export interface RagModuleDeps {
 }
 
 export interface RagModule {
-  feature: ApiFeature;
+  /** The routes; the app binds them to the guards and the OpenAPI registry. */
+  feature: ReturnType<typeof createRagFeature>;
   service: RagService;
   indexer: RagIndexer;
   index: RagIndexRepository;
@@ -71,7 +64,7 @@ export function createRagModule(deps: RagModuleDeps): RagModule {
   const logger = deps.logger.child({ component: 'rag' });
   const metrics = createRagMetrics(deps.metrics);
   const llm = deps.llm ?? createLlmClient({ baseUrl: config.LLM_SERVICE_URL, serviceKey: config.SERVICE_KEY, timeoutMs: config.RAG_ANSWER_TIMEOUT_SECONDS * 1000, logger });
-  const pgvector = pgvectorProbe((sql) => database.query(sql));
+  const pgvector = pgvectorProbe(database);
   const settings = deps.retrieval ?? DEFAULT_RETRIEVAL_SETTINGS;
   const index = new RagIndexRepository(database, pgvector);
   const retrieval = new RagRetrievalRepository(database, settings, pgvector);

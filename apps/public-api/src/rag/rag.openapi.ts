@@ -1,5 +1,5 @@
-import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../openapi/registry';
-import { RAG_PROCESSING_STATUSES, RAG_STATUSES } from '../documents/document-types';
+import type { JsonSchema, OpenApiRegistry, ParameterDoc } from '../platform';
+import { RAG_PROCESSING_STATUSES, RAG_STATUSES } from '../documents';
 import { DEFAULT_TOP_K, MAX_QUERY_CHARS, MAX_TOP_K } from './rag.dto';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

@@ -154,7 +154,7 @@ export class RagService {
     return statusView(state);
   }
 
-  async query(userId: number, input: RagQueryInput): Promise<RagAnswer> {
+  async ask(userId: number, input: RagQueryInput): Promise<RagAnswer> {
     const { embedder, retrieval, metrics } = this.deps;
     let t = performance.now();
     const embedded = await embedder.embed([input.query], { timeoutMs: 10000 });

@@ -7,7 +7,7 @@ import { closeDatabase, databaseHealthCheck } from '@docflow/persistence';
 import { loadConfig, Logger, LogMeta, Metrics } from '@docflow/service-kit';
 import { createTestDatabase, TEST_SECRETS, TestDatabase } from '@docflow/testing';
 import { buildPublicApi, PublicApi, PublicApiDeps } from '../app';
-import { PublicApiConfig } from '../config';
+import { PublicApiConfig } from '../platform';
 import { openPublicApiDatabase, PublicApiDatabase } from '../data-source';
 
 export const TEST_JWT_SECRET = TEST_SECRETS.JWT_SECRET;

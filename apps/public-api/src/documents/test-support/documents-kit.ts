@@ -4,12 +4,12 @@ import path from 'node:path';
 import type express from 'express';
 import request from 'supertest';
 import type { PublicApi } from '../../app';
-import { signAccessToken } from '../../auth';
-import type { PublicApiConfig } from '../../config';
-import type { PublicApiDatabase } from '../../data-source';
+import { signAccessToken } from '../../identity';
+import type { PublicApiConfig } from '../../platform';
+import type { PublicApiDatabase } from '../../platform';
 import { buildTestApi, openTestBed, recordingLogger, type LogLine, type TestBed, TEST_JWT_SECRET, testConfig } from '../../test-support/test-app';
-import type { UserRole } from '../../users/user-role';
-import { UsersRepository } from '../../users/users.repository';
+import type { UserRole } from '../../identity';
+import { UsersRepository } from '../../identity';
 import type { DocumentView } from '../document-view';
 
 export const SERVICE_KEY = 'documents-test-service-key-0123456789';

@@ -7,8 +7,8 @@ import { ConversionRefusedError, type DocConverter } from '@docflow/doc-conversi
 import { generateKey, type StorageDriver } from '@docflow/storage';
 import { BadRequestError, ConflictError, ForbiddenError, type Logger } from '@docflow/service-kit';
 import { type AcceptedMimeType, sniffMime } from '@docflow/text-extraction';
-import type { AuditLog } from '../../audit/audit-log';
-import type { UserRole } from '../../users/user-role';
+import type { AuditLog } from '../../identity';
+import type { UserRole } from '../../identity';
 import type { TextStatus } from '../document-types';
 import { type DocumentRecord, type DocumentsRepository, GlobalKeyTakenError, type NewDocument } from '../documents.repository';
 import { sanitiseFilename } from '../filenames';

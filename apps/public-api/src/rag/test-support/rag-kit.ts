@@ -9,7 +9,7 @@ import { databaseHealthCheck } from '@docflow/persistence';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createTestVhost, type TestVhost } from '@docflow/testing';
 import { buildPublicApi, type PublicApi } from '../../app';
-import type { PublicApiConfig } from '../../config';
+import type { PublicApiConfig } from '../../platform';
 import { type Actor, createActor, SERVICE_KEY } from '../../documents/test-support/documents-kit';
 import { openTestBed, type TestBed, testConfig } from '../../test-support/test-app';
 import type { RagStatusView } from '../rag.service';

@@ -6,12 +6,10 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DocumentImportResponse, DocumentImportSource } from '@docflow/contracts';
 import { type Logger, NotFoundError, PayloadTooLargeError } from '@docflow/service-kit';
-import type { PublicApiDatabase } from '../../data-source';
-import type { DocumentRecord } from '../../documents/documents.repository';
-import type { DocumentsService } from '../../documents/documents.service';
-import type { TextExtractionRunner } from '../../documents/text-extraction.runner';
-import type { UploadService } from '../../documents/upload/upload.service';
-import type { UsersService } from '../../users/users.service';
+import type { PublicApiDatabase } from '../../platform';
+import { DocumentImportsRepository } from './document-imports.repository';
+import type { DocumentRecord, DocumentsService, TextExtractionRunner, UploadService } from '../../documents';
+import type { UsersService } from '../../identity';
 
 export interface ImportRequest {
   userId: number;
@@ -56,7 +54,11 @@ function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
  * event bus's dispatcher both use it.
  */
 export class DocumentImportService {
-  constructor(private readonly deps: DocumentImportDeps) {}
+  private readonly imports: DocumentImportsRepository;
+
+  constructor(private readonly deps: DocumentImportDeps) {
+    this.imports = new DocumentImportsRepository(deps.database);
+  }
 
   async import(request: ImportRequest): Promise<DocumentImportResponse> {
     const { deps } = this;
@@ -106,21 +108,13 @@ export class DocumentImportService {
   }
 
   private async findImported(userId: number, key: string): Promise<DocumentImportResponse | null> {
-    const rows = (await this.deps.database.query('SELECT document_id FROM document_imports WHERE user_id = $1 AND idempotency_key = $2', [userId, key])) as { document_id: number }[];
-    const id = rows[0]?.document_id;
-    if (id === undefined) return null;
+    const id = await this.imports.find(userId, key);
+    if (id === null) return null;
     const [document] = await this.deps.documents.byIds([id]);
     return document ? this.response(document) : null;
   }
 
-  /** The document id kept for the key: ours, or the one a concurrent import recorded first. */
-  private async remember(userId: number, key: string, documentId: number): Promise<number> {
-    const rows = (await this.deps.database.query(
-      `INSERT INTO document_imports (user_id, idempotency_key, document_id) VALUES ($1, $2, $3)
-       ON CONFLICT (user_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-       RETURNING document_id`,
-      [userId, key, documentId],
-    )) as { document_id: number }[];
-    return rows[0]?.document_id ?? documentId;
+  private remember(userId: number, key: string, documentId: number): Promise<number> {
+    return this.imports.remember(userId, key, documentId);
   }
 }

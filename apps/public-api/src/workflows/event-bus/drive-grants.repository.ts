@@ -1,6 +1,6 @@
 import type { DriveGrantStore, StoredDriveGrant } from '@docflow/cloud-drive';
 import type { MailboxCursor, EmailCursorStore } from '@docflow/email-source';
-import type { PublicApiDatabase } from '../../data-source';
+import type { PublicApiDatabase } from '../../platform';
 
 interface GrantRow {
   sealed_tokens: string;

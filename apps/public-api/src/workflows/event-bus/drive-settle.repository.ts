@@ -1,5 +1,5 @@
 import { driveEventPayload, type DriveEventType, type DriveFile, type EmissionRecord, type ObserveOutcome, type PendingFile, type SettleStore } from '@docflow/cloud-drive';
-import type { PublicApiDatabase } from '../../data-source';
+import type { PublicApiDatabase } from '../../platform';
 
 interface PendingRow {
   source_id: number;

@@ -1,8 +1,8 @@
 import { EMAIL_RECEIVED, EmailSourceError, EmailSourceWatcher, emailEventPayload, emailWorkflowInputs, type EmailCursorStore, type EmailReceivedEvent, type ImapServer } from '@docflow/email-source';
 import { BadRequestError, type Logger, NotFoundError } from '@docflow/service-kit';
 import { Readable } from 'node:stream';
-import type { Caller } from '../../activities/activities.service';
-import type { CredentialsService } from '../../credentials/credentials.service';
+import type { Caller } from '../activities/activities.service';
+import type { createCredentialsService } from '../../identity';
 import type { DocumentImportService } from './document-import';
 import type { CreateSourceInput } from './event-bus.dto';
 import type { EventSourceEntity } from './event-bus.entity';
@@ -14,7 +14,7 @@ export interface EmailSourcesDeps {
   sources: EventSourcesRepository;
   logs: EventLogsRepository;
   cursors: EmailCursorStore;
-  credentials: Pick<CredentialsService, 'fieldsFor'>;
+  credentials: Pick<ReturnType<typeof createCredentialsService>, 'fieldsFor'>;
   importer: DocumentImportService;
   dispatch(eventId: string): void;
   logger: Logger;

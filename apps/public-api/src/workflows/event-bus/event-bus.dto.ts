@@ -2,7 +2,7 @@ import { validateSubscriptionRule } from '@docflow/cloud-drive';
 import { parseEmailSourceSettings, type EmailSourceSettings } from '@docflow/email-source';
 import { BadRequestError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import { idParam } from '../../activities/request-body';
+import { idParam } from '../../platform';
 import type { SubscriptionSettings } from './event-subscriptions.repository';
 
 const NAME_MAX = 255;

@@ -3,9 +3,10 @@ import { parsePushHeaders } from '@docflow/cloud-drive';
 import { DocumentImportQuery, DriveAccessTokenRequest } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, NotFoundError, validatePlain } from '@docflow/service-kit';
-import { idParam, requestFields } from '../../activities/request-body';
-import { currentUser } from '../../auth';
-import type { ApiFeature } from '../../feature';
+import { idParam, requestFields } from '../../platform';
+import { currentUser } from '../../identity';
+import type { ApiFeature, PlatformServices } from '../../platform';
+import type { AuthGuards } from '../../identity';
 import { parseCreateSource, parseCreateSubscription, parseLogQuery, parseUpdateSubscription } from './event-bus.dto';
 import { describeEventBusRoutes } from './event-bus.openapi';
 import { SOURCE_NOT_FOUND, SUBSCRIPTION_NOT_FOUND, type EventBusService } from './event-bus.service';
@@ -47,7 +48,10 @@ export interface EventBusFeatureDeps {
 }
 
 /** Routes of spec 4.10 (event bus, sources, subscriptions, logs, the drive grant), the push receiver, and the internal routes of cloud_drive_fetch_task. */
-export function createEventBusFeature(deps: EventBusFeatureDeps): ApiFeature {
+/** What the routes use of the platform and identity. */
+export type EventBusRouteNeeds = Pick<PlatformServices, 'config' | 'logger' | 'openapi'> & { auth: AuthGuards };
+
+export function createEventBusFeature(deps: EventBusFeatureDeps): ApiFeature<EventBusRouteNeeds> {
   const { service, watching } = deps;
   return {
     name: 'event-bus',

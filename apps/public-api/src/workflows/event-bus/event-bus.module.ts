@@ -1,15 +1,16 @@
 import { CloudDriveConfig, createDriveProvider, FileSettler, SourceChangeReader, type CloudDriveSettings, type DriveProvider, type SettlePass } from '@docflow/cloud-drive';
 import { loadConfig, type Logger } from '@docflow/service-kit';
-import { ActivitiesRepository } from '../../activities/activities.repository';
-import { CredentialSealer } from '../../credentials/credential-sealer';
-import { createCredentialsService } from '../../credentials/credentials.feature';
-import type { ApiContext, ApiFeature } from '../../feature';
-import type { DocumentFeatures } from '../../storage-wiring/document-features';
+import { ActivitiesRepository } from '../activities/activities.repository';
+import type { DocumentsModule } from '../../documents';
+import { createCredentialsService, CredentialSealer, type IdentityServices } from '../../identity';
+import { bindFeature, type MountableFeature, type PlatformServices } from '../../platform';
+import type { ExecutionServices } from '../executions/workflow-executions.feature';
 import { DocumentImportService } from './document-import';
 import { DriveGrantsRepository, EmailCursorsRepository } from './drive-grants.repository';
 import { DriveSettleRepository } from './drive-settle.repository';
 import { DriveTokenLender } from './drive-token-lender';
 import { DriveWatching, type EventBusBroker } from './drive-watching';
+export type { EventBusBroker } from './drive-watching';
 import { EmailSourcesRuntime } from './email-sources';
 import { EventDispatcher } from './event-dispatcher';
 import { createEventBusFeature } from './event-bus.feature';
@@ -26,9 +27,12 @@ export function defaultDriveSettings(): EventBusDriveSettings {
   return loadConfig(CloudDriveConfig, {});
 }
 
+/** What the event bus uses of the platform, identity and the workflows module. */
+export type EventBusNeeds = Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & IdentityServices & { executions: ExecutionServices };
+
 export interface EventBusModuleDeps {
-  ctx: ApiContext;
-  documents: DocumentFeatures;
+  needs: EventBusNeeds;
+  documents: DocumentsModule;
   drive: EventBusDriveSettings;
   /** RabbitMQ for the drive read queue; without it reads run where the notification arrived. */
   broker?: EventBusBroker;
@@ -45,7 +49,7 @@ export interface TickResult {
 }
 
 export interface EventBusModule {
-  feature: ApiFeature;
+  feature: MountableFeature;
   service: EventBusService;
   provider: DriveProvider;
   watching: DriveWatching;
@@ -109,7 +113,7 @@ class DispatchQueue {
  * on RabbitMQ, the dispatcher that starts runs, and the background tick.
  */
 export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
-  const { ctx, documents } = deps;
+  const { needs: ctx, documents } = deps;
   const { database, config } = ctx;
   const logger = ctx.logger.child({ component: 'event-bus' });
   const sources = new EventSourcesRepository(database);
@@ -175,7 +179,7 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     logger: logger.child({ component: 'email-source' }),
   });
   const service = new EventBusService({ sources, subscriptions, logs, activities: new ActivitiesRepository(database), provider, watching, email, audit: ctx.audit, logger });
-  const feature = createEventBusFeature({ service, watching, importer, lender: new DriveTokenLender(provider, grants, reconnectNeeded), publicBaseUrl: config.PUBLIC_BASE_URL });
+  const feature = bindFeature(createEventBusFeature({ service, watching, importer, lender: new DriveTokenLender(provider, grants, reconnectNeeded), publicBaseUrl: config.PUBLIC_BASE_URL }), ctx);
 
   let ticker: NodeJS.Timeout | undefined;
   let ticking: Promise<TickResult> | undefined;

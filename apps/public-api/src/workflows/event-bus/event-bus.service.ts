@@ -1,8 +1,8 @@
 import { type ConnectStart, type DriveProvider, isDriveError } from '@docflow/cloud-drive';
 import { AppError, BadRequestError, type Logger, NotFoundError, ServiceUnavailableError } from '@docflow/service-kit';
-import type { ActivitiesRepository } from '../../activities/activities.repository';
-import { ACTIVITY_NOT_FOUND, type Caller } from '../../activities/activities.service';
-import type { AuditLog } from '../../audit/audit-log';
+import type { ActivitiesRepository } from '../activities/activities.repository';
+import { ACTIVITY_NOT_FOUND, type Caller } from '../activities/activities.service';
+import type { AuditLog } from '../../identity';
 import type { CreateSourceInput, CreateSubscriptionInput } from './event-bus.dto';
 import type { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './event-bus.entity';
 import type { EventLogsRepository } from './event-logs.repository';

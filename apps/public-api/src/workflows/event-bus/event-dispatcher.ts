@@ -1,9 +1,9 @@
 import { driveWorkflowInputs, isDriveError, subscriptionMatches, type DriveFile, type DriveProvider, type SettledFileEvent } from '@docflow/cloud-drive';
 import { AppError, type Logger } from '@docflow/service-kit';
 import { isPlainObject, resolveTemplates } from '@docflow/workflow';
-import type { Caller } from '../../activities/activities.service';
-import type { UsersService } from '../../users/users.service';
-import type { WorkflowExecutionsService } from '../../workflow-executions/workflow-executions.service';
+import type { Caller } from '../activities/activities.service';
+import type { UsersService } from '../../identity';
+import type { WorkflowExecutionsService } from '../executions/workflow-executions.service';
 import type { DocumentImportService } from './document-import';
 import type { EventLogEntity, EventSourceEntity, EventSubscriptionEntity, TriggeredWorkflow } from './event-bus.entity';
 import type { EventLogsRepository } from './event-logs.repository';

@@ -1,5 +1,5 @@
 import type { Repository } from 'typeorm';
-import type { PublicApiDatabase } from '../../data-source';
+import type { PublicApiDatabase } from '../../platform';
 import { EventLogEntity, type EventLogStatus, type SourceType, type TriggeredWorkflow } from './event-bus.entity';
 
 export interface EventLogListQuery {

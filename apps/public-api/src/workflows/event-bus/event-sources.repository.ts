@@ -1,6 +1,6 @@
 import type { PageTokenStore } from '@docflow/cloud-drive';
 import type { Repository } from 'typeorm';
-import type { PublicApiDatabase } from '../../data-source';
+import type { PublicApiDatabase } from '../../platform';
 import { EventSourceEntity } from './event-bus.entity';
 
 export type NewEventSource = Pick<EventSourceEntity, 'ownerId' | 'name' | 'sourceType' | 'config' | 'driveItemId' | 'driveItemType' | 'driveItemName' | 'pageToken' | 'isActive' | 'errorMessage'>;

@@ -1,5 +1,5 @@
 import type { Repository } from 'typeorm';
-import type { PublicApiDatabase } from '../../data-source';
+import type { PublicApiDatabase } from '../../platform';
 import { EventSubscriptionEntity } from './event-bus.entity';
 
 export type SubscriptionSettings = Pick<EventSubscriptionEntity, 'name' | 'eventTypes' | 'filter' | 'inputMapping' | 'isActive'>;

@@ -13,7 +13,7 @@ import type { PublicApi } from '../../../app';
 import { type Actor, createActor } from '../../../documents/test-support/documents-kit';
 import { FakeRouter } from '../../../test-support/fake-router';
 import { buildTestApi, openTestBed, recordingLogger, type LogLine, type TestBed, testConfig } from '../../../test-support/test-app';
-import { executionEnv, ROUTER_KEY } from '../../../workflow-executions/test-support/execution-api';
+import { executionEnv, ROUTER_KEY } from '../../executions/test-support/execution-api';
 
 export const KIT_SERVICE_KEY = 'event-bus-test-service-key-0123456789';
 

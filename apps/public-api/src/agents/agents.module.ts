@@ -1,0 +1,32 @@
+import type { DocumentsModule } from '../documents';
+import type { AuthGuards } from '../identity';
+import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
+import type { RagModule } from '../rag';
+import { createAgentRuntime } from './agent-runtime';
+import { createAgentsFeature } from './agents.feature';
+import { createChatbotsFeature } from './chatbots/chatbots.feature';
+import { createSquadsFeature } from './squads/squads.feature';
+
+export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> {
+  auth: AuthGuards;
+  /** Agents' tools read documents; chatbots and agents answer from RAG. */
+  documents: DocumentsModule;
+  rag: RagModule;
+}
+
+export interface AgentsModule {
+  features: { chatbots: MountableFeature; agents: MountableFeature; squads: MountableFeature };
+}
+
+/** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
+export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
+  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag });
+  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, auth: deps.auth };
+  return {
+    features: {
+      chatbots: bindFeature(createChatbotsFeature({ rag: deps.rag }), needs),
+      agents: bindFeature(createAgentsFeature(runtime), needs),
+      squads: bindFeature(createSquadsFeature(runtime), needs),
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { idParam } from '../../platform';
+import { currentUser } from '../../identity';
+import type { ApiFeature, PlatformServices } from '../../platform';
+import { createDataShieldSettings } from '../../shield';
+import type { RagModule } from '../../rag';
+import { FixedWindowLimiter } from '../../platform';
+import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './chatbots.dto';
+import { describeChatbotRoutes } from './chatbots.openapi';
+import { ChatbotsRepository } from './chatbots.repository';
+import { CHATBOT_NOT_FOUND, ChatbotsService } from './chatbots.service';
+import type { AuthGuards } from '../../identity';
+
+function chatbotId(value: unknown): number {
+  const id = idParam(value);
+  if (id === undefined) throw new NotFoundError(CHATBOT_NOT_FOUND);
+  return id;
+}
+
+/** Spec 4.12: chatbots of the caller, and their public config and chat (X-Chatbot-Key). */
+export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'database' | 'openapi'> & { auth: AuthGuards }> {
+  return {
+    name: 'chatbots',
+    register(api, ctx) {
+      const shieldSettings = createDataShieldSettings(ctx.database);
+      const chatbots = new ChatbotsService({
+        repo: new ChatbotsRepository(ctx.database),
+        // A chatbot whose owner turned Data Shield on answers through a shielded model call.
+        ask: async (ownerId, q, chatbotId) => {
+          const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
+          return deps.rag.service.ask(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
+        },
+        // Each chatbot's own rate_limit is passed per hit.
+        limiter: new FixedWindowLimiter(60, 60_000),
+      });
+      const { requireAuth, requireStepUp } = ctx.auth;
+
+      api.get('/chatbots/:slug/config', async (req, res) => {
+        res.json(await chatbots.publicConfig(String(req.params['slug'])));
+      });
+
+      api.post('/chatbots/:slug/chat', async (req, res) => {
+        const question = parseChatQuestion(req.body, req.query['session_id']);
+        try {
+          res.json(await chatbots.chat({ slug: String(req.params['slug']), key: req.header('x-chatbot-key'), origin: req.header('origin'), referer: req.header('referer'), ...question }));
+        } catch (err) {
+          if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.details['retry_after']));
+          throw err;
+        }
+      });
+
+      api.get('/chatbots', requireAuth, async (req, res) => {
+        res.json({ data: await chatbots.list(currentUser(req).id) });
+      });
+
+      api.post('/chatbots', requireAuth, async (req, res) => {
+        const settings = parseCreateChatbot(req.body);
+        res.status(201).json({ data: await chatbots.create(currentUser(req).id, settings) });
+      });
+
+      api.get('/chatbots/:id', requireAuth, async (req, res) => {
+        res.json({ data: await chatbots.get(currentUser(req).id, chatbotId(req.params['id'])) });
+      });
+
+      api.put('/chatbots/:id', requireAuth, async (req, res) => {
+        const id = chatbotId(req.params['id']);
+        const settings = parseUpdateChatbot(req.body);
+        res.json({ data: await chatbots.update(currentUser(req).id, id, settings) });
+      });
+
+      api.delete('/chatbots/:id', requireAuth, async (req, res) => {
+        await chatbots.delete(currentUser(req).id, chatbotId(req.params['id']));
+        res.json({ success: true });
+      });
+
+      api.post('/chatbots/:id/regenerate-key', requireAuth, requireStepUp, async (req, res) => {
+        res.json({ data: await chatbots.regenerateKey(currentUser(req).id, chatbotId(req.params['id'])) });
+      });
+
+      describeChatbotRoutes(ctx.openapi);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { MountableFeature, PlatformServices } from '../platform';
+import { bindFeature } from '../platform';
+import { AuditLog } from './audit/audit-log';
+import { auditFeature } from './audit/audit.feature';
+import { createAuthModule } from './auth/auth.module';
+import type { AuthGuards } from './auth/guards';
+import type { PrincipalCache } from './auth/principal-cache';
+import { credentialsFeature } from './credentials/credentials.feature';
+import { usersFeature } from './users/users.feature';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+export interface IdentityModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'mailer' | 'openapi'> {
+  /** The audit log's writer (main's, closed before the database); default: one of this module's own. */
+  audit?: AuditLog;
+}
+
+/** What the other modules use of identity. */
+export interface IdentityServices {
+  users: UsersService;
+  auth: AuthGuards;
+  /** Audited actions (spec 2.19); record() never throws or waits. */
+  audit: AuditLog;
+}
+
+export interface IdentityModule extends IdentityServices {
+  features: { auth: MountableFeature; users: MountableFeature; audit: MountableFeature; credentials: MountableFeature };
+  /** Authenticated principals; main turns the cache on while it listens for auth changes. */
+  principals: PrincipalCache;
+}
+
+/** Authentication, users, the audit log and credentials over one database. */
+export function createIdentityModule(deps: IdentityModuleDeps): IdentityModule {
+  const users = new UsersService(new UsersRepository(deps.database));
+  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
+  const auth = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit });
+  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, auth: auth.guards, audit };
+  return {
+    users,
+    auth: auth.guards,
+    audit,
+    principals: auth.principals,
+    features: {
+      auth: bindFeature(auth.feature, needs),
+      users: bindFeature(usersFeature, needs),
+      audit: bindFeature(auditFeature, needs),
+      credentials: bindFeature(credentialsFeature, needs),
+    },
+  };
+}

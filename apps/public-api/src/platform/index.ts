@@ -1,0 +1,18 @@
+// The platform module: what every module of the public API may use (config, the database handle's type,
+// feature wiring, request-body helpers, rate limiting, OpenAPI fragments, public access, the router client).
+// It imports no other module.
+export { PublicApiConfig } from './config';
+export type { PublicApiDatabase } from './database';
+export { bindFeature } from './feature';
+export type { ApiFeature, MountableFeature, PlatformServices } from './feature';
+export { idParam, requestFields } from './request-body';
+export { FixedWindowLimiter } from './rate-limit';
+export * from './openapi/registry';
+export { listRoutes, toOpenApiPath } from './openapi/list-routes';
+export type { MountedRoute } from './openapi/list-routes';
+export { openApiFeature, PUBLIC_API_VERSION } from './openapi/openapi.feature';
+export { apiKeyMatches, newApiKey, sha256Hex } from './public-access/api-keys';
+export { originAllowed, parseAllowedOrigins } from './public-access/origins';
+export { SLUG_MAX, SLUG_PATTERN, slugify, slugTakenOr } from './public-access/slug';
+export * from './router-client/router-client';
+

@@ -1,0 +1,100 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { WorkflowJobPayload } from '@docflow/contracts';
+import { runWithContext } from '@docflow/service-kit';
+import { LogLine, recordingLogger } from '../../test-support/test-app';
+import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';
+import { RouterClient, RouterUnavailableError } from './router-client';
+
+const KEY = 'router-key-0123456789abcdef';
+const payload: WorkflowJobPayload = { workflow_definition: { nodes: [], edges: [] }, inputs: { a: 1 }, execution_id: 3 };
+
+describe('RouterClient', () => {
+  let router: FakeRouter;
+
+  beforeAll(async () => {
+    router = await FakeRouter.start(KEY);
+  });
+
+  afterAll(async () => {
+    await router.close();
+  });
+
+  it('submits a task_based_workflow job with the API key, under the request’s correlation id, and no user token', async () => {
+    const client = new RouterClient({ baseUrl: `${router.url}/`, apiKey: KEY, logger: recordingLogger() });
+    await expect(runWithContext({ correlationId: 'corr-route-1' }, () => client.submitWorkflowJob({ jobId: 'wf_3', payload }))).resolves.toBe('queued');
+    expect(router.job('wf_3')).toEqual({ job_id: 'wf_3', job_type: 'task_based_workflow', payload, apiKey: KEY });
+    expect(router.correlationIds.get('wf_3')).toBe('corr-route-1');
+  });
+
+  it('reads 409 as a job the router already holds', async () => {
+    const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
+    await expect(client.submitWorkflowJob({ jobId: 'wf_3', payload })).resolves.toBe('duplicate');
+  });
+
+  it('throws RouterUnavailableError (503) on 503, on a refused key and when nothing listens', async () => {
+    router.mode = 'broker_down';
+    try {
+      const err = await new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() }).submitWorkflowJob({ jobId: 'wf_4', payload }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RouterUnavailableError);
+      expect((err as RouterUnavailableError).status).toBe(503);
+      expect((err as RouterUnavailableError).routerStatus).toBe(503);
+    } finally {
+      router.mode = 'queue';
+    }
+    const lines: LogLine[] = [];
+    const wrongKey = new RouterClient({ baseUrl: router.url, apiKey: 'wrong-key', logger: recordingLogger(lines) });
+    await expect(wrongKey.submitWorkflowJob({ jobId: 'wf_5', payload })).rejects.toMatchObject({ routerStatus: 401 });
+    expect(JSON.stringify(lines)).not.toContain('wrong-key');
+    const down = new RouterClient({ baseUrl: await closedPortUrl(), apiKey: KEY, logger: recordingLogger() });
+    await expect(down.submitWorkflowJob({ jobId: 'wf_6', payload })).rejects.toBeInstanceOf(RouterUnavailableError);
+  });
+
+  it('refuses to send a job id the router would reject', async () => {
+    const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
+    await expect(client.submitWorkflowJob({ jobId: 'wf 7/../', payload })).rejects.toThrow(/invalid job request/);
+  });
+
+  it('answers 503 when the router does not answer within the timeout', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const client = new RouterClient({ baseUrl: url, apiKey: KEY, logger: recordingLogger(), timeoutMs: 200 });
+      await expect(client.submitWorkflowJob({ jobId: 'wf_8', payload })).rejects.toBeInstanceOf(RouterUnavailableError);
+      client.close();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it('sends a request again on a new socket when a kept-alive one turns out closed', async () => {
+    const seen: string[] = [];
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      seen.push(`${req.socket.remotePort}`);
+      // The second request arrives on the kept-alive socket: drop it unanswered, as a router that closed it would.
+      if (requests === 2) {
+        req.socket.destroy();
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end('{"success":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const client = new RouterClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: KEY, logger: recordingLogger() });
+      await expect(client.submitWorkflowJob({ jobId: 'wf_9', payload })).resolves.toBe('queued');
+      await expect(client.submitWorkflowJob({ jobId: 'wf_10', payload })).resolves.toBe('queued');
+      expect(requests).toBe(3);
+      expect(seen[1]).toBe(seen[0]); // the second went out on the first's socket
+      expect(seen[2]).not.toBe(seen[1]); // and was sent again on a new one
+      client.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import type { Counter } from 'prom-client';
+import type { ResultMessage } from '@docflow/contracts';
+import type { Logger, Metrics } from '@docflow/service-kit';
+import type { AuditLog } from '../../identity';
+import type { ExecutionStatus } from './execution-status';
+import { CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
+import { buildResultUpdate, executionIdOf } from './result-application';
+import type { WorkflowExecutionsRepository } from './workflow-executions.repository';
+
+export type ApplyOutcome =
+  | { outcome: 'applied'; executionId: number; status: ExecutionStatus }
+  /** Stale, duplicate, from an earlier job, or the execution is already terminal: nothing changed. */
+  | { outcome: 'ignored'; executionId: number; status: ExecutionStatus }
+  | { outcome: 'unknown_execution'; executionId: number }
+  /** The job is not a workflow run (no execution id in the message or the job id). */
+  | { outcome: 'not_a_workflow_job' };
+
+export interface ExecutionResultsDeps {
+  repo: WorkflowExecutionsRepository;
+  sealer: CorrelationTokenSealer;
+  logger: Logger;
+  metrics: Metrics;
+  audit: AuditLog;
+}
+
+/** Results that end a run (or pause it for input) are audited as `workflow.execution.<status>`; progress is not. */
+const AUDITED_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['completed', 'failed', 'cancelled', 'awaiting_user_input']);
+
+function resultsCounter(metrics: Metrics): Counter<'status' | 'outcome'> {
+  const name = 'public_api_execution_results_total';
+  const existing = metrics.registry.getSingleMetric(name) as Counter<'status' | 'outcome'> | undefined;
+  return existing ?? metrics.counter(name, 'Workflow results messages by reported status and outcome', ['status', 'outcome']);
+}
+
+/**
+ * Writes processors' results (spec 4.16) into execution records: the one code
+ * path behind the relay-queue consumer and PUT /workflow-executions/internal/{id}/results.
+ */
+export class ExecutionResultsService {
+  private readonly counter: Counter<'status' | 'outcome'>;
+
+  constructor(private readonly deps: ExecutionResultsDeps) {
+    this.counter = resultsCounter(deps.metrics);
+  }
+
+  /** Applies one message; resolves once its effects are committed (or it was found to be a no-op). */
+  async apply(msg: ResultMessage): Promise<ApplyOutcome> {
+    const { logger } = this.deps;
+    const executionId = executionIdOf(msg);
+    if (executionId === undefined) {
+      this.counter.inc({ status: msg.status, outcome: 'not_a_workflow_job' });
+      logger.debug('result of a job that is not a workflow run; ignored', { jobId: msg.job_id, status: msg.status });
+      return { outcome: 'not_a_workflow_job' };
+    }
+    const update = buildResultUpdate(executionId, msg);
+    const token = update.correlationToken;
+    if (update.status === 'awaiting_user_input' && token === null) {
+      logger.warn('execution awaits input without a correlation token; it cannot be resumed', { executionId, jobId: msg.job_id });
+    }
+    const sealed = token === null ? null : this.deps.sealer.seal(token, executionId);
+    const hash = token === null ? null : hashCorrelationToken(token);
+    const result = await this.deps.repo.applyResult(update, sealed, hash);
+    const meta = { executionId, jobId: msg.job_id, reported: msg.status, sequence: update.sequence };
+    switch (result.outcome) {
+      case 'applied':
+        this.counter.inc({ status: msg.status, outcome: 'applied' });
+        logger.info('execution result applied', { ...meta, status: result.status });
+        if (AUDITED_STATUSES.has(result.status)) {
+          this.deps.audit.record({ action: `workflow.execution.${result.status}`, actorUserId: result.userId, details: { execution_id: executionId, job_id: msg.job_id } });
+        }
+        return { outcome: 'applied', executionId, status: result.status };
+      case 'ignored':
+        this.counter.inc({ status: msg.status, outcome: 'ignored' });
+        logger.info('stale or duplicate execution result ignored', { ...meta, current: result.status });
+        return { outcome: 'ignored', executionId, status: result.status };
+      case 'unknown':
+        this.counter.inc({ status: msg.status, outcome: 'unknown_execution' });
+        logger.warn('result for an unknown execution; dropped', meta);
+        return { outcome: 'unknown_execution', executionId };
+      default: {
+        const never: never = result;
+        throw new Error(`unexpected outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import type { Request, RequestHandler } from 'express';
+import { ResultMessage } from '@docflow/contracts';
+import { requireServiceAuth } from '@docflow/internal-auth';
+import { BadRequestError, Logger, Metrics, NotFoundError, TooManyRequestsError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
+import { ActivitiesRepository } from '../activities/activities.repository';
+import type { AuditLog } from '../../identity';
+import { createCredentialsService } from '../../identity';
+import { idParam, requestFields } from '../../platform';
+import { currentUser } from '../../identity';
+import type { PublicApiConfig } from '../../platform';
+import type { PublicApiDatabase } from '../../platform';
+import type { ApiFeature, PlatformServices } from '../../platform';
+import { RouterClient } from '../../platform';
+import { CorrelationTokenSealer } from './correlation-token';
+import { ExecutionResultsService } from './execution-results.service';
+import { FixedWindowLimiter } from '../../platform';
+import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
+import { describeExecutionRoutes } from './workflow-executions.openapi';
+import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
+import { WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { AuthGuards } from '../../identity';
+
+export interface ExecutionServicesDeps {
+  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'INTERNAL_SERVICE_JWT_SECRET'>;
+  database: PublicApiDatabase;
+  logger: Logger;
+  metrics: Metrics;
+  audit: AuditLog;
+}
+
+export interface ExecutionServices {
+  executions: WorkflowExecutionsService;
+  results: ExecutionResultsService;
+  repo: WorkflowExecutionsRepository;
+}
+
+/** The execution use cases over one database; main builds the results consumer and the reaper from the same pieces. */
+export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionServices {
+  const logger = deps.logger.child({ component: 'workflow-executions' });
+  const repo = new WorkflowExecutionsRepository(deps.database);
+  const sealer = new CorrelationTokenSealer(deps.config.JWT_SECRET);
+  const router = new RouterClient({ baseUrl: deps.config.ROUTER_URL, apiKey: deps.config.ROUTER_API_KEY, logger });
+  return {
+    repo,
+    results: new ExecutionResultsService({ repo, sealer, logger, metrics: deps.metrics, audit: deps.audit }),
+    executions: new WorkflowExecutionsService({
+      repo,
+      activities: new ActivitiesRepository(deps.database),
+      router,
+      sealer,
+      logger,
+      audit: deps.audit,
+      credentials: createCredentialsService(deps),
+      maxRunningPerUser: deps.config.MAX_RUNNING_EXECUTIONS_PER_USER,
+      jobUserSecret: deps.config.INTERNAL_SERVICE_JWT_SECRET,
+    }),
+  };
+}
+
+/** Spec 8: polling GET /workflow-executions/{id} at most 60 times a minute (per caller and execution). */
+export const POLLING_LIMIT_PER_MINUTE = 60;
+
+function executionId(value: unknown): number {
+  const id = idParam(value);
+  if (id === undefined) throw new NotFoundError(EXECUTION_NOT_FOUND);
+  return id;
+}
+
+function bearerOf(req: Request): string | undefined {
+  const header = req.header('authorization');
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return m?.[1];
+}
+
+const pollingGrants = new WeakMap<Request, PollingGrant>();
+
+/** An access token (requireAuth), or a webhook's polling token for reads of its one execution. */
+function bearerOrPollingToken(ctx: Pick<PlatformServices, 'config'> & { auth: AuthGuards }): RequestHandler {
+  return (req, res, next) => {
+    const token = bearerOf(req);
+    if (token !== undefined && looksLikePollingToken(token)) {
+      const grant = verifyPollingToken(token, ctx.config.JWT_SECRET);
+      if (!grant) return next(new UnauthorizedError('Invalid or expired polling token'));
+      pollingGrants.set(req, grant);
+      return next();
+    }
+    return ctx.auth.requireAuth(req, res, next);
+  };
+}
+
+function readerOf(req: Request): ExecutionReader {
+  const polling = pollingGrants.get(req);
+  return polling ? { polling } : { user: currentUser(req) };
+}
+
+/** /workflow-executions (spec 4.8). */
+export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards; executions: ExecutionServices }> = {
+  name: 'workflow-executions',
+  register(api, ctx) {
+    const { executions, results } = ctx.executions;
+    const auth = ctx.auth.requireAuth;
+    const readAuth = bearerOrPollingToken(ctx);
+    const limiter = new FixedWindowLimiter(POLLING_LIMIT_PER_MINUTE, 60_000);
+    const serviceAuth = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
+
+    api.post('/workflow-executions', auth, async (req, res) => {
+      res.status(201).json({ data: await executions.create(currentUser(req), requestFields(req.body)) });
+    });
+
+    api.get('/workflow-executions/:id', readAuth, async (req, res) => {
+      const id = executionId(req.params['id']);
+      const reader = readerOf(req);
+      const caller = 'user' in reader ? `user:${reader.user.id}` : `poll:${reader.polling.executionId}`;
+      const verdict = limiter.hit(`${caller}:${id}`);
+      if (!verdict.allowed) {
+        res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+        throw new TooManyRequestsError(`Polling limit: at most ${POLLING_LIMIT_PER_MINUTE} requests per minute for one execution`, {
+          retry_after: verdict.retryAfterSeconds,
+        });
+      }
+      res.json({ data: await executions.get(reader, id) });
+    });
+
+    api.get('/workflow-executions/:id/status', readAuth, async (req, res) => {
+      res.json({ data: await executions.status(readerOf(req), executionId(req.params['id'])) });
+    });
+
+    api.post('/workflow-executions/:id/execute', auth, async (req, res) => {
+      res.json(await executions.execute(currentUser(req), executionId(req.params['id']), requestFields(req.body)));
+    });
+
+    api.post('/workflow-executions/:id/resume', auth, async (req, res) => {
+      res.json({ data: await executions.resume(currentUser(req), executionId(req.params['id']), requestFields(req.body)) });
+    });
+
+    api.get('/workflow-executions/:id/timeline', auth, async (req, res) => {
+      res.json({ data: await executions.timeline(currentUser(req), executionId(req.params['id'])) });
+    });
+
+    api.put('/workflow-executions/internal/:id/results', serviceAuth, async (req, res) => {
+      const id = executionId(req.params['id']);
+      const parsed = validatePlain(ResultMessage, req.body);
+      if (!parsed.ok) throw BadRequestError.withErrors('Invalid results message', parsed.errors);
+      const msg = parsed.value;
+      if (msg.execution_id !== undefined && msg.execution_id !== id) {
+        throw BadRequestError.withErrors('execution_id does not match the path', [`execution_id must be ${id}`]);
+      }
+      msg.execution_id = id;
+      const outcome = await results.apply(msg);
+      if (outcome.outcome === 'unknown_execution' || outcome.outcome === 'not_a_workflow_job') throw new NotFoundError(EXECUTION_NOT_FOUND);
+      res.json({ data: { id, applied: outcome.outcome === 'applied', status: outcome.status } });
+    });
+
+    describeExecutionRoutes(ctx.openapi);
+  },
+};

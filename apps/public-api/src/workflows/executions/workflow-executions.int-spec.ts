@@ -1,0 +1,399 @@
+import request from 'supertest';
+import type express from 'express';
+import { signServiceToken } from '@docflow/internal-auth';
+import { MISSING_INPUT_SCHEMA_MESSAGE } from '@docflow/workflow';
+import { buildTestApi, buildTestApp, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../../test-support/test-app';
+import { Actors, createActor, createActors, sampleDefinition } from './test-support/actors';
+import { ErrorBody, executionEnv, ExecutionApi, INTERNAL_SECRET } from './test-support/execution-api';
+import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';
+import { signPollingToken } from './polling-token';
+import type { AuditLog } from '../../identity';
+
+let bed: TestBed;
+let router: FakeRouter;
+let app: express.Express;
+let api: ExecutionApi;
+let actors: Actors;
+let audit: AuditLog;
+
+interface Row {
+  status: string;
+  job_id: string | null;
+  started_at: Date | null;
+  inputs: Record<string, unknown>;
+  deadline_at: Date | null;
+}
+
+async function row(id: number): Promise<Row> {
+  const rows = (await bed.database.query('SELECT status, job_id, started_at, inputs, deadline_at FROM workflow_executions WHERE id = $1', [id])) as Row[];
+  return rows[0]!;
+}
+
+beforeAll(async () => {
+  bed = await openTestBed();
+  router = await FakeRouter.start(executionEnv('').ROUTER_API_KEY!);
+  const built = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() });
+  app = built.app;
+  audit = built.audit;
+  api = new ExecutionApi(app);
+  actors = await createActors(bed.database);
+});
+
+afterAll(async () => {
+  await router?.close();
+  await bed?.close();
+});
+
+describe('POST /api/workflow-executions', () => {
+  it('creates a queued execution with a normalised snapshot of the activity’s definition', async () => {
+    const activityId = await api.createActivity(actors.alice);
+    const res = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: activityId, inputs: { document_url: 'https://files.example/x.pdf' } } });
+    expect(res.status).toBe(201);
+    const data = (res.body as { data: { id: number } }).data;
+    expect(res.body).toEqual({ data: { id: data.id, status: 'queued', activity: activityId, started_at: null } });
+    const stored = (await bed.database.query('SELECT workflow_definition FROM workflow_executions WHERE id = $1', [data.id])) as {
+      workflow_definition: { nodes: { id: string; type: string; data: { task_type?: string } }[] };
+    }[];
+    const fetch = stored[0]!.workflow_definition.nodes.find((n) => n.id === 'fetch')!;
+    expect(fetch.type).toBe('task');
+    expect(fetch.data.task_type).toBe('rest_api_task');
+  });
+
+  it('refuses a definition without input_schema with the documented message', async () => {
+    const { input_schema: _omit, ...bare } = sampleDefinition();
+    const activityId = await api.createActivity(actors.alice, bare);
+    const res = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: activityId } });
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error.message).toBe(MISSING_INPUT_SCHEMA_MESSAGE);
+    // A definition given with the execution replaces the activity's.
+    const withOwn = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: activityId, workflow_definition: sampleDefinition() } });
+    expect(withOwn.status).toBe(201);
+  });
+
+  it.each([['a string', 'object'], ['an array', []], ['a number', 5], ['a schema that does not compile', { type: 'object', required: 'document_url' }]])(
+    'refuses an input_schema that is %s (400), so no execution is recorded that could never start',
+    async (_what, schema) => {
+      const activityId = await api.createActivity(actors.alice, { ...sampleDefinition(), input_schema: schema });
+      const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
+      const res = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: activityId } });
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('input_schema')] } });
+      expect(await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')).toEqual(before);
+    },
+  );
+
+  it('validates the inputs against input_schema (400 with details.errors)', async () => {
+    const activityId = await api.createActivity(actors.alice);
+    const res = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: activityId, inputs: { priority: 'high' } } });
+    expect(res.status).toBe(400);
+    const errors = (res.body as ErrorBody).error.details.errors ?? [];
+    expect(errors.join('\n')).toMatch(/document_url/);
+    expect(errors.join('\n')).toMatch(/priority/);
+  });
+
+  it('needs an integer activity the caller can see', async () => {
+    const missing = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: {} });
+    expect(missing.status).toBe(400);
+    const bobsActivity = await api.createActivity(actors.bob);
+    const other = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: bobsActivity } });
+    expect(other.status).toBe(404);
+    expect((other.body as ErrorBody).error.message).toBe('Activity not found');
+  });
+});
+
+describe('POST /api/workflow-executions/{id}/execute', () => {
+  it('starts the execution and submits job wf_<id> of type task_based_workflow with the payload and the caller’s token', async () => {
+    const activityId = await api.createActivity(actors.alice, sampleDefinition(), { execution_deadline_seconds: 120, data_shield_policy: { required: true } });
+    const id = await api.createExecution(actors.alice, activityId, { inputs: { priority: 2, document_url: 'https://files.example/old.pdf' } });
+    const res = await api.execute(actors.alice, id, { document_url: 'https://files.example/a.pdf', mime_type: 'application/pdf' });
+    expect(res.status).toBe(200);
+    const body = res.body as { success: boolean; message: string; execution_id: number; job_id: string; data: { id: number; status: string; started_at: string } };
+    expect(body).toMatchObject({ success: true, execution_id: id, job_id: `wf_${id}`, data: { id, status: 'running' } });
+    expect(Date.parse(body.data.started_at)).not.toBeNaN();
+
+    const job = router.job(`wf_${id}`)!;
+    expect(job).toMatchObject({ job_type: 'task_based_workflow', apiKey: executionEnv('').ROUTER_API_KEY });
+    // The user's JWT stays with the public API (issue #13): the job carries a signed user id instead.
+    expect(JSON.stringify(job)).not.toContain(actors.alice.token);
+    expect(job.payload).toMatchObject({
+      execution_id: id,
+      activity_id: activityId,
+      user_id: actors.alice.id,
+      inputs: { priority: 2, document_url: 'https://files.example/a.pdf', mime_type: 'application/pdf' },
+      data_shield_policy: { required: true },
+    });
+    expect((job.payload['workflow_definition'] as { nodes: { type: string }[] }).nodes.map((n) => n.type)).toEqual(['start', 'task', 'end']);
+    const deadline = Date.parse(job.payload['deadline_at'] as string);
+    expect(deadline - Date.parse(body.data.started_at)).toBe(120_000);
+
+    const stored = await row(id);
+    expect(stored).toMatchObject({ status: 'running', job_id: `wf_${id}` });
+    expect(stored.deadline_at?.getTime()).toBe(deadline);
+  });
+
+  it('answers 409 unless the execution is queued', async () => {
+    const id = await api.started(actors.alice);
+    const again = await api.execute(actors.alice, id);
+    expect(again.status).toBe(409);
+    expect(router.jobs.filter((j) => j.job_id === `wf_${id}`)).toHaveLength(1);
+  });
+
+  it('requires document_url in the document form, and inputs that satisfy the schema', async () => {
+    const id = await api.createExecution(actors.alice, await api.createActivity(actors.alice));
+    const noUrl = await api.execute(actors.alice, id, { mime_type: 'application/pdf' });
+    expect(noUrl.status).toBe(400);
+    expect((noUrl.body as ErrorBody).error.details.errors).toEqual(['document_url is required and must be a non-empty string']);
+    const noInputs = await api.execute(actors.alice, id, {});
+    expect(noInputs.status).toBe(400);
+    expect((await row(id)).status).toBe('queued');
+  });
+
+  it('puts the execution back to queued and answers 503 when the router cannot queue or is unreachable', async () => {
+    const id = await api.createExecution(actors.alice, await api.createActivity(actors.alice));
+    router.mode = 'broker_down';
+    try {
+      const res = await api.execute(actors.alice, id);
+      expect(res.status).toBe(503);
+      expect((res.body as ErrorBody).error.name).toBe('ServiceUnavailableError');
+    } finally {
+      router.mode = 'queue';
+    }
+    expect(await row(id)).toMatchObject({ status: 'queued', started_at: null });
+
+    const downApp = buildTestApp(bed, { config: testConfig(executionEnv(await closedPortUrl())) });
+    const down = await new ExecutionApi(downApp).execute(actors.alice, id);
+    expect(down.status).toBe(503);
+    expect((await row(id)).status).toBe('queued');
+
+    // The router is back: the same execution starts.
+    const ok = await api.execute(actors.alice, id);
+    expect(ok.status).toBe(200);
+    expect(router.job(`wf_${id}`)).toBeDefined();
+  });
+
+  it('lets at most 10 executions of one user run: 15 parallel starts give exactly 10 accepted and 5 refused with 429', async () => {
+    const carol = await createActor(bed.database, 'carol');
+    const activityId = await api.createActivity(carol);
+    const ids: number[] = [];
+    for (let i = 0; i < 15; i++) ids.push(await api.createExecution(carol, activityId));
+    const results = await Promise.all(ids.map((id) => api.execute(carol, id)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const refused = results.find((r) => r.status === 429)!;
+    expect((refused.body as ErrorBody).error).toMatchObject({ name: 'TooManyRequestsError', details: { limit: 10 } });
+    const counts = (await bed.database.query('SELECT status, count(*)::int AS n FROM workflow_executions WHERE user_id = $1 GROUP BY status ORDER BY status', [carol.id])) as {
+      status: string;
+      n: number;
+    }[];
+    expect(counts).toEqual([
+      { status: 'queued', n: 5 },
+      { status: 'running', n: 10 },
+    ]);
+    expect(router.jobs.filter((j) => j.payload['user_id'] === carol.id)).toHaveLength(10);
+
+    // Another user is not affected; a finished run frees a slot.
+    expect((await api.execute(actors.bob, await api.createExecution(actors.bob, await api.createActivity(actors.bob)))).status).toBe(200);
+    const runningId = ids.find((_id, i) => results[i]!.status === 200)!;
+    expect((await api.postResult(runningId, { job_id: `wf_${runningId}`, status: 'completed', outputs: {} })).status).toBe(200);
+    const queuedId = ids.find((_id, i) => results[i]!.status === 429)!;
+    expect((await api.execute(carol, queuedId)).status).toBe(200);
+  });
+
+  it('answers 404 for another user’s execution', async () => {
+    const id = await api.createExecution(actors.alice, await api.createActivity(actors.alice));
+    expect((await api.execute(actors.bob, id)).status).toBe(404);
+  });
+});
+
+describe('nodes with a credential_id (spec 2.7, rest_api_task rule 3)', () => {
+  function definitionUsing(credentialId: unknown): Record<string, unknown> {
+    const def = sampleDefinition() as { nodes: { id: string; data: { config: Record<string, unknown> } }[] };
+    const fetch = def.nodes.find((n) => n.id === 'fetch')!;
+    fetch.data.config = { ...fetch.data.config, headers: { Authorization: 'Bearer {{api_key}}', 'X-Doc': '{{document_url}}' }, credential_id: credentialId };
+    return def as unknown as Record<string, unknown>;
+  }
+
+  async function storeCredential(auth: string, fields: Record<string, string>): Promise<number> {
+    const res = await request(app).post('/api/credentials').set('Authorization', auth).send({ data: { name: 'API', provider: 'example', fields } });
+    expect(res.status).toBe(201);
+    return (res.body as { data: { id: number } }).data.id;
+  }
+
+  it('sends the job with the node’s templates resolved from the credential and no credential_id; the record keeps only the id', async () => {
+    const credentialId = await storeCredential(actors.alice.auth, { api_key: 'sk-bound-secret' });
+    const id = await api.started(actors.alice, definitionUsing(credentialId));
+    const job = router.job((await row(id)).job_id!)!;
+    const fetch = (job.payload.workflow_definition as { nodes: { id: string; data: { config: Record<string, unknown> } }[] }).nodes.find((n) => n.id === 'fetch')!;
+    expect(fetch.data.config).toEqual({
+      url: 'https://example.com/status/{{document_url}}',
+      method: 'GET',
+      headers: { Authorization: 'Bearer sk-bound-secret', 'X-Doc': '{{document_url}}' },
+    });
+    const stored = JSON.stringify(await bed.database.query('SELECT workflow_definition FROM workflow_executions WHERE id = $1', [id]));
+    expect(stored).not.toContain('sk-bound-secret');
+    expect(stored).toContain(`"credential_id":${credentialId}`);
+  });
+
+  it('refuses to start with another user’s credential (400) and leaves the execution queued', async () => {
+    const bobs = await storeCredential(actors.bob.auth, { api_key: 'sk-bob' });
+    const id = await api.createExecution(actors.alice, await api.createActivity(actors.alice, definitionUsing(bobs)));
+    const jobsBefore = router.jobs.length;
+    const res = await api.execute(actors.alice, id);
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error.details).toMatchObject({ errors: [expect.stringContaining('node fetch: credential_id')] });
+    expect((await row(id)).status).toBe('queued');
+    expect(router.jobs.length).toBe(jobsBefore);
+  });
+});
+
+describe('reading executions', () => {
+  let id: number;
+
+  beforeAll(async () => {
+    id = await api.started(actors.alice);
+  });
+
+  it('GET /{id} returns the execution to its owner and a super administrator, 404 to others', async () => {
+    const res = await request(app).get(`/api/workflow-executions/${id}`).set('Authorization', actors.alice.auth);
+    expect(res.status).toBe(200);
+    expect((res.body as { data: Record<string, unknown> }).data).toMatchObject({
+      id,
+      status: 'running',
+      inputs: { document_url: 'https://files.example/a.pdf' },
+      results: null,
+      completed_at: null,
+      completedAt: null,
+      error: null,
+    });
+    expect((await request(app).get(`/api/workflow-executions/${id}`).set('Authorization', actors.admin.auth)).status).toBe(200);
+    const other = await request(app).get(`/api/workflow-executions/${id}`).set('Authorization', actors.bob.auth);
+    expect(other.status).toBe(404);
+    expect((other.body as ErrorBody).error.message).toBe('Workflow execution not found');
+    expect((await api.status(actors.bob, id)).status).toBe(404);
+    expect((await request(app).get(`/api/workflow-executions/${id}/timeline`).set('Authorization', actors.bob.auth)).status).toBe(404);
+    expect((await request(app).get(`/api/workflow-executions/${id}`)).status).toBe(401);
+  });
+
+  it('accepts a webhook polling token for its own execution only', async () => {
+    const token = signPollingToken({ executionId: id, userId: actors.alice.id }, TEST_JWT_SECRET);
+    const res = await request(app).get(`/api/workflow-executions/${id}`).set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect((res.body as { data: { id: number } }).data.id).toBe(id);
+    const other = await api.started(actors.alice);
+    expect((await request(app).get(`/api/workflow-executions/${other}`).set('Authorization', `Bearer ${token}`)).status).toBe(404);
+    // It is not an access token anywhere else.
+    expect((await request(app).get('/api/activities').set('Authorization', `Bearer ${token}`)).status).toBe(401);
+    const forged = signPollingToken({ executionId: id, userId: actors.alice.id }, 'another-secret-0123456789abcdef');
+    expect((await request(app).get(`/api/workflow-executions/${id}`).set('Authorization', `Bearer ${forged}`)).status).toBe(401);
+  });
+
+  it('limits polling to 60 reads a minute per caller and execution', async () => {
+    const fresh = await api.createExecution(actors.bob, await api.createActivity(actors.bob));
+    const codes: number[] = [];
+    for (let i = 0; i < 61; i++) codes.push((await request(app).get(`/api/workflow-executions/${fresh}`).set('Authorization', actors.bob.auth)).status);
+    expect(codes.slice(0, 60).every((c) => c === 200)).toBe(true);
+    expect(codes[60]).toBe(429);
+    // The status read is not the polled endpoint.
+    expect((await api.status(actors.bob, fresh)).status).toBe(200);
+  });
+});
+
+describe('PUT /api/workflow-executions/internal/{id}/results', () => {
+  it('audits a run for its owner: workflow.execution.created, .started, then .completed when the result ends it', async () => {
+    const id = await api.started(actors.alice);
+    expect((await api.postResult(id, { job_id: `wf_${id}`, status: 'processing', sequence: 1 })).status).toBe(200);
+    expect((await api.postResult(id, { job_id: `wf_${id}`, status: 'completed', sequence: 2, outputs: {} })).status).toBe(200);
+    await audit.flush();
+    const rows = (await bed.database.query("SELECT action, actor_user_id FROM audit_log WHERE details->>'execution_id' = $1 ORDER BY id", [String(id)])) as {
+      action: string;
+      actor_user_id: number;
+    }[];
+    expect(rows).toEqual(['workflow.execution.created', 'workflow.execution.started', 'workflow.execution.completed'].map((action) => ({ action, actor_user_id: actors.alice.id })));
+  });
+
+  it('needs the service key or a service JWT', async () => {
+    const id = await api.started(actors.alice);
+    const msg = { job_id: `wf_${id}`, status: 'processing' as const, sequence: 1 };
+    const url = `/api/workflow-executions/internal/${id}/results`;
+    expect((await request(app).put(url).send(msg)).status).toBe(401);
+    expect((await request(app).put(url).set('X-Service-Key', 'wrong').send(msg)).status).toBe(401);
+    expect((await request(app).put(url).set('Authorization', actors.alice.auth).send(msg)).status).toBe(401);
+    const viaJwt = await request(app)
+      .put(url)
+      .set('Authorization', `Bearer ${signServiceToken(INTERNAL_SECRET, 'workflow-processor')}`)
+      .send(msg);
+    expect(viaJwt.status).toBe(200);
+    expect(viaJwt.body).toEqual({ data: { id, applied: true, status: 'running' } });
+    expect((await api.postResult(id, msg)).body).toEqual({ data: { id, applied: false, status: 'running' } });
+    expect((await api.postResult(999999, { job_id: 'wf_999999', status: 'processing' })).status).toBe(404);
+    expect((await api.postResult(id, { job_id: `wf_${id}`, status: 'done' as never })).status).toBe(400);
+  });
+
+  it('writes task states, outputs and the step timeline; GET /timeline orders steps by start', async () => {
+    const id = await api.started(actors.alice);
+    const long = 'x'.repeat(800);
+    const res = await api.postResult(id, {
+      job_id: `wf_${id}`,
+      status: 'completed',
+      sequence: 5,
+      outputs: { fetch: { data: { ok: true } }, summarize: { summary: long } },
+      task_states: {
+        start: { status: 'completed', task_type: 'custom_task', label: 'Start', started_at: '2030-01-01T00:00:00.000Z', completed_at: '2030-01-01T00:00:00.100Z' },
+        summarize: { status: 'completed', task_type: 'summarization_task', label: 'Summarize', started_at: '2030-01-01T00:00:03.000Z', completed_at: '2030-01-01T00:00:07.250Z', cost: 0.0125, result: { summary: long } },
+        fetch: { status: 'completed', task_type: 'rest_api_task', label: 'Fetch status', started_at: '2030-01-01T00:00:01.000Z', completed_at: '2030-01-01T00:00:02.500Z', cost: 0.5, result: { data: { ok: true } } },
+        branch: { status: 'skipped', task_type: 'llm_task' },
+        later: { status: 'pending', task_type: 'llm_task' },
+      },
+    });
+    expect(res.status).toBe(200);
+    const timeline = await request(app).get(`/api/workflow-executions/${id}/timeline`).set('Authorization', actors.alice.auth);
+    expect(timeline.status).toBe(200);
+    const data = (timeline.body as { data: Record<string, unknown> & { timeline: Record<string, unknown>[] } }).data;
+    expect(data).toMatchObject({ execution_id: id, status: 'completed', total_cost: 0.5125, inputs: { document_url: 'https://files.example/a.pdf' } });
+    expect(typeof data['total_duration_seconds']).toBe('number');
+    expect(data.timeline.map((s) => s['step_name'])).toEqual(['Start', 'Fetch status', 'Summarize', 'branch']);
+    expect(data.timeline[1]).toMatchObject({ step_type: 'rest_api_task', status: 'completed', duration_seconds: 1.5, cost: 0.5, result_summary: '{"data":{"ok":true}}' });
+    expect(data.timeline[2]!['duration_seconds']).toBe(4.25);
+    expect((data.timeline[2]!['result_summary'] as string).length).toBe(500);
+    expect(data.timeline[3]).toMatchObject({ status: 'skipped', started_at: null, duration_seconds: null });
+
+    const read = (await request(app).get(`/api/workflow-executions/${id}`).set('Authorization', actors.alice.auth)).body as { data: Record<string, unknown> };
+    expect(read.data).toMatchObject({ status: 'completed', results: { fetch: { data: { ok: true } } }, outputs: { fetch: { data: { ok: true } } } });
+    expect(read.data['completed_at']).toEqual(read.data['completedAt']);
+    expect(read.data['completed_at']).not.toBeNull();
+  });
+
+  it('records a failure with error, error_type and failed_node', async () => {
+    const id = await api.started(actors.alice);
+    await api.postResult(id, {
+      job_id: `wf_${id}`,
+      status: 'failed',
+      error: 'HTTP 502: bad gateway',
+      error_type: 'http_error',
+      failed_node: 'fetch',
+      task_states: { fetch: { status: 'failed', task_type: 'rest_api_task', label: 'Fetch status', error: 'HTTP 502: bad gateway', error_type: 'http_error' } },
+    }).expect(200);
+    const status = await api.status(actors.alice, id);
+    expect((status.body as { data: Record<string, unknown> }).data).toMatchObject({
+      status: 'failed',
+      error: 'HTTP 502: bad gateway',
+      error_type: 'http_error',
+      failed_node: 'fetch',
+      awaiting_node: null,
+      correlation_token: null,
+      task_states: { fetch: { status: 'failed' } },
+    });
+    const steps = (await bed.database.query('SELECT status, error, error_type FROM workflow_execution_steps WHERE execution_id = $1', [id])) as Record<string, unknown>[];
+    expect(steps).toEqual([{ status: 'failed', error: 'HTTP 502: bad gateway', error_type: 'http_error' }]);
+  });
+});

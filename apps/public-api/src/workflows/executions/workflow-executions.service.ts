@@ -1,0 +1,304 @@
+import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
+import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
+import { signJobUser } from '@docflow/internal-auth';
+import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
+import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
+import type { AuditLog } from '../../identity';
+import type { RouterClient } from '../../platform';
+import { bindCredentials, type CredentialSource } from './credential-binding';
+import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
+import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
+import type { WorkflowExecutionEntity } from './workflow-execution.entity';
+import type { StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
+
+export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
+
+export interface WorkflowExecutionsDeps {
+  repo: WorkflowExecutionsRepository;
+  activities: ActivitiesRepository;
+  router: RouterClient;
+  sealer: CorrelationTokenSealer;
+  logger: Logger;
+  audit: AuditLog;
+  /** Opens the credentials nodes name (credential_id) for the job. */
+  credentials: CredentialSource;
+  /** MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10). */
+  maxRunningPerUser: number;
+  /** INTERNAL_SERVICE_JWT_SECRET: signs the user each job acts for (processors trust no other). */
+  jobUserSecret: string;
+}
+
+/** Who reads an execution: a user (owner, or a super administrator) or a webhook polling grant. */
+export type ExecutionReader = { user: Caller } | { polling: { executionId: number; userId: number } };
+
+export interface StartResponse {
+  success: true;
+  message: string;
+  execution_id: number;
+  job_id: string;
+  data: { id: number; status: 'running'; started_at: string | null };
+}
+
+function activityIdOf(value: unknown): number | undefined {
+  const raw = isPlainObject(value) ? value['id'] : value;
+  return typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : undefined;
+}
+
+function optionalObject(fields: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  const value = fields[key];
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw BadRequestError.withErrors(`${key} must be an object`, [`${key} must be an object`]);
+  return value;
+}
+
+/** Inputs of an execute call: `{inputs}`, or `{document_url (required), mime_type}` which become inputs (spec 4.8). */
+export function executeInputsOf(fields: Record<string, unknown>): Record<string, unknown> {
+  const inputs = optionalObject(fields, 'inputs') ?? {};
+  if (!('document_url' in fields) && !('mime_type' in fields)) return inputs;
+  const url = fields['document_url'];
+  const mime = fields['mime_type'];
+  const errors: string[] = [];
+  if (typeof url !== 'string' || url.trim() === '') errors.push('document_url is required and must be a non-empty string');
+  if (mime !== undefined && mime !== null && typeof mime !== 'string') errors.push('mime_type must be a string');
+  if (errors.length) throw BadRequestError.withErrors('Invalid execute request', errors);
+  return { ...inputs, document_url: url, ...(typeof mime === 'string' ? { mime_type: mime } : {}) };
+}
+
+function inputSchemaError(schema: unknown): string | undefined {
+  if (!isPlainObject(schema)) return 'input_schema must be a JSON Schema object';
+  const problem = jsonSchemaProblem(schema);
+  return problem === undefined ? undefined : `input_schema is not a valid JSON Schema: ${problem}`;
+}
+
+function deadlineFrom(activity: Pick<ActivityForExecution, 'executionDeadlineSeconds'> | null, at: Date): Date | null {
+  const seconds = activity?.executionDeadlineSeconds;
+  return seconds ? new Date(at.getTime() + seconds * 1000) : null;
+}
+
+/** Executions (spec 3.1, 4.8): create, start, read, resume, timeline. */
+export class WorkflowExecutionsService {
+  constructor(private readonly deps: WorkflowExecutionsDeps) {}
+
+  /**
+   * Records a queued execution of a visible activity with a normalised
+   * snapshot of the given (or the activity's) definition. Inputs given here
+   * are checked against its input_schema; inputs may also come with execute.
+   */
+  async create(user: Caller, fields: Record<string, unknown>): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
+    const activityId = activityIdOf(fields['activity']);
+    if (activityId === undefined) throw BadRequestError.withErrors('activity is required', ['activity is required and must be an integer id']);
+    const given = optionalObject(fields, 'workflow_definition');
+    const inputs = optionalObject(fields, 'inputs');
+    const activity = await this.deps.activities.findForExecution(activityId);
+    if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
+
+    const definition = normalizeDefinition((given ?? activity.workflowDefinition) as WorkflowDefinition);
+    if (definition.input_schema === undefined || definition.input_schema === null) {
+      throw BadRequestError.withErrors(MISSING_INPUT_SCHEMA_MESSAGE, [MISSING_INPUT_SCHEMA_MESSAGE]);
+    }
+    // An unusable schema would refuse every start of the execution.
+    const schemaError = inputSchemaError(definition.input_schema);
+    if (schemaError !== undefined) throw BadRequestError.withErrors('The workflow definition has an unusable input schema', [schemaError]);
+    if (inputs !== undefined) {
+      const errors = validateInputs(definition.input_schema, inputs);
+      if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
+    }
+    const row = await this.deps.repo.insert({ activityId, userId: user.id, workflowDefinition: definition, inputs: inputs ?? {} });
+    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: user.id, details: { execution_id: row.id, activity_id: activityId } });
+    return { id: row.id, status: 'queued', activity: activityId, started_at: null };
+  }
+
+  /**
+   * queued → running: checks the inputs, takes a running slot (at most
+   * maxRunningPerUser per user, counted under a per-user lock), then submits
+   * job `wf_<id>`. When the router does not take it, the execution goes back
+   * to queued and the caller gets 503.
+   */
+  async execute(user: Caller, id: number, fields: Record<string, unknown>): Promise<StartResponse> {
+    let added: Record<string, unknown> | undefined;
+    let bodyError: unknown;
+    try {
+      added = executeInputsOf(fields);
+    } catch (err) {
+      bodyError = err;
+    }
+    const at = new Date();
+    const jobId = workflowJobId(id);
+    const start = { id, userId: user.id, jobId, at, maxRunning: this.deps.maxRunningPerUser };
+    // Inputs stored at create were validated there: without new ones, the start trusts them (one round trip).
+    let outcome = added !== undefined && Object.keys(added).length === 0 ? await this.deps.repo.startQueued({ ...start, inputs: null }) : { outcome: 'unvalidated' as const };
+    if (outcome.outcome === 'unvalidated') {
+      const current = await this.deps.repo.findStartCandidate(id);
+      if (!current || current.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
+      if (bodyError !== undefined || added === undefined) throw bodyError;
+      const inputs = { ...current.inputs, ...added };
+      if (current.status !== 'queued') throw this.notQueued(current);
+      const errors = validateInputs(current.inputSchema, inputs);
+      if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
+      outcome = await this.deps.repo.startQueued({ ...start, inputs });
+    }
+    const row = this.started(id, outcome);
+
+    try {
+      const payload = await this.payloadOf(row, jobId);
+      await this.deps.router.submitWorkflowJob({ jobId, payload });
+    } catch (err) {
+      const reverted = await this.deps.repo.revertStart(id, jobId, at);
+      this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });
+      // Not reverted: results of this job arrived meanwhile, so the router did take it.
+      if (reverted) throw err;
+    }
+    this.deps.logger.info('workflow execution started', { executionId: id, jobId, activityId: row.activityId });
+    this.deps.audit.record({ action: 'workflow.execution.started', actorUserId: user.id, details: { execution_id: id, activity_id: row.activityId, job_id: jobId } });
+    return {
+      success: true,
+      message: 'Workflow execution started',
+      execution_id: id,
+      job_id: jobId,
+      data: { id, status: 'running', started_at: row.startedAt ? row.startedAt.toISOString() : null },
+    };
+  }
+
+  private started(id: number, o: StartOutcome): StartedRow {
+    switch (o.outcome) {
+      case 'started':
+        return o.row;
+      case 'missing':
+        throw new NotFoundError(EXECUTION_NOT_FOUND);
+      case 'not_queued':
+        throw this.notQueued({ id, status: o.status });
+      case 'limit':
+        throw this.tooMany(o.running);
+      case 'unvalidated':
+        throw new Error(`execution ${id}: inputs unvalidated after validation`);
+      default: {
+        const never: never = o;
+        throw new Error(`unexpected start outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /**
+   * awaiting_user_input → running: the correlation token must match (constant
+   * time) and works once; the payload must satisfy awaiting_input_schema. The
+   * next job `wf_<id>_resume_<n>` carries the payload for the waiting node.
+   */
+  async resume(user: Caller, id: number, fields: Record<string, unknown>): Promise<{ id: number; status: 'running'; job_id: string }> {
+    const token = fields['correlation_token'];
+    const payload = fields['payload'];
+    const problems: string[] = [];
+    if (typeof token !== 'string' || token === '') problems.push('correlation_token is required');
+    if (!isPlainObject(payload)) problems.push('payload is required and must be an object');
+    if (problems.length || typeof token !== 'string' || !isPlainObject(payload)) throw BadRequestError.withErrors('Invalid resume request', problems);
+
+    const current = await this.findOwned(user, id);
+    if (current.status !== 'awaiting_user_input') throw this.notAwaiting(current);
+    const activity = await this.deps.activities.findForExecution(current.activityId);
+    const at = new Date();
+    // Time spent waiting for the user does not count against the deadline: each run gets a fresh one.
+    const deadlineAt = deadlineFrom(activity, at);
+    const outcome = await this.deps.repo.resume(id, current.userId, async (locked, runningCount) => {
+      if (locked.status !== 'awaiting_user_input') throw this.notAwaiting(locked);
+      if (!correlationTokenMatches(token, locked.correlationTokenHash)) {
+        throw BadRequestError.withErrors('Invalid correlation token', ['correlation_token does not match the one issued for this pause']);
+      }
+      if (!locked.awaitingNode) throw new ConflictError('The execution does not name the node that awaits input');
+      const errors = locked.awaitingInputSchema ? validateAgainstSchema(locked.awaitingInputSchema, payload, 'payload') : [];
+      if (errors.length) throw BadRequestError.withErrors('Invalid payload', errors);
+      await this.takeSlot(runningCount);
+      return { jobId: workflowJobId(id, locked.resumeCount + 1), at, deadlineAt };
+    });
+    if (!outcome) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    const { before, revert } = outcome;
+    // Besides the contract's node_id and payload, the state of the nodes already run,
+    // for a processor that keeps none of its own.
+    const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
+    try {
+      const jobPayload: WorkflowJobPayload = { ...(await this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null }, revert.jobId)), resume };
+      await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload });
+    } catch (err) {
+      const reverted = await this.deps.repo.revertResume(revert);
+      this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: err instanceof Error ? err.message : String(err) });
+      if (reverted) throw err;
+    }
+    this.deps.logger.info('workflow execution resumed', { executionId: id, jobId: revert.jobId, node: before.awaitingNode });
+    this.deps.audit.record({ action: 'workflow.execution.resumed', actorUserId: user.id, details: { execution_id: id, job_id: revert.jobId, node_id: before.awaitingNode } });
+    return { id, status: 'running', job_id: revert.jobId };
+  }
+
+  async get(reader: ExecutionReader, id: number): Promise<ExecutionView> {
+    return toExecutionView(this.readable(reader, await this.deps.repo.findSummary(id)));
+  }
+
+  /**
+   * The status read. The correlation token is unsealed for the owner's own
+   * access token only: not for a super administrator, not for a webhook's
+   * polling token.
+   */
+  async status(reader: ExecutionReader, id: number): Promise<ExecutionStatusView> {
+    const e = this.readable(reader, await this.deps.repo.findStatus(id));
+    const isOwner = 'user' in reader && reader.user.id === e.userId;
+    let token: string | null = null;
+    if (isOwner && e.status === 'awaiting_user_input' && e.correlationTokenSealed) {
+      token = this.deps.sealer.open(e.correlationTokenSealed, e.id) ?? null;
+      if (token === null) this.deps.logger.warn('correlation token cannot be unsealed (JWT_SECRET changed?)', { executionId: e.id });
+    }
+    return toStatusView(e, token);
+  }
+
+  async timeline(user: Caller, id: number): Promise<TimelineView> {
+    const e = this.readable({ user }, await this.deps.repo.findSummary(id));
+    return toTimelineView(e, await this.deps.repo.findSteps(e.id));
+  }
+
+  /** Owner, a super administrator, or a polling grant for exactly this execution; 404 for everyone else. */
+  private readable<T extends { id: number; userId: number }>(reader: ExecutionReader, e: T | null): T {
+    if (!e) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    if ('user' in reader) {
+      if (e.userId !== reader.user.id && reader.user.role !== 'super_admin') throw new NotFoundError(EXECUTION_NOT_FOUND);
+    } else if (reader.polling.executionId !== e.id || reader.polling.userId !== e.userId) {
+      throw new NotFoundError(EXECUTION_NOT_FOUND);
+    }
+    return e;
+  }
+
+  /** Starting and resuming are for the owner only. */
+  private async findOwned(user: Caller, id: number): Promise<WorkflowExecutionEntity> {
+    const e = await this.deps.repo.findById(id);
+    if (!e || e.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
+    return e;
+  }
+
+  private async takeSlot(runningCount: () => Promise<number>): Promise<void> {
+    const running = await runningCount();
+    if (running >= this.deps.maxRunningPerUser) throw this.tooMany(running);
+  }
+
+  private tooMany(running: number): TooManyRequestsError {
+    const max = this.deps.maxRunningPerUser;
+    return new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
+  }
+
+  /** The job of a start or resume; nodes' credentials are bound into this copy only (the record keeps credential_id). */
+  private async payloadOf(e: StartedRow, jobId: string): Promise<WorkflowJobPayload> {
+    return {
+      workflow_definition: await bindCredentials(e.workflowDefinition as WorkflowDefinition, e.userId, this.deps.credentials),
+      inputs: e.inputs,
+      execution_id: e.id,
+      activity_id: e.activityId,
+      user_id: e.userId,
+      user_signature: signJobUser(this.deps.jobUserSecret, jobId, e.userId),
+      ...(e.deadlineAt ? { deadline_at: e.deadlineAt.toISOString() } : {}),
+      ...(e.dataShieldPolicy ? { data_shield_policy: e.dataShieldPolicy } : {}),
+    };
+  }
+
+  private notQueued(e: Pick<WorkflowExecutionEntity, 'id' | 'status'>): ConflictError {
+    return new ConflictError(`Execution ${e.id} is ${e.status}; only a queued execution can be started`, { status: e.status });
+  }
+
+  private notAwaiting(e: Pick<WorkflowExecutionEntity, 'id' | 'status'>): ConflictError {
+    return new ConflictError(`Execution ${e.id} is ${e.status}; only an execution awaiting user input can be resumed`, { status: e.status });
+  }
+}

@@ -1,0 +1,100 @@
+import { BadRequestError } from '@docflow/service-kit';
+import { ACCEPTED_MIME_TYPES, normaliseMimeType, type AcceptedMimeType } from '@docflow/text-extraction';
+import { isPlainObject } from '@docflow/workflow';
+import { requestFields } from '../../platform';
+import { parseAllowedOrigins } from '../../platform';
+
+/** Spec 8: 1 to 50; 10 (the developer guide's default; the schema description says 20). */
+export const DEFAULT_MAX_FILE_SIZE_MB = 10;
+const NAME_MAX = 255;
+const EVENT_TYPE_MAX = 100;
+
+/** The settings of a webhook a client may write. */
+export interface WebhookSettings {
+  name?: string;
+  active?: boolean;
+  eventType?: string | null;
+  acceptFiles?: boolean;
+  maxFileSizeMb?: number;
+  allowedMimeTypes?: AcceptedMimeType[];
+  autoEnableRag?: boolean;
+  allowedOrigins?: string[];
+}
+
+export interface CreateWebhookInput extends WebhookSettings {
+  activityId: number;
+}
+
+function activityIdOf(value: unknown): number | undefined {
+  const raw = isPlainObject(value) ? value['id'] : value;
+  const id = typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : raw;
+  return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= 2_147_483_647 ? id : undefined;
+}
+
+function readSettings(fields: Record<string, unknown>, errors: string[]): WebhookSettings {
+  const out: WebhookSettings = {};
+  const { name, active, event_type, accept_files, max_file_size_mb, allowed_mime_types, auto_enable_rag, allowed_origins } = fields;
+  if (name !== undefined) {
+    if (typeof name !== 'string' || name.trim() === '') errors.push('name: must be a non-empty string');
+    else if (name.trim().length > NAME_MAX) errors.push(`name: must be at most ${NAME_MAX} characters`);
+    else out.name = name.trim();
+  }
+  for (const [key, value, set] of [
+    ['active', active, (v: boolean) => (out.active = v)],
+    ['accept_files', accept_files, (v: boolean) => (out.acceptFiles = v)],
+    ['auto_enable_rag', auto_enable_rag, (v: boolean) => (out.autoEnableRag = v)],
+  ] as const) {
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') errors.push(`${key}: must be true or false`);
+    else set(value);
+  }
+  if (event_type !== undefined) {
+    if (event_type === null || (typeof event_type === 'string' && event_type.trim() === '')) out.eventType = null;
+    else if (typeof event_type !== 'string') errors.push('event_type: must be a string');
+    else if (event_type.trim().length > EVENT_TYPE_MAX) errors.push(`event_type: must be at most ${EVENT_TYPE_MAX} characters`);
+    else out.eventType = event_type.trim();
+  }
+  if (max_file_size_mb !== undefined) {
+    if (typeof max_file_size_mb !== 'number' || !Number.isInteger(max_file_size_mb) || max_file_size_mb < 1 || max_file_size_mb > 50) {
+      errors.push('max_file_size_mb: must be an integer from 1 to 50');
+    } else out.maxFileSizeMb = max_file_size_mb;
+  }
+  if (allowed_mime_types !== undefined) {
+    if (!Array.isArray(allowed_mime_types) || allowed_mime_types.length === 0) errors.push('allowed_mime_types: must be a non-empty array of MIME types');
+    else {
+      const types: AcceptedMimeType[] = [];
+      for (const t of allowed_mime_types) {
+        const mime = typeof t === 'string' ? normaliseMimeType(t) : undefined;
+        if (mime === undefined) errors.push(`allowed_mime_types: ${JSON.stringify(t)} is not one of ${ACCEPTED_MIME_TYPES.join(', ')}`);
+        else if (!types.includes(mime)) types.push(mime);
+      }
+      out.allowedMimeTypes = types;
+    }
+  }
+  if (allowed_origins !== undefined) {
+    const origins = parseAllowedOrigins(allowed_origins, errors);
+    if (origins) out.allowedOrigins = origins;
+  }
+  return out;
+}
+
+/** POST /webhooks: `{activity (required), name, event_type, max_file_size_mb, allowed_mime_types, auto_enable_rag, accept_files, allowed_origins, active}`, wrapped or flat. */
+export function parseCreateWebhook(body: unknown): CreateWebhookInput {
+  const fields = requestFields(body);
+  const errors: string[] = [];
+  const activityId = activityIdOf(fields['activity'] ?? fields['activity_id']);
+  if (activityId === undefined) errors.push('activity: is required and must be an activity id');
+  const settings = readSettings(fields, errors);
+  if (errors.length > 0 || activityId === undefined) throw BadRequestError.withErrors('Invalid webhook', errors);
+  return { activityId, ...settings };
+}
+
+/** PUT /webhooks/{id}: any of the settings; at least one. */
+export function parseUpdateWebhook(body: unknown): WebhookSettings {
+  const fields = requestFields(body);
+  const errors: string[] = [];
+  const settings = readSettings(fields, errors);
+  if (errors.length === 0 && Object.keys(settings).length === 0) errors.push('give at least one of name, active, event_type, accept_files, max_file_size_mb, allowed_mime_types, auto_enable_rag, allowed_origins');
+  if (errors.length > 0) throw BadRequestError.withErrors('Invalid webhook', errors);
+  return settings;
+}

@@ -1,0 +1,152 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
+import { isPlainObject } from '@docflow/workflow';
+import { ActivitiesRepository } from '../activities/activities.repository';
+import { idParam } from '../../platform';
+import { currentUser } from '../../identity';
+import { createUploadMiddleware, removeSpooled, spooledFiles } from '../../documents';
+import type { ApiFeature, PlatformServices } from '../../platform';
+import type { RagModule } from '../../rag';
+import type { DocumentsModule } from '../../documents';
+import { FixedWindowLimiter } from '../../platform';
+import { originAllowed } from '../../platform';
+import type { WebhookEntity } from './webhook.entity';
+import { webhookSecretMatches } from './webhook-secret';
+import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
+import { describeWebhookRoutes } from './webhooks.openapi';
+import { WebhooksRepository } from './webhooks.repository';
+import { WEBHOOK_NOT_FOUND, WebhooksService } from './webhooks.service';
+import type { AuthGuards, AuditLog, UsersService } from '../../identity';
+import type { ExecutionServices } from '../executions/workflow-executions.feature';
+
+/** Spec 8: at most 100 triggers a minute per webhook (per replica). */
+export const TRIGGER_LIMIT_PER_MINUTE = 100;
+/** Spec 8: a webhook's max_file_size_mb is at most 50; the spooler stops there, the webhook's own limit is checked after. */
+const SPOOL_LIMIT_BYTES = 50 * 1024 * 1024;
+export const WEBHOOK_SECRET_HEADER = 'x-webhook-secret';
+
+function webhookId(value: unknown): number {
+  const id = idParam(value);
+  if (id === undefined) throw new NotFoundError(WEBHOOK_NOT_FOUND);
+  return id;
+}
+
+function authenticated(res: Response): WebhookEntity {
+  const webhook = res.locals['webhook'] as WebhookEntity | undefined;
+  if (!webhook) throw new Error('webhook trigger without its authentication step');
+  return webhook;
+}
+
+/** The trigger body's inputs: a JSON object (or nothing), or the plain fields of a multipart form. */
+function inputsOf(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (req.is('multipart/form-data')) {
+    // Form fields are parsed here, after the app's check of JSON bodies: text the database cannot store is refused the same way.
+    const fields = { ...(body as Record<string, unknown>) };
+    const unstorable = unstorablePath(fields);
+    if (unstorable !== undefined) throw BadRequestError.withErrors('Invalid inputs', [unstorableMessage(unstorable)]);
+    return fields;
+  }
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw BadRequestError.withErrors('The trigger body must be a JSON object', ['body must be a JSON object whose fields become the workflow inputs']);
+  return body;
+}
+
+export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
+  return {
+    name: 'webhooks',
+    register(api, ctx) {
+      const repo = new WebhooksRepository(ctx.database);
+      const { executions } = ctx.executions;
+      const webhooks = new WebhooksService({
+        repo,
+        activities: new ActivitiesRepository(ctx.database),
+        users: ctx.users,
+        executions,
+        uploads: deps.documents.uploads,
+        documents: deps.documents.documents,
+        textExtraction: deps.documents.textExtraction,
+        enableRag: (documentId, ownerId) => deps.rag.service.enable(documentId, ownerId, false),
+        audit: ctx.audit,
+        logger: ctx.logger.child({ component: 'webhooks' }),
+        publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
+        jwtSecret: ctx.config.JWT_SECRET,
+      });
+      const { requireAuth } = ctx.auth;
+      const limiter = new FixedWindowLimiter(TRIGGER_LIMIT_PER_MINUTE, 60_000);
+      // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
+      const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
+
+      /** Rule 1 in this order: no secret 401, unknown 404, wrong secret 401, inactive 403; then origins (rule 3) and the rate limit. */
+      const authenticate: RequestHandler = async (req, res, next) => {
+        const secret = req.header(WEBHOOK_SECRET_HEADER);
+        if (secret === undefined || secret === '') throw new UnauthorizedError('Missing X-Webhook-Secret header');
+        const webhook = await repo.findById(webhookId(req.params['id']));
+        if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
+        if (!webhookSecretMatches(secret, webhook)) {
+          ctx.audit.record({ action: 'webhook.signature_mismatch', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
+          throw new UnauthorizedError('Invalid webhook secret');
+        }
+        if (!webhook.active) throw new ForbiddenError('This webhook is inactive');
+        if (!originAllowed(webhook.allowedOrigins, req.header('origin'), req.header('referer'))) {
+          ctx.audit.record({ action: 'webhook.origin_blocked', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
+          throw new ForbiddenError('This origin may not trigger the webhook');
+        }
+        const verdict = limiter.hit(String(webhook.id));
+        if (!verdict.allowed) {
+          res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+          throw new TooManyRequestsError(`At most ${TRIGGER_LIMIT_PER_MINUTE} triggers per minute for one webhook`, { retry_after: verdict.retryAfterSeconds });
+        }
+        res.locals['webhook'] = webhook;
+        next();
+      };
+
+      /** Multipart bodies are spooled; a file over the spooler's 50 MB is a file validation failure, 400 (rule 1). */
+      const spoolFiles: RequestHandler = (req, res, next) => {
+        if (!req.is('multipart/form-data')) return next();
+        spool(req, res, (err?: unknown) => {
+          if (err instanceof PayloadTooLargeError) return next(BadRequestError.withErrors(err.message, (err.details as { errors?: string[] }).errors ?? [err.message]));
+          return next(err);
+        });
+      };
+
+      api.post('/webhooks/trigger/:id', authenticate, spoolFiles, async (req, res) => {
+        const files = spooledFiles(req);
+        try {
+          res.json(await webhooks.trigger(authenticated(res), inputsOf(req), files, { form: typeof req.is('multipart/form-data') === 'string' }));
+        } finally {
+          await removeSpooled(files);
+        }
+      });
+
+      api.post('/webhooks', requireAuth, async (req, res) => {
+        const input = parseCreateWebhook(req.body);
+        res.status(201).json({ success: true, data: await webhooks.create(currentUser(req), input) });
+      });
+
+      api.get('/webhooks', requireAuth, async (req, res) => {
+        res.json({ success: true, data: await webhooks.list(currentUser(req).id) });
+      });
+
+      api.get('/webhooks/:id', requireAuth, async (req, res) => {
+        res.json({ success: true, data: await webhooks.get(currentUser(req).id, webhookId(req.params['id'])) });
+      });
+
+      api.put('/webhooks/:id', requireAuth, async (req, res) => {
+        const id = webhookId(req.params['id']);
+        const settings = parseUpdateWebhook(req.body);
+        res.json({ success: true, data: await webhooks.update(currentUser(req).id, id, settings) });
+      });
+
+      api.delete('/webhooks/:id', requireAuth, async (req, res) => {
+        res.json({ success: true, data: await webhooks.delete(currentUser(req).id, webhookId(req.params['id'])) });
+      });
+
+      api.post('/webhooks/:id/regenerate-secret', requireAuth, async (req, res) => {
+        res.json({ success: true, data: await webhooks.regenerateSecret(currentUser(req).id, webhookId(req.params['id'])) });
+      });
+
+      describeWebhookRoutes(ctx.openapi);
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import request from 'supertest';
+import { buildPdf } from '../../documents/test-support/fixtures';
+import { type DocumentsKit, openDocumentsKit } from '../../documents/test-support/documents-kit';
+import { FakeRouter } from '../../test-support/fake-router';
+import { sampleDefinition } from '../executions/test-support/actors';
+import { executionEnv, ROUTER_KEY } from '../executions/test-support/execution-api';
+import type { TriggerResponse, WebhookView } from './webhooks.service';
+
+let kit: DocumentsKit;
+let router: FakeRouter;
+let activityId: number;
+
+interface ErrorBody {
+  error: { status: number; name: string; message: string; details: { errors?: string[] } };
+}
+
+async function createWebhook(auth: string, body: Record<string, unknown> = {}): Promise<WebhookView> {
+  const res = await request(kit.app).post('/api/webhooks').set('authorization', auth).send({ activity: activityId, ...body });
+  expect(res.status).toBe(201);
+  return (res.body as { data: WebhookView }).data;
+}
+
+function trigger(id: number | string, secret: string | undefined, body?: Record<string, unknown>): request.Test {
+  const req = request(kit.app).post(`/api/webhooks/trigger/${id}`);
+  if (secret !== undefined) void req.set('X-Webhook-Secret', secret);
+  return body === undefined ? req : req.send(body);
+}
+
+async function count(table: string): Promise<number> {
+  return ((await kit.bed.database.query(`SELECT count(*)::int AS n FROM ${table}`)) as { n: number }[])[0]!.n;
+}
+
+beforeAll(async () => {
+  router = await FakeRouter.start(ROUTER_KEY);
+  kit = await openDocumentsKit(executionEnv(router.url));
+  const res = await request(kit.app).post('/api/activities').set('authorization', kit.alice.auth).send({ data: { name: 'Intake', workflow_definition: sampleDefinition() } });
+  expect(res.status).toBe(201);
+  activityId = (res.body as { data: { id: number } }).data.id;
+});
+
+afterAll(async () => {
+  await kit?.close();
+  await router?.close();
+});
+
+describe('webhook management (spec 4.9)', () => {
+  it('creates a webhook with a 64-hex secret shown once, and lists it without the secret', async () => {
+    const created = await createWebhook(kit.alice.auth, { name: 'Intake hook', event_type: 'invoice' });
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      name: 'Intake hook',
+      url: `http://docs.test:1337/api/webhooks/trigger/${created.id}`,
+      active: true,
+      event_type: 'invoice',
+      trigger_count: 0,
+      max_file_size_mb: 10,
+      accept_files: true,
+      auto_enable_rag: false,
+      allowed_origins: [],
+      createdAt: expect.any(String),
+    });
+    expect(created.secret_key).toMatch(/^[0-9a-f]{64}$/);
+    const list = await request(kit.app).get('/api/webhooks').set('authorization', kit.alice.auth);
+    expect(list.status).toBe(200);
+    const listed = (list.body as { success: boolean; data: WebhookView[] }).data.find((w) => w.id === created.id);
+    expect(listed).toMatchObject({ id: created.id, url: created.url, active: true, trigger_count: 0, last_triggered_at: null, activity: { id: activityId, name: 'Intake' } });
+    expect(JSON.stringify(list.body)).not.toContain(created.secret_key);
+    const stored = JSON.stringify(await kit.bed.database.query('SELECT * FROM webhooks'));
+    expect(stored).not.toContain(created.secret_key);
+  });
+
+  it('answers 400 for a bad body or a missing activity, 404 for an activity the caller cannot see', async () => {
+    for (const body of [{ activity: undefined }, { max_file_size_mb: 51 }, { allowed_mime_types: ['application/x-msdownload'] }, { accept_files: 'yes' }]) {
+      const res = await request(kit.app).post('/api/webhooks').set('authorization', kit.alice.auth).send({ activity: activityId, ...body });
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error.details.errors?.length).toBeGreaterThan(0);
+    }
+    expect((await request(kit.app).post('/api/webhooks').set('authorization', kit.bob.auth).send({ activity: activityId })).status).toBe(404);
+  });
+
+  it('answers 400, not 500, for text the database cannot hold (NUL, lone surrogates), on create and on PUT', async () => {
+    const webhooks = await count('webhooks');
+    for (const body of [{ name: 'a\u0000' }, { event_type: 'e\u0000' }, { allowed_origins: ['x\u0000.test'] }, { name: 'a\ud800' }]) {
+      const res = await request(kit.app).post('/api/webhooks').set('authorization', kit.alice.auth).send({ activity: activityId, ...body });
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.any(String)] } });
+    }
+    expect(await count('webhooks')).toBe(webhooks);
+    const w = await createWebhook(kit.alice.auth);
+    expect((await request(kit.app).put(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth).send({ event_type: 'e\u0000' })).status).toBe(400);
+  });
+
+  it('is owner-only: another user gets 404 on every route', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    expect((await request(kit.app).get(`/api/webhooks/${w.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
+    expect((await request(kit.app).put(`/api/webhooks/${w.id}`).set('authorization', kit.bob.auth).send({ active: false })).status).toBe(404);
+    expect((await request(kit.app).post(`/api/webhooks/${w.id}/regenerate-secret`).set('authorization', kit.bob.auth)).status).toBe(404);
+    expect((await request(kit.app).delete(`/api/webhooks/${w.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
+    expect((await request(kit.app).get(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth)).status).toBe(200);
+  });
+});
+
+describe('POST /api/webhooks/trigger/{id}', () => {
+  it('refuses a missing secret (401), an unknown webhook (404), a wrong secret (401) and an inactive one (403)', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const body = { document_url: 'https://files.example/a.pdf' };
+    expect((await trigger(w.id, undefined, body)).status).toBe(401);
+    expect((await trigger(999_999, w.secret_key, body)).status).toBe(404);
+    const wrong = await trigger(w.id, 'f'.repeat(64), body);
+    expect(wrong.status).toBe(401);
+    expect((wrong.body as ErrorBody).error.name).toBe('UnauthorizedError');
+    await request(kit.app).put(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth).send({ data: { active: false } }).expect(200);
+    expect((await trigger(w.id, w.secret_key, body)).status).toBe(403);
+  });
+
+  it('starts the workflow with the JSON body as inputs and returns a polling token for that execution only', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const res = await trigger(w.id, w.secret_key, { document_url: 'https://files.example/a.pdf', priority: 2 });
+    expect(res.status).toBe(200);
+    const body = res.body as TriggerResponse;
+    expect(body).toMatchObject({ success: true, execution_id: expect.any(Number), message: expect.any(String), polling_token: expect.any(String) });
+    expect(body).not.toHaveProperty('uploaded_documents');
+    const job = router.job(body.job_id)!;
+    expect(job.payload.inputs).toEqual({ document_url: 'https://files.example/a.pdf', priority: 2 });
+    expect(job.payload.user_id).toBe(kit.alice.id);
+
+    const polled = await request(kit.app).get(`/api/workflow-executions/${body.execution_id}`).set('authorization', `Bearer ${body.polling_token}`);
+    expect(polled.status).toBe(200);
+    expect((polled.body as { data: { status: string } }).data.status).toBe('running');
+    const other = await trigger(w.id, w.secret_key, { document_url: 'https://files.example/b.pdf' });
+    const otherId = (other.body as TriggerResponse).execution_id;
+    expect((await request(kit.app).get(`/api/workflow-executions/${otherId}`).set('authorization', `Bearer ${body.polling_token}`)).status).toBe(404);
+
+    const after = (await request(kit.app).get(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth)).body as { data: WebhookView };
+    expect(after.data.trigger_count).toBe(2);
+    expect(after.data.last_triggered_at).not.toBeNull();
+  });
+
+  it('answers 400 when the inputs do not fit the workflow’s input schema, starting nothing', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const executions = await count('workflow_executions');
+    const res = await trigger(w.id, w.secret_key, { priority: 'high' });
+    expect(res.status).toBe(400);
+    expect(await count('workflow_executions')).toBe(executions);
+  });
+
+  it('answers 400 for trigger inputs the database cannot hold (NUL, lone surrogates), starting nothing', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const executions = await count('workflow_executions');
+    for (const body of [{ document_url: 'https://files.example/a.pdf', note: 'a\u0000b' }, { document_url: 'https://files.example/a.pdf', deep: { list: ['\udc00'] } }]) {
+      const res = await trigger(w.id, w.secret_key, body);
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error.details.errors).toEqual([expect.stringMatching(/^(note|deep\.list\[0\]): /)]);
+    }
+    expect(await count('workflow_executions')).toBe(executions);
+  });
+
+  it('stores multipart files as the owner’s documents and passes their ids and URLs as inputs', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const pdf = buildPdf([['Invoice 42']]);
+    const res = await request(kit.app)
+      .post(`/api/webhooks/trigger/${w.id}`)
+      .set('X-Webhook-Secret', w.secret_key!)
+      .field('document_url', 'https://files.example/form')
+      .field('customer', 'ACME')
+      .field('priority', '3')
+      .attach('invoice', pdf, { filename: 'invoice-42.pdf', contentType: 'application/pdf' });
+    expect(res.status).toBe(200);
+    const body = res.body as TriggerResponse;
+    expect(body.documents_count).toBe(1);
+    const [doc] = body.uploaded_documents!;
+    expect(doc).toEqual({ field_name: 'invoice', document_id: expect.any(Number), file_url: `http://docs.test:1337/api/documents/${doc!.document_id}/download`, file_name: 'invoice-42.pdf', mime_type: 'application/pdf', file_size: pdf.length });
+    const inputs = router.job(body.job_id)!.payload.inputs as Record<string, unknown>;
+    // priority is an integer in the input schema: the form's text is read as one.
+    expect(inputs).toMatchObject({ customer: 'ACME', priority: 3, invoice_document_id: doc!.document_id, invoice_file_url: doc!.file_url, _documents: { invoice: doc }, _uploaded_files: [doc] });
+    const owned = await request(kit.app).get(`/api/documents/${doc!.document_id}`).set('authorization', kit.alice.auth);
+    expect(owned.status).toBe(200);
+  });
+
+  it('refuses files over the webhook’s size limit, of a type it does not allow, or when it takes no files (400, nothing stored)', async () => {
+    const small = await createWebhook(kit.alice.auth, { max_file_size_mb: 1, allowed_mime_types: ['application/pdf'] });
+    const noFiles = await createWebhook(kit.alice.auth, { accept_files: false });
+    const documents = await count('documents');
+    const send = (w: WebhookView, content: Buffer, filename: string, type: string) =>
+      request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').attach('file', content, { filename, contentType: type });
+    const big = Buffer.concat([buildPdf([['big']]), Buffer.alloc(1024 * 1024 + 1, 32)]);
+    expect((await send(small, big, 'big.pdf', 'application/pdf')).status).toBe(400);
+    expect((await send(small, Buffer.from('plain text here'), 'note.txt', 'text/plain')).status).toBe(400);
+    expect((await send(noFiles, buildPdf([['x']]), 'x.pdf', 'application/pdf')).status).toBe(400);
+    expect(await count('documents')).toBe(documents);
+  });
+
+  it('holds a form’s plain fields to the 1 MB trigger payload (32 fields of 32 KiB): 400 beyond', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const big = await request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').field('note', 'n'.repeat(33 * 1024));
+    expect(big.status).toBe(400);
+    const fine = await request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').field('note', 'n'.repeat(30 * 1024));
+    expect(fine.status).toBe(200);
+  });
+
+  it('checks allowed_origins against Origin or Referer', async () => {
+    const w = await createWebhook(kit.alice.auth, { allowed_origins: ['*.acme.test'] });
+    const body = { document_url: 'https://files.example/a.pdf' };
+    expect((await trigger(w.id, w.secret_key, body)).status).toBe(403);
+    expect((await trigger(w.id, w.secret_key).set('Origin', 'https://evil.test').send(body)).status).toBe(403);
+    expect((await trigger(w.id, w.secret_key).set('Origin', 'https://forms.acme.test').send(body)).status).toBe(200);
+    expect((await trigger(w.id, w.secret_key).set('Referer', 'https://acme.test/page').send(body)).status).toBe(200);
+  });
+
+  it('allows 100 triggers a minute per webhook, then answers 429 with Retry-After; other webhooks are not held up', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const other = await createWebhook(kit.alice.auth);
+    // Inputs the schema refuses: each call counts, and none starts an execution.
+    for (let i = 0; i < 100; i++) expect((await trigger(w.id, w.secret_key, { priority: 'high' })).status).toBe(400);
+    const limited = await trigger(w.id, w.secret_key, { priority: 'high' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await trigger(other.id, other.secret_key, { priority: 'high' })).status).toBe(400);
+  });
+
+  it('rotates the secret: the new one works at once, the previous one during the grace window', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const res = await request(kit.app).post(`/api/webhooks/${w.id}/regenerate-secret`).set('authorization', kit.alice.auth);
+    expect(res.status).toBe(200);
+    const rotated = (res.body as { data: { id: number; secret_key: string; previous_secret_expires_at: string } }).data;
+    expect(rotated.secret_key).toMatch(/^[0-9a-f]{64}$/);
+    expect(rotated.secret_key).not.toBe(w.secret_key);
+    expect(Date.parse(rotated.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+    const body = { document_url: 'https://files.example/a.pdf' };
+    expect((await trigger(w.id, rotated.secret_key, body)).status).toBe(200);
+    expect((await trigger(w.id, w.secret_key, body)).status).toBe(200);
+    await kit.bed.database.query("UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1", [w.id]);
+    expect((await trigger(w.id, w.secret_key, body)).status).toBe(401);
+  });
+
+  it('is gone after DELETE', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const del = await request(kit.app).delete(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth);
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ success: true, data: { id: w.id } });
+    expect((await trigger(w.id, w.secret_key, { document_url: 'x' })).status).toBe(404);
+  });
+});

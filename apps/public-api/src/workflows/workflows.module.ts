@@ -1,0 +1,69 @@
+import type { DocumentsModule } from '../documents';
+import type { IdentityServices } from '../identity';
+import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
+import type { RagModule } from '../rag';
+import { activitiesFeature } from './activities/activities.feature';
+import { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
+import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
+import { createSchedulesFeature } from './schedules/schedules.feature';
+import type { SchedulesService } from './schedules/schedules.service';
+import { workflowToolsFeature } from './tools/workflow-tools.feature';
+import { createWebhooksFeature } from './webhooks/webhooks.feature';
+import { createEventBusModule, defaultDriveSettings, type EventBusBroker, type EventBusDriveSettings, type EventBusModule } from './event-bus/event-bus.module';
+
+export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi'>, IdentityServices {
+  /** Webhook triggers upload files as documents and may index them for RAG. */
+  documents: DocumentsModule;
+  rag: RagModule;
+  /** Execution use cases (main's, shared with the results consumer and the reaper); default: this module's own. */
+  executions?: ExecutionServices;
+  /** RabbitMQ for the event bus's read queue; without it drive reads run where the notification arrived. */
+  broker?: EventBusBroker;
+  /** CLOUD_DRIVE_* (runtime contract); default: their defaults. */
+  cloudDrive?: EventBusDriveSettings;
+}
+
+export interface WorkflowsModule {
+  features: {
+    activities: MountableFeature;
+    tools: MountableFeature;
+    analytics: MountableFeature;
+    executions: MountableFeature;
+    webhooks: MountableFeature;
+    schedules: MountableFeature;
+    eventBus: MountableFeature;
+  };
+  /** Cloud-drive and e-mail event sources: main starts their background work. */
+  eventBus: EventBusModule;
+  executions: ExecutionServices;
+  /** The schedules' use case, once their feature is mounted (main's scheduler tick; tests call tick). */
+  schedules(): SchedulesService;
+}
+
+/** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
+export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModule {
+  const { config, database, logger, metrics, openapi, users, auth, audit } = deps;
+  const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit });
+  const needs = { config, database, logger, openapi, users, auth, audit, executions };
+  const schedules = createSchedulesFeature();
+  const eventBus = createEventBusModule({
+    needs: { config, database, logger, openapi, users, auth, audit, executions },
+    documents: deps.documents,
+    drive: deps.cloudDrive ?? defaultDriveSettings(),
+    broker: deps.broker,
+  });
+  return {
+    features: {
+      activities: bindFeature(activitiesFeature, needs),
+      tools: bindFeature(workflowToolsFeature, needs),
+      analytics: bindFeature(workflowAnalyticsFeature, needs),
+      executions: bindFeature(workflowExecutionsFeature, needs),
+      webhooks: bindFeature(createWebhooksFeature({ documents: deps.documents, rag: deps.rag }), needs),
+      schedules: bindFeature(schedules.feature, needs),
+      eventBus: eventBus.feature,
+    },
+    eventBus,
+    executions,
+    schedules: () => schedules.service(),
+  };
+}
