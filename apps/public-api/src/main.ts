@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import path from 'node:path';
 import { CloudDriveConfig } from '@docflow/cloud-drive';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
@@ -76,7 +77,8 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, cloudDrive, health: [
+  const consoleDir = config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console');
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, consoleDir, cloudDrive, health: [
       databaseHealthCheck(database),
       broker.healthCheck(),
       storage.healthCheck(),
