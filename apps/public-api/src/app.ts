@@ -73,7 +73,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, auth, audit, users, documents, rag, executions: deps.executionServices, broker: deps.broker, cloudDrive: deps.cloudDrive });
-  const agents = createAgentsModule({ config, database, logger, openapi, auth, documents, rag });
+  const agents = createAgentsModule({ config, database, logger, openapi, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
   // Mounting order: earlier routes win where paths overlap.
@@ -87,6 +87,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     workflows.features.executions,
     documents.features.prompts,
     documents.features.classificationJobs,
+    documents.features.internalText,
     identity.features.audit,
     identity.features.credentials,
     shield.features.dataShield,

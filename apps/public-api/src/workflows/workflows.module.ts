@@ -3,6 +3,8 @@ import type { IdentityServices } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import type { RagModule } from '../rag';
 import { activitiesFeature } from './activities/activities.feature';
+import { ActivitiesRepository } from './activities/activities.repository';
+import { ActivitiesService } from './activities/activities.service';
 import { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
 import { executionListFeature } from './executions/execution-list.feature';
 import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
@@ -38,6 +40,8 @@ export interface WorkflowsModule {
   /** Cloud-drive and e-mail event sources: main starts their background work. */
   eventBus: EventBusModule;
   executions: ExecutionServices;
+  /** Activities for agents' tools (listing, and the Composer's drafts). */
+  activities: { repo: ActivitiesRepository; service: ActivitiesService };
   /** The schedules' use case, once their feature is mounted (main's scheduler tick; tests call tick). */
   schedules(): SchedulesService;
 }
@@ -54,6 +58,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
     drive: deps.cloudDrive ?? defaultDriveSettings(),
     broker: deps.broker,
   });
+  const activities = new ActivitiesRepository(database);
   return {
     features: {
       activities: bindFeature(activitiesFeature, needs),
@@ -67,6 +72,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
     },
     eventBus,
     executions,
+    activities: { repo: activities, service: new ActivitiesService(activities) },
     schedules: () => schedules.service(),
   };
 }
