@@ -5,7 +5,7 @@ import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-ki
 import { createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
 import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentityModule, type PrincipalCache } from './identity';
-import { type ApiFeature, bindFeature, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
+import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createShieldModule } from './shield';
 import { createWorkflowsModule, type ExecutionServices, type SchedulesService } from './workflows';
@@ -31,6 +31,8 @@ export interface PublicApiDeps {
   broker?: RagBroker;
   /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
   audit?: AuditLog;
+  /** The built web console served at `/` (main passes CONSOLE_DIR or dist/apps/console); none in most tests. */
+  consoleDir?: string;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
   executionServices?: ExecutionServices;
   /** Where new documents' text is extracted (PUBLIC_API_ROLES); default `here`, in this process. */
@@ -81,6 +83,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     workflows.features.activities,
     workflows.features.tools,
     workflows.features.analytics,
+    workflows.features.executionList,
     workflows.features.executions,
     documents.features.prompts,
     documents.features.classificationJobs,
@@ -105,6 +108,9 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       const api = express.Router();
       for (const feature of features) feature.mount(api);
       root.use('/api', api);
+      const consoleFiles = deps.consoleDir === undefined ? undefined : consoleStatic(deps.consoleDir);
+      if (consoleFiles) root.use(consoleFiles);
+      else if (deps.consoleDir !== undefined) logger.warn('the web console is not built: `/` serves nothing (run npm run build)', { consoleDir: deps.consoleDir });
     },
   );
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import path from 'node:path';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
@@ -76,7 +77,8 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
 
   const storage = createStorageFromConfig(config);
-  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, health: [
+  const consoleDir = config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console');
+  const api = buildPublicApi({ config, logger, metrics, database, mailer, storage, broker, audit, executionServices, consoleDir, health: [
       databaseHealthCheck(database),
       broker.healthCheck(),
       storage.healthCheck(),

@@ -51,6 +51,14 @@ export class PublicApiConfig extends BaseConfig {
   @IsString() @MinLength(1)
   OUTBOX_DIR = './var/outbox';
 
+  /**
+   * The built web console (`npm run build` writes dist/apps/console), served
+   * at `/`. Unset: the folder `console` beside the public API's bundle; a
+   * folder without index.html serves no console.
+   */
+  @IsOptional() @IsString() @MinLength(1)
+  CONSOLE_DIR?: string;
+
   /** Creates the demo accounts at start; never honoured with NODE_ENV=production. */
   @EnvBoolean() @IsBoolean()
   SEED_DEMO_USERS = false;

@@ -19,3 +19,4 @@ export { originAllowed, parseAllowedOrigins } from './public-access/origins';
 export { SLUG_MAX, SLUG_PATTERN, slugify, slugTakenOr } from './public-access/slug';
 export * from './router-client/router-client';
 
+export { CONSOLE_CSP, consoleStatic } from './console-static';

@@ -4,6 +4,7 @@ import { bindFeature, type MountableFeature, type PlatformServices } from '../pl
 import type { RagModule } from '../rag';
 import { activitiesFeature } from './activities/activities.feature';
 import { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
+import { executionListFeature } from './executions/execution-list.feature';
 import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
 import { createSchedulesFeature } from './schedules/schedules.feature';
 import type { SchedulesService } from './schedules/schedules.service';
@@ -23,6 +24,7 @@ export interface WorkflowsModule {
     activities: MountableFeature;
     tools: MountableFeature;
     analytics: MountableFeature;
+    executionList: MountableFeature;
     executions: MountableFeature;
     webhooks: MountableFeature;
     schedules: MountableFeature;
@@ -43,6 +45,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
       activities: bindFeature(activitiesFeature, needs),
       tools: bindFeature(workflowToolsFeature, needs),
       analytics: bindFeature(workflowAnalyticsFeature, needs),
+      executionList: bindFeature(executionListFeature, needs),
       executions: bindFeature(workflowExecutionsFeature, needs),
       webhooks: bindFeature(createWebhooksFeature({ documents: deps.documents, rag: deps.rag }), needs),
       schedules: bindFeature(schedules.feature, needs),
