@@ -32,6 +32,9 @@ export function sendError(res: Response, style: ErrorStyle, err: AppError): void
     style === 'public'
       ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } }
       : { error: err.code, message: err.message, details: err.details };
+  // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
+  const retryAfter = err.details['retry_after'];
+  if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
   res.status(err.status).json(body);
 }
 

@@ -306,6 +306,15 @@ describe('reading executions', () => {
     // The status read is not the polled endpoint.
     expect((await api.status(actors.bob, fresh)).status).toBe(200);
   });
+
+  it('counts polling across processes: a second app over the same database shares the window', async () => {
+    const second = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() }).app;
+    const fresh = await api.createExecution(actors.bob, await api.createActivity(actors.bob));
+    const codes: number[] = [];
+    for (let i = 0; i < 62; i++) codes.push((await request(i % 2 === 0 ? app : second).get(`/api/workflow-executions/${fresh}`).set('Authorization', actors.bob.auth)).status);
+    expect(codes.slice(0, 60).every((c) => c === 200)).toBe(true);
+    expect(codes.slice(60)).toEqual([429, 429]);
+  });
 });
 
 describe('PUT /api/workflow-executions/internal/{id}/results', () => {
