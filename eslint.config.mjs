@@ -15,8 +15,12 @@ const depConstraints = [
   { sourceTag: 'lib:rtio', onlyDependOnLibsWithTags: [] },
   // The named-entity tagger is self-contained: its model and gazetteers ship in one file.
   { sourceTag: 'lib:ner', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit'] },
-  { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:safe-zip', 'lib:sandbox'] },
+  { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:safe-zip', 'lib:sandbox'] },
+  // Runs LibreOffice and tesseract: scrubbed environment, no network, resource limits.
+  { sourceTag: 'lib:sandbox', onlyDependOnLibsWithTags: [] },
+  // Reads untrusted zip archives (yauzl) in a worker thread, counting what it inflates.
+  { sourceTag: 'lib:safe-zip', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: ['lib:safe-regex'] },
   { sourceTag: 'lib:safe-regex', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:service-kit', onlyDependOnLibsWithTags: [] },
