@@ -2,6 +2,7 @@
 // single door to amqplib and TypeORM, and the floating-promise rule.
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const depConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -80,6 +81,7 @@ export default [
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    ignores: ['apps/console/**'],
     plugins: { '@nx': nx },
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
@@ -98,6 +100,22 @@ export default [
     },
   },
   {
+    // The web console runs in the browser: its own tsconfig (DOM, JSX), React's hook rules, and no server libs.
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: {
+      parserOptions: { project: './apps/console/tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'off',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@docflow/*', 'node:*'], message: 'The console talks to the public API over HTTP only.' }] }],
+    },
+  },
+  {
     files: ['libs/messaging/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'messaging has no database.') }] },
   },
@@ -112,6 +130,7 @@ export default [
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', '**/test-support/**/*.ts'],
+    ignores: ['apps/console/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: testDepConstraints }],

@@ -9,6 +9,7 @@ import { mailSendersOf, type ProcessorLimitSettings, runLimitsOf, type WorkflowP
 import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
 import type { CloudDriveFetchDeps } from './executors/cloud-drive/cloud-drive-fetch.executor';
+import { PublicApiCredentials } from './executors/rest-api/node-credentials';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
 import type { WorkflowMetrics } from './metrics';
 
@@ -78,6 +79,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     });
   const ai = deps.ai ?? aiDepsFromConfig(config, deps.logger);
   const limits = workflowLimitsOf(config);
+  const credentials = new PublicApiCredentials({ baseUrl: config.PUBLIC_API_INTERNAL_URL, jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET });
   const executors = buildExecutors({
     outbound,
     mailer: deps.mailer,
@@ -87,6 +89,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     ai,
     rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },
     drive: deps.drive,
+    credentials,
   });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
@@ -111,6 +114,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     start: () => worker.start(),
     async stop(drainMs, settleMs = 2000) {
       await worker.stop(drainMs, settleMs);
+      credentials.close();
       if (!deps.ai) {
         ai.llm.close();
         ai.content.close();
