@@ -2,6 +2,7 @@
 // single door to amqplib and TypeORM, and the floating-promise rule.
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const depConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -14,8 +15,12 @@ const depConstraints = [
   { sourceTag: 'lib:rtio', onlyDependOnLibsWithTags: [] },
   // The named-entity tagger is self-contained: its model and gazetteers ship in one file.
   { sourceTag: 'lib:ner', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit'] },
-  { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit'] },
+  { sourceTag: 'lib:text-extraction', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:safe-zip', 'lib:sandbox'] },
+  { sourceTag: 'lib:doc-conversion', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:safe-zip', 'lib:sandbox'] },
+  // Runs LibreOffice and tesseract: scrubbed environment, no network, resource limits.
+  { sourceTag: 'lib:sandbox', onlyDependOnLibsWithTags: [] },
+  // Reads untrusted zip archives (yauzl) in a worker thread, counting what it inflates.
+  { sourceTag: 'lib:safe-zip', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: ['lib:safe-regex'] },
   { sourceTag: 'lib:safe-regex', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:service-kit', onlyDependOnLibsWithTags: [] },
@@ -74,6 +79,7 @@ export default [
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    ignores: ['apps/console/**'],
     plugins: { '@nx': nx },
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
@@ -89,6 +95,22 @@ export default [
           ...restricted(['typeorm'], 'Only repositories, entities, migrations and libs/persistence import TypeORM.'),
         ],
       }],
+    },
+  },
+  {
+    // The web console runs in the browser: its own tsconfig (DOM, JSX), React's hook rules, and no server libs.
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: {
+      parserOptions: { project: './apps/console/tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'off',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@docflow/*', 'node:*'], message: 'The console talks to the public API over HTTP only.' }] }],
     },
   },
   {

@@ -21,9 +21,11 @@
 //   5. Gateway added latency: the built LLM service and Data Shield gateway as
 //      processes, a loopback OpenAI-compatible provider in this process; p50 of
 //      shielded minus unshielded extract calls, interleaved; the same with
-//      DATA_SHIELD_MODE=in_process.
+//      DATA_SHIELD_MODE=in_process; and the CPU a shielded call adds in each
+//      process. BENCH_DS_BASELINE=<checkout> runs another build's services
+//      interleaved with these (before/after on the same machine minutes).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -40,7 +42,7 @@ import {
 import { silentLogger } from '@docflow/service-kit';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { OpenAiStub } from '../e2e/support/openai-stub';
-import { report, summarize } from './support';
+import { report, serviceCpuSeconds, summarize } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const EVAL_FILE = path.resolve(ROOT, '..', 'shared', 'eval', 'pii-dev-sentences.json');
@@ -345,11 +347,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startProcess(app: string, portVar: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startProcess(app: string, portVar: string, env: Record<string, string>, root = ROOT): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', app, 'main.js')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json', SERVICE_KEY, INTERNAL_SERVICE_JWT_SECRET: SECRET, [portVar]: String(port), ...env },
+  // BENCH_CPU_PROFILE_DIR: each service writes a .cpuprofile there on exit (bench/cpu-profiler.cjs).
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profiling = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist', 'apps', app, 'main.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json', SERVICE_KEY, INTERNAL_SERVICE_JWT_SECRET: SECRET, [portVar]: String(port), ...profiling, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -384,42 +390,92 @@ function post(url: string, body: Buffer): Promise<number> {
   });
 }
 
-async function addedLatency(extractUrl: string): Promise<{ plain: number; shielded: number; added: number; n: number }> {
+interface Added { plain: number; shielded: number; added: number; n: number; cpu: { llm_service_ms: number; gateway_ms: number } }
+
+/**
+ * The CPU a shielded call adds, per call, in the LLM service and the gateway
+ * (prom-client's process CPU on /metrics, over CPU_CALLS plain then
+ * CPU_CALLS shielded calls): steadier than wall-clock time on a shared
+ * machine, where waiting for a core dominates the p50.
+ */
+async function addedCpu(llmUrl: string, gatewayUrl: string | undefined, extractUrl: string, plain: Buffer, shielded: Buffer): Promise<Added['cpu']> {
+  const calls = 500;
+  const phase = async (body: Buffer) => {
+    const a = [await serviceCpuSeconds(llmUrl), gatewayUrl ? await serviceCpuSeconds(gatewayUrl) : 0];
+    for (let i = 0; i < calls; i++) await post(extractUrl, body);
+    const b = [await serviceCpuSeconds(llmUrl), gatewayUrl ? await serviceCpuSeconds(gatewayUrl) : 0];
+    return [((b[0]! - a[0]!) * 1000) / calls, ((b[1]! - a[1]!) * 1000) / calls];
+  };
+  const p = await phase(plain);
+  const s = await phase(shielded);
+  return { llm_service_ms: +(s[0]! - p[0]!).toFixed(3), gateway_ms: +(s[1]! - p[1]!).toFixed(3) };
+}
+
+interface Target { llmUrl: string; gatewayUrl?: string }
+
+/**
+ * p50 of plain and shielded extract calls for every target, all interleaved
+ * call by call (plain, shielded, next target, ...), so that every target
+ * meets the same machine; then the CPU each adds, target by target.
+ */
+async function addedLatency(targets: Record<string, Target>): Promise<Record<string, Added>> {
   const text = 'Customer Maria Keller (maria.keller@example.com, +44 20 7946 0958) paid invoice INV-2291 with card 4111 1111 1111 1111; refunds go to IBAN GB82 WEST 1234 5698 7654 32.';
   const messages = [{ role: 'system', content: 'Extract the customer, e-mail and total as JSON.' }, { role: 'user', content: text }];
   const plain = Buffer.from(JSON.stringify({ messages, output_format: 'json' }));
   const shielded = Buffer.from(JSON.stringify({ messages, output_format: 'json', data_shield: { enabled: true } }));
+  const entries = Object.entries(targets).map(([key, t]) => ({ key, ...t, extractUrl: `${t.llmUrl}/api/v1/extract`, a: [] as number[], b: [] as number[] }));
   for (let i = 0; i < 200; i++) {
-    await post(extractUrl, plain);
-    await post(extractUrl, shielded);
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < GATEWAY_CALLS; i++) {
-    for (const [body, into] of [[plain, a], [shielded, b]] as const) {
-      const t = performance.now();
-      const status = await post(extractUrl, body);
-      into.push(performance.now() - t);
-      if (status !== 200) throw new Error(`extract answered ${status}`);
+    for (const t of entries) {
+      await post(t.extractUrl, plain);
+      await post(t.extractUrl, shielded);
     }
   }
-  const pa = summarize(a).p50;
-  const pb = summarize(b).p50;
-  return { plain: pa, shielded: pb, added: pb - pa, n: GATEWAY_CALLS };
+  for (let i = 0; i < GATEWAY_CALLS; i++) {
+    for (const t of entries) {
+      for (const [body, into] of [[plain, t.a], [shielded, t.b]] as const) {
+        const started = performance.now();
+        const status = await post(t.extractUrl, body);
+        into.push(performance.now() - started);
+        if (status !== 200) throw new Error(`extract answered ${status}`);
+      }
+    }
+  }
+  const out: Record<string, Added> = {};
+  for (const t of entries) {
+    const pa = summarize(t.a).p50;
+    const pb = summarize(t.b).p50;
+    out[t.key] = { plain: pa, shielded: pb, added: pb - pa, n: GATEWAY_CALLS, cpu: await addedCpu(t.llmUrl, t.gatewayUrl, t.extractUrl, plain, shielded) };
+  }
+  return out;
 }
 
+/** A gateway, an LLM service using it, and an LLM service with the engine in process, all built from `root`'s dist/. */
+async function startStack(root: string, providerUrl: string) {
+  const gw = await startProcess('data-shield', 'DATA_SHIELD_PORT', { DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' }, root);
+  const llmEnv = { LLM_PROVIDER_A_URL: providerUrl, LLM_PROVIDER_A_MODEL: 'gpt-4o-mini', LLM_PROVIDER_A_API_KEY: 'sk-bench', DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' };
+  const viaHttp = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_URL: gw.url }, root);
+  const inProcess = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_MODE: 'in_process' }, root);
+  return {
+    targets: { http: { llmUrl: viaHttp.url, gatewayUrl: gw.url }, local: { llmUrl: inProcess.url } },
+    stop: () => Promise.all([viaHttp.stop(), inProcess.stop(), gw.stop()]),
+  };
+}
+
+/**
+ * BENCH_DS_BASELINE=<checkout>: the same measurement on another build
+ * (its dist/), interleaved call by call with this one: the machine's speed
+ * drifts too much for runs minutes apart to compare.
+ */
 async function gateway() {
   const stub = await OpenAiStub.start({ answer: () => ({ content: '{"customer": "PERSON_00000000", "total": 120}', promptTokens: 80, completionTokens: 12 }) });
-  const gw = await startProcess('data-shield', 'DATA_SHIELD_PORT', { DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' });
-  const llmEnv = { LLM_PROVIDER_A_URL: stub.baseUrl, LLM_PROVIDER_A_MODEL: 'gpt-4o-mini', LLM_PROVIDER_A_API_KEY: 'sk-bench', DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' };
-  const viaHttp = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_URL: gw.url });
-  const inProcess = await startProcess('llm-service', 'LLM_SERVICE_PORT', { ...llmEnv, DATA_SHIELD_MODE: 'in_process' });
+  const baselineRoot = process.env.BENCH_DS_BASELINE ? path.resolve(process.env.BENCH_DS_BASELINE) : undefined;
+  const current = await startStack(ROOT, stub.baseUrl);
+  const baseline = baselineRoot ? await startStack(baselineRoot, stub.baseUrl) : undefined;
   try {
-    const http = await addedLatency(`${viaHttp.url}/api/v1/extract`);
-    const local = await addedLatency(`${inProcess.url}/api/v1/extract`);
-    return { http, local };
+    const r = await addedLatency({ ...current.targets, ...(baseline ? { baseline_http: baseline.targets.http, baseline_local: baseline.targets.local } : {}) });
+    return { http: r.http!, local: r.local!, baseline: baseline ? { root: baselineRoot, http: r.baseline_http!, local: r.baseline_local! } : undefined };
   } finally {
-    await Promise.all([viaHttp.stop(), inProcess.stop(), gw.stop()]);
+    await Promise.all([current.stop(), baseline?.stop()]);
     await stub.stop();
   }
 }
@@ -474,7 +530,16 @@ async function main(): Promise<void> {
   if (PARTS.has('gateway')) {
     const gw = await gateway();
     console.log(`\nExtract through the LLM service, p50 over ${gw.http.n} interleaved pairs: gateway (http) ${gw.http.plain.toFixed(2)} → ${gw.http.shielded.toFixed(2)} ms, added ${gw.http.added.toFixed(2)} ms; in_process ${gw.local.plain.toFixed(2)} → ${gw.local.shielded.toFixed(2)} ms, added ${gw.local.added.toFixed(2)} ms`);
-    rows.push({ metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' }, { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' });
+    console.log(`CPU added per shielded call: gateway mode ${gw.http.cpu.llm_service_ms} ms in the LLM service + ${gw.http.cpu.gateway_ms} ms in the gateway; in_process ${gw.local.cpu.llm_service_ms} ms`);
+    if (gw.baseline) {
+      const b = gw.baseline;
+      console.log(`Baseline ${b.root}, interleaved with the above: gateway (http) ${b.http.plain.toFixed(2)} → ${b.http.shielded.toFixed(2)} ms, added ${b.http.added.toFixed(2)} ms; in_process added ${b.local.added.toFixed(2)} ms; CPU added ${b.http.cpu.llm_service_ms} + ${b.http.cpu.gateway_ms} ms (http), ${b.local.cpu.llm_service_ms} ms (in_process)`);
+      rows.push({ metric: 'baseline: gateway added latency p50 ms (http)', value: +b.http.added.toFixed(2), target: '' });
+    }
+    rows.push({ metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' }, { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' },
+      { metric: 'CPU ms added per call, LLM service + gateway (http)', value: +(gw.http.cpu.llm_service_ms + gw.http.cpu.gateway_ms).toFixed(3), target: '' },
+      { metric: 'CPU ms added per call (in_process)', value: gw.local.cpu.llm_service_ms, target: '' },
+    );
     extra.gateway = gw;
   }
 

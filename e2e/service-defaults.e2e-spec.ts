@@ -1,13 +1,18 @@
 /**
  * Insecure defaults (issue #13): no service starts without its secrets, in
  * any environment, and the internal services listen on loopback unless
- * BIND_HOST opens them, while the public API keeps HOST.
+ * BIND_HOST opens them, while the public API keeps HOST. And one correlation
+ * id follows a request from the public API through the router to the
+ * workflow processor.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVICES, type ServiceName, Stack } from './support/stack';
+import { chain, definition, endNode, startNode, WorkflowApi } from './support/workflow-api';
 
 jest.setTimeout(120000);
 
@@ -97,5 +102,22 @@ describe('where the services listen', () => {
       expect([service, await accepts('127.0.0.1', stack.ports[service])]).toEqual([service, true]);
       expect([service, await accepts(external!, stack.ports[service])]).toEqual([service, false]);
     }
+  });
+
+  it('carries the caller’s correlation id from the public API through the router to the processor', async () => {
+    const alice = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
+    const activity = await alice.createActivity({ name: 'correlated', workflow_definition: definition([startNode(), endNode()], chain('start', 'end')) });
+    const id = await alice.createExecution(activity, {});
+    const correlationId = `e2e-corr-${randomUUID()}`;
+    const started = await alice.request('POST', `/workflow-executions/${id}/execute`, {}, { 'x-correlation-id': correlationId });
+    expect(started.status).toBe(200);
+    expect((await alice.waitFor(id)).status).toBe('completed');
+    const logged = (service: ServiceName) =>
+      readFileSync(path.join(ROOT, '.tmp', 'e2e-logs', `${service}.log`), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(correlationId))
+        .map((line) => (JSON.parse(line) as { message: string }).message);
+    expect(logged('router')).toContain('job queued');
+    expect(logged('workflow-processor').length).toBeGreaterThan(0);
   });
 });

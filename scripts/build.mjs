@@ -11,7 +11,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const allApps = readdirSync(path.join(root, 'apps')).filter((a) => existsSync(path.join(root, 'apps', a, 'src', 'main.ts')));
-const apps = process.argv.slice(2).length ? process.argv.slice(2) : allApps;
+const requested = process.argv.slice(2);
+const apps = (requested.length ? requested : allApps).filter((a) => a !== 'console');
+// The web console is a browser app (Vite), served by the public API: it is built with it.
+const withConsole = requested.length === 0 || requested.includes('console') || requested.includes('public-api');
+
+async function buildConsole() {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: path.join(root, 'apps', 'console', 'vite.config.mts'), logLevel: 'warn' });
+}
 
 const workspaceLibs = {
   name: 'workspace-libs',
@@ -66,8 +74,9 @@ function copyAssets(app, metafile) {
 }
 
 const started = Date.now();
-await Promise.all(
-  apps.map(async (app) => {
+await Promise.all([
+  ...(withConsole ? [buildConsole()] : []),
+  ...apps.map(async (app) => {
     const result = await build({
       entryPoints: entriesOf(app),
       outdir: path.join(root, 'dist', 'apps', app),
@@ -84,5 +93,5 @@ await Promise.all(
     });
     copyAssets(app, result.metafile);
   }),
-);
-console.log(`built ${apps.join(', ')} in ${Date.now() - started} ms`);
+]);
+console.log(`built ${[...apps, ...(withConsole ? ['console'] : [])].join(', ')} in ${Date.now() - started} ms`);

@@ -5,6 +5,8 @@
 #   pdftoppm / pdfinfo (poppler-utils)        optional PDF helpers (page counts in tests)
 #   dovecot (dovecot-imapd)                    the real IMAP server the e-mail source's
 #                                              tests start on loopback (never as a system service)
+#   chromium                                   the real browser the web console's tests and
+#                                              benchmark drive through playwright-core
 # plus a font so converted documents render text.
 #
 # Idempotent and fast when everything is present: it only checks for the
@@ -19,6 +21,7 @@ PACKAGES=(
   fonts-dejavu-core
   poppler-utils
   dovecot-imapd
+  chromium
 )
 
 log() { printf '[install-system-deps] %s\n' "$*"; }
@@ -34,9 +37,10 @@ command -v pdfinfo >/dev/null 2>&1 || missing+=("pdfinfo (optional)")
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=("DejaVu fonts")
 # /usr/sbin is not on every user's PATH.
 { command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ]; } || missing+=("dovecot")
+[ -x /usr/bin/chromium ] || missing+=("chromium")
 
 if [ "${#missing[@]}" -eq 0 ]; then
-  log "soffice, tesseract (eng), pdftoppm, pdfinfo, dovecot and fonts present; nothing to do"
+  log "soffice, tesseract (eng), pdftoppm, pdfinfo, dovecot, chromium and fonts present; nothing to do"
   exit 0
 fi
 

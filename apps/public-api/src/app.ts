@@ -5,7 +5,7 @@ import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-ki
 import { createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
 import { type AuditLog, type AuthGuards, createIdentityModule, type PrincipalCache } from './identity';
-import { type ApiFeature, bindFeature, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase } from './platform';
+import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createShieldModule } from './shield';
 import { createWorkflowsModule, type ExecutionServices, type SchedulesService } from './workflows';
@@ -31,6 +31,8 @@ export interface PublicApiDeps {
   broker?: RagBroker;
   /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
   audit?: AuditLog;
+  /** The built web console served at `/` (main passes CONSOLE_DIR or dist/apps/console); none in most tests. */
+  consoleDir?: string;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
   executionServices?: ExecutionServices;
   /** Where new documents' text is extracted (PUBLIC_API_ROLES); default `here`, in this process. */
@@ -67,7 +69,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, auth, audit, users, documents, rag, executions: deps.executionServices });
-  const agents = createAgentsModule({ config, database, logger, openapi, auth, documents, rag });
+  const agents = createAgentsModule({ config, database, logger, openapi, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
   // Mounting order: earlier routes win where paths overlap.
@@ -77,9 +79,11 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     workflows.features.activities,
     workflows.features.tools,
     workflows.features.analytics,
+    workflows.features.executionList,
     workflows.features.executions,
     documents.features.prompts,
     documents.features.classificationJobs,
+    documents.features.internalText,
     identity.features.audit,
     identity.features.credentials,
     shield.features.dataShield,
@@ -101,6 +105,9 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       const api = express.Router();
       for (const feature of features) feature.mount(api);
       root.use('/api', api);
+      const consoleFiles = deps.consoleDir === undefined ? undefined : consoleStatic(deps.consoleDir);
+      if (consoleFiles) root.use(consoleFiles);
+      else if (deps.consoleDir !== undefined) logger.warn('the web console is not built: `/` serves nothing (run npm run build)', { consoleDir: deps.consoleDir });
     },
   );
   return { app, auth, openapi, documents, rag, principals: identity.principals, audit, schedules: workflows.schedules() };

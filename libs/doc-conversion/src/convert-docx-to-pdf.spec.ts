@@ -1,8 +1,10 @@
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DocConverter } from './convert-docx-to-pdf';
 import { ConversionFailedError, ConversionRefusedError, ConversionTimeoutError, ConverterUnavailableError } from './errors';
+import { silentLogger } from '@docflow/service-kit';
 import { buildDocx } from '@docflow/testing';
 import { isRunning, liveGroupMembers } from './testing/process-group';
 
@@ -112,5 +114,96 @@ printf '%%PDF-1.4\\n1 0 obj <</Type/Pages/Count 2>> endobj\\n%%%%EOF\\n' > "$out
     const converter = new DocConverter({ sofficePath: path.join(dir, 'no-such-soffice'), tempDir: work });
     await expect(converter.convertDocxToPdf(docx)).rejects.toBeInstanceOf(ConverterUnavailableError);
     expect(await readdir(work)).toEqual([]);
+  });
+
+  describe('sandbox', () => {
+    let server: net.Server;
+    let port: number;
+
+    beforeAll(async () => {
+      server = net.createServer((socket) => socket.end('internal secret page'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as net.AddressInfo).port;
+    });
+
+    afterAll(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    /** A stand-in soffice that reports, inside the PDF it writes, what it could see and do. */
+    const reportingSoffice = (): string => `
+while [ $# -gt 0 ]; do
+  case "$1" in --outdir) out="$2"; shift 2;; *) shift;; esac
+done
+{
+  printf '%%PDF-1.4\\n'
+  env
+  echo "limits=$(ulimit -t),$(ulimit -v),$(ulimit -f)"
+  (exec 3<>/dev/tcp/127.0.0.1/${port} && echo network=reachable) 2>/dev/null || echo network=blocked
+} > "$out/document.pdf"`;
+
+    it('hides the service’s secrets from soffice, takes its network and limits its CPU, memory and files', async () => {
+      process.env.DOCFLOW_SPEC_JWT_SECRET = 'secret-that-soffice-must-not-see-0123';
+      try {
+        const converter = new DocConverter({
+          sofficePath: await script('soffice-report', reportingSoffice()),
+          tempDir: work,
+          sandboxLimits: { addressSpaceBytes: 1024 * 1024 * 1024, fileSizeBytes: 64 * 1024 * 1024 },
+        });
+        const result = await converter.convertDocxToPdf(docx, { timeoutMs: 10_000 });
+        const seen = await readFile(result.pdfPath, 'utf8');
+        await rm(path.dirname(result.pdfPath), { recursive: true, force: true });
+        expect(seen).not.toContain('secret-that-soffice-must-not-see-0123');
+        expect(seen).not.toContain('DOCFLOW_SPEC_JWT_SECRET');
+        expect(seen).toMatch(/^SAL_USE_VCLPLUGIN=svp$/m);
+        expect(seen).toMatch(/^HOME=.*\/docflow-soffice-[^/]+$/m);
+        expect(seen).toContain(`limits=25,${1024 * 1024},${64 * 1024}`);
+        expect(seen).toContain('network=blocked');
+      } finally {
+        delete process.env.DOCFLOW_SPEC_JWT_SECRET;
+      }
+    });
+
+    const remoteImage = buildDocx(['See the picture'], {
+      extraEntries: [
+        {
+          name: 'word/_rels/document.xml.rels',
+          data: '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="http://169.254.169.254/latest/meta-data/" TargetMode="External"/></Relationships>',
+        },
+      ],
+    });
+    const hyperlinkOnly = buildDocx(['See the site'], {
+      extraEntries: [
+        {
+          name: 'word/_rels/document.xml.rels',
+          data: '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
+        },
+      ],
+    });
+
+    it('without a network namespace, refuses documents that link remote resources (hyperlinks stay allowed) and says so once in the log', async () => {
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message), child: () => logger };
+      const converter = new DocConverter({ sofficePath: await script('soffice-ok', producePdf(path.join(dir, 'args.txt'))), tempDir: work, network: 'none', logger });
+      new DocConverter({ sofficePath: 'soffice', network: 'none', logger });
+      expect(warnings).toEqual(['LibreOffice runs without network isolation (no network namespace on this host): documents that link remote resources are refused']);
+
+      const remote = path.join(dir, 'remote.docx');
+      await writeFile(remote, remoteImage);
+      const err = await converter.convertDocxToPdf(remote).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConversionRefusedError);
+      expect((err as ConversionRefusedError).reason).toBe('remote_resource');
+
+      const linked = path.join(dir, 'linked.docx');
+      await writeFile(linked, hyperlinkOnly);
+      await expect(converter.convertDocxToPdf(linked, { outDir: path.join(dir, 'pdf') })).resolves.toMatchObject({ pages: 2 });
+    });
+
+    it('with a network namespace, leaves remote links to the namespace', async () => {
+      const converter = new DocConverter({ sofficePath: await script('soffice-ok', producePdf(path.join(dir, 'args.txt'))), tempDir: work });
+      const remote = path.join(dir, 'remote.docx');
+      await writeFile(remote, remoteImage);
+      await expect(converter.convertDocxToPdf(remote, { outDir: path.join(dir, 'pdf') })).resolves.toMatchObject({ pages: 2 });
+    });
   });
 });

@@ -2,8 +2,9 @@ import { copyFile, mkdir, mkdtemp, open, readFile, rename, rm, unlink } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { detectNetworkIsolation, type NetworkIsolation, resolveExecutable, sandboxed, type SandboxLimits } from '@docflow/sandbox';
 import type { Logger } from '@docflow/service-kit';
-import { ConversionFailedError } from './errors';
+import { ConversionFailedError, ConverterUnavailableError } from './errors';
 import { inspectOfficeZip, type OfficeZipLimits } from './inspect-office-zip';
 import { ConcurrencyLimiter } from './limiter';
 import { countPdfPages } from './pdf-pages';
@@ -23,7 +24,16 @@ export interface DocConverterOptions {
   /** Where per-conversion work folders are made; default os.tmpdir(). */
   tempDir?: string;
   logger?: Logger;
+  /** Resource limits of each soffice run; CPU seconds default to twice the timeout (soffice uses more than one thread). */
+  sandboxLimits?: Partial<SandboxLimits>;
+  /** Default: what the host allows, detected once (libs/sandbox). `none` refuses documents that link remote resources. */
+  network?: NetworkIsolation;
 }
+
+const DEFAULT_ADDRESS_SPACE_BYTES = 3 * 1024 * 1024 * 1024;
+const DEFAULT_FILE_SIZE_BYTES = 512 * 1024 * 1024;
+
+let warnedNoNetworkIsolation = false;
 
 export interface ConvertOptions {
   timeoutMs?: number;
@@ -74,6 +84,10 @@ async function startsWithPdfMagic(file: string): Promise<boolean> {
  * Converts Word documents to PDF with headless LibreOffice, one fresh profile
  * per run (no shared state, no lock files between runs), a bounded number of
  * runs at a time and a hard timeout that kills the whole soffice process group.
+ * soffice runs sandboxed (libs/sandbox): none of this process's environment,
+ * a private home, no network where the host allows a namespace (and, where it
+ * does not, no document that links a remote resource), CPU, memory and
+ * file-size limits.
  */
 export class DocConverter {
   private readonly limiter: ConcurrencyLimiter;
@@ -82,6 +96,8 @@ export class DocConverter {
   private readonly limits: Partial<OfficeZipLimits>;
   private readonly tempDir: string;
   private readonly logger: Logger | undefined;
+  private readonly sandboxLimits: Partial<SandboxLimits>;
+  private readonly network: NetworkIsolation;
 
   constructor(options: DocConverterOptions = {}) {
     this.limiter = new ConcurrencyLimiter(options.concurrency ?? 1, options.maxQueued ?? 100);
@@ -90,6 +106,12 @@ export class DocConverter {
     this.limits = options.limits ?? {};
     this.tempDir = options.tempDir ?? os.tmpdir();
     this.logger = options.logger;
+    this.sandboxLimits = options.sandboxLimits ?? {};
+    this.network = options.network ?? detectNetworkIsolation();
+    if (this.network === 'none' && !warnedNoNetworkIsolation) {
+      warnedNoNetworkIsolation = true;
+      this.logger?.warn('LibreOffice runs without network isolation (no network namespace on this host): documents that link remote resources are refused');
+    }
   }
 
   /** Conversions running now and waiting for a slot. */
@@ -104,12 +126,14 @@ export class DocConverter {
    * ConverterUnavailableError (soffice missing, queue full).
    */
   async convertDocxToPdf(inputPath: string, options: ConvertOptions = {}): Promise<ConvertResult> {
-    await inspectOfficeZip(inputPath, { expect: 'docx', limits: this.limits });
+    await inspectOfficeZip(inputPath, { expect: 'docx', limits: this.limits, refuseRemoteResources: this.network === 'none' });
     return this.limiter.run(() => this.convert(inputPath, options));
   }
 
   private async convert(inputPath: string, options: ConvertOptions): Promise<ConvertResult> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const soffice = resolveExecutable(this.sofficePath);
+    if (soffice === undefined) throw new ConverterUnavailableError(`${this.sofficePath} is not installed (run scripts/install-system-deps.sh)`);
     const work = await mkdtemp(path.join(this.tempDir, 'docflow-soffice-'));
     try {
       const profile = path.join(work, 'profile');
@@ -123,9 +147,19 @@ export class DocConverter {
       await copyFile(inputPath, input);
 
       const started = Date.now();
-      const run = await runInProcessGroup(
-        this.sofficePath,
-        [
+      const sandbox = sandboxed({
+        command: soffice,
+        home: work,
+        tmpDir: tmp,
+        env: { SAL_USE_VCLPLUGIN: 'svp' },
+        network: this.network,
+        limits: {
+          cpuSeconds: Math.ceil((2 * timeoutMs) / 1000) + 5,
+          addressSpaceBytes: DEFAULT_ADDRESS_SPACE_BYTES,
+          fileSizeBytes: DEFAULT_FILE_SIZE_BYTES,
+          ...this.sandboxLimits,
+        },
+        args: [
           '--headless',
           '--norestore',
           '--nolockcheck',
@@ -138,13 +172,13 @@ export class DocConverter {
           outDir,
           input,
         ],
-        {
-          timeoutMs,
-          cwd: work,
-          env: { ...process.env, HOME: work, TMPDIR: tmp, SAL_USE_VCLPLUGIN: 'svp' },
-          ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
-        },
-      );
+      });
+      const run = await runInProcessGroup(sandbox.command, sandbox.args, {
+        timeoutMs,
+        cwd: work,
+        env: sandbox.env,
+        ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      });
       const produced = path.join(outDir, 'document.pdf');
       if (run.exitCode !== 0) {
         throw new ConversionFailedError(`LibreOffice exited with ${run.exitCode ?? run.signal ?? 'no status'}`, run.output, run.exitCode);

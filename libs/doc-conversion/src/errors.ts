@@ -1,18 +1,8 @@
+import type { ZipRefusalReason } from '@docflow/safe-zip';
 import { ServiceUnavailableError, UnprocessableEntityError } from '@docflow/service-kit';
 
-export type RefusalReason =
-  | 'input_too_large'
-  | 'not_a_zip'
-  | 'unsupported_zip'
-  | 'too_many_entries'
-  | 'unsafe_entry_name'
-  | 'duplicate_entry'
-  | 'encrypted_entry'
-  | 'unsupported_compression'
-  | 'overlapping_entries'
-  | 'total_uncompressed_too_large'
-  | 'compression_ratio_too_high'
-  | 'not_a_docx';
+/** Why a document is not converted: what the zip reader refuses, or this module's own checks. */
+export type RefusalReason = ZipRefusalReason | 'input_too_large' | 'not_a_docx' | 'remote_resource';
 
 /** The input is not converted: not a well-formed office file, or shaped like a zip bomb. */
 export class ConversionRefusedError extends UnprocessableEntityError {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,7 @@ describe('inspectOfficeZip', () => {
     expect(await refusal(xlsx)).toBe('not_a_docx');
   });
 
-  it('refuses an archive with too many entries from the end record alone', async () => {
+  it('refuses an archive with too many entries', async () => {
     const many = buildZip([...docxParts, ...Array.from({ length: 2001 }, (_, i) => ({ name: `word/media/x${i}.bin`, data: '', method: 'store' as const }))]);
     expect(await refusal(many)).toBe('too_many_entries');
   });
@@ -65,16 +66,22 @@ describe('inspectOfficeZip', () => {
     expect(await refusal(bomb)).toBe('compression_ratio_too_high');
   });
 
-  it('refuses an archive whose declared total size is over the cap', async () => {
-    const huge = buildDocx(['x'], {
-      extraEntries: [{ name: 'word/media/big.bin', data: Buffer.alloc(1000, 1), method: 'store', declaredUncompressedSize: 250 * 1024 * 1024 }],
-    });
-    expect(await refusal(huge)).toBe('total_uncompressed_too_large');
+  it('refuses an archive whose declared sizes lie: a part that claims 1 KiB inflates to 64 MiB', async () => {
+    const liar = buildDocx(['x'], { extraEntries: [{ name: 'word/media/small.bin', data: Buffer.alloc(64 * 1024 * 1024), declaredUncompressedSize: 1024 }] });
+    expect(liar.length).toBeLessThan(200 * 1024);
+    // Ratio and size limits out of the way: the inflated bytes themselves give it away.
+    expect(await refusal(liar, { expect: 'docx', limits: { maxCompressionRatio: 1e9 } })).toBe('declared_size_mismatch');
   });
 
-  it('refuses overlapping entries (one compressed block reused)', async () => {
-    const overlapping = buildZip([...docxParts, { name: 'word/media/a.xml', data: 'aaaa' }, { name: 'word/media/b.xml', data: 'aaaa', localHeaderOffsetOf: 3 }]);
-    expect(await refusal(overlapping)).toBe('overlapping_entries');
+  it('counts inflated bytes against the total, whatever the archive declares', async () => {
+    const parts = Array.from({ length: 6 }, (_, i) => ({ name: `word/media/n${i}.bin`, data: randomBytes(512 * 1024), method: 'store' as const }));
+    expect(await refusal(buildZip([...docxParts, ...parts]), { expect: 'docx', limits: { maxTotalUncompressedBytes: 2 * 1024 * 1024 } })).toBe('total_uncompressed_too_large');
+  });
+
+  it('counts one compressed block reused by overlapping entries as often as it is inflated', async () => {
+    const block = Buffer.alloc(1024 * 1024, 7);
+    const overlapping = buildZip([...docxParts, { name: 'word/media/a.bin', data: block }, ...Array.from({ length: 8 }, (_, i) => ({ name: `word/media/b${i}.bin`, data: block, localHeaderOffsetOf: 3 }))]);
+    expect(await refusal(overlapping, { expect: 'docx', limits: { maxTotalUncompressedBytes: 5 * 1024 * 1024, maxCompressionRatio: 1e9 } })).toBe('total_uncompressed_too_large');
   });
 
   it.each([['../evil.xml'], ['word/../../evil.xml'], ['/etc/passwd'], ['C:/evil.xml'], ['word\\..\\evil.xml']])('refuses the entry name %j', async (name) => {

@@ -1,13 +1,14 @@
+import { stat } from 'node:fs/promises';
+import { DEFAULT_ZIP_LIMITS, inspectZip } from '@docflow/safe-zip';
 import { ConversionRefusedError } from './errors';
-import { readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
 
 export interface OfficeZipLimits {
   /** Largest accepted file, in bytes. */
   maxFileBytes: number;
   maxEntries: number;
-  /** Sum of the declared uncompressed sizes. */
+  /** Bytes all entries may inflate to, counted while inflating (declared sizes are not trusted). */
   maxTotalUncompressedBytes: number;
-  /** Uncompressed/compressed, checked for entries (and the whole archive) above ratioMinBytes. */
+  /** Inflated/compressed, checked for entries that inflate past ratioMinBytes. */
   maxCompressionRatio: number;
   /** Small parts (XML of a few KiB) may compress very well; the ratio is judged only above this size. */
   ratioMinBytes: number;
@@ -15,10 +16,10 @@ export interface OfficeZipLimits {
 
 export const DEFAULT_OFFICE_ZIP_LIMITS: Readonly<OfficeZipLimits> = Object.freeze({
   maxFileBytes: 100 * 1024 * 1024,
-  maxEntries: 2000,
-  maxTotalUncompressedBytes: 200 * 1024 * 1024,
-  maxCompressionRatio: 100,
-  ratioMinBytes: 1024 * 1024,
+  maxEntries: DEFAULT_ZIP_LIMITS.maxEntries,
+  maxTotalUncompressedBytes: DEFAULT_ZIP_LIMITS.maxTotalInflatedBytes,
+  maxCompressionRatio: DEFAULT_ZIP_LIMITS.maxCompressionRatio,
+  ratioMinBytes: DEFAULT_ZIP_LIMITS.ratioMinBytes,
 });
 
 export type OfficeZipKind = 'docx' | 'xlsx' | 'pptx' | 'unknown';
@@ -27,6 +28,7 @@ export interface OfficeZipReport {
   kind: OfficeZipKind;
   entryCount: number;
   totalCompressedBytes: number;
+  /** What the entries really inflated to. */
   totalUncompressedBytes: number;
 }
 
@@ -34,16 +36,27 @@ export interface InspectOfficeZipOptions {
   /** Refuse unless the archive is this kind of document (`not_a_docx`). */
   expect?: 'docx';
   limits?: Partial<OfficeZipLimits>;
+  /**
+   * Refuse (`remote_resource`) a document whose parts link resources outside
+   * it (images, templates, frames, OLE objects with TargetMode="External"):
+   * LibreOffice would fetch them. Used when the converter cannot take the
+   * network away from LibreOffice. Hyperlinks are not fetched and stay allowed.
+   */
+  refuseRemoteResources?: boolean;
 }
 
-const STORED = 0;
-const DEFLATED = 8;
-const LOCAL_HEADER_SIZE = 30;
+const RELATIONSHIP = /<(?:\w+:)?Relationship\b[^>]*>/g;
 
-function unsafeName(name: string): boolean {
-  if (name.length === 0 || name.includes('\0') || name.includes('\\')) return true;
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return true;
-  return name.split('/').some((segment) => segment === '..');
+/** The first relationship that makes a reader fetch something from outside the archive, if any. */
+function remoteRelationship(rels: Record<string, Buffer>): string | undefined {
+  for (const [part, xml] of Object.entries(rels)) {
+    for (const [element] of xml.toString('utf8').matchAll(RELATIONSHIP)) {
+      if (!/\bTargetMode\s*=\s*["']External["']/i.test(element)) continue;
+      if (/\bType\s*=\s*["'][^"']*\/hyperlink["']/i.test(element)) continue;
+      return part;
+    }
+  }
+  return undefined;
 }
 
 function kindOf(names: Set<string>): OfficeZipKind {
@@ -54,84 +67,44 @@ function kindOf(names: Set<string>): OfficeZipKind {
   return 'unknown';
 }
 
-/** Entries must not share bytes: the overlapping-entry zip bomb reuses one compressed block many times. */
-function findOverlap(entries: ZipEntry[], centralDirectoryOffset: number): ZipEntry | undefined {
-  const sorted = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
-  for (let i = 0; i < sorted.length; i += 1) {
-    const entry = sorted[i]!;
-    const end = entry.localHeaderOffset + LOCAL_HEADER_SIZE + Buffer.byteLength(entry.name) + entry.compressedSize;
-    const nextStart = sorted[i + 1]?.localHeaderOffset ?? centralDirectoryOffset;
-    if (end > nextStart) return entry;
-  }
-  return undefined;
-}
-
 /**
- * Judges an OOXML (zip) office file from its central directory alone, before
- * LibreOffice sees it, and refuses with ConversionRefusedError (details.reason)
- * anything shaped like a zip bomb or a path-traversal archive: too large, too
- * many entries, too much declared uncompressed data, a suspicious compression
- * ratio, overlapping entries, `..` or absolute entry names, encryption, or an
- * unknown compression method. With `expect: 'docx'` it also requires
- * `[Content_Types].xml` and `word/document.xml`. Nothing is decompressed, so
- * sizes are the archive's own claims; LibreOffice's run is further bounded by
- * the conversion timeout.
+ * Judges an OOXML (zip) office file before LibreOffice sees it, and refuses
+ * with ConversionRefusedError (details.reason) anything shaped like a zip bomb
+ * or a path-traversal archive. Every entry is inflated in a worker thread
+ * (libs/safe-zip) and its bytes counted as they come out, so the limits hold
+ * whatever sizes the archive declares: too large, too many entries, too much
+ * inflated data, a suspicious compression ratio, sizes that differ from the
+ * declared ones, `..` or absolute entry names, encryption, or an unknown
+ * compression method. With `expect: 'docx'` it also requires
+ * `[Content_Types].xml` and `word/document.xml`.
  */
 export async function inspectOfficeZip(path: string, options: InspectOfficeZipOptions = {}): Promise<OfficeZipReport> {
   const limits: OfficeZipLimits = { ...DEFAULT_OFFICE_ZIP_LIMITS, ...options.limits };
-  let directory;
-  try {
-    directory = await readZipDirectory(path, limits.maxEntries);
-  } catch (err) {
-    if (err instanceof ZipFormatError) throw new ConversionRefusedError(err.kind, `Refused document: ${err.message}`);
-    throw err;
-  }
-  const { entries, fileSize } = directory;
+  const fileSize = (await stat(path)).size;
   if (fileSize > limits.maxFileBytes) {
     throw new ConversionRefusedError('input_too_large', `Refused document: ${fileSize} bytes, more than ${limits.maxFileBytes}`);
   }
-
-  const names = new Set<string>();
-  let totalCompressed = 0;
-  let totalUncompressed = 0;
-  for (const entry of entries) {
-    if (unsafeName(entry.name)) {
-      throw new ConversionRefusedError('unsafe_entry_name', `Refused document: entry name "${entry.name.slice(0, 80)}" is not a safe relative path`);
-    }
-    if (names.has(entry.name)) throw new ConversionRefusedError('duplicate_entry', `Refused document: entry "${entry.name.slice(0, 80)}" appears twice`);
-    names.add(entry.name);
-    if (entry.flags & 0x0001) throw new ConversionRefusedError('encrypted_entry', 'Refused document: it holds encrypted entries');
-    if (entry.method !== STORED && entry.method !== DEFLATED) {
-      throw new ConversionRefusedError('unsupported_compression', `Refused document: compression method ${entry.method} is not accepted`);
-    }
-    totalCompressed += entry.compressedSize;
-    totalUncompressed += entry.uncompressedSize;
+  const inspection = await inspectZip(
+    { path },
+    {
+      limits: {
+        maxEntries: limits.maxEntries,
+        maxTotalInflatedBytes: limits.maxTotalUncompressedBytes,
+        maxCompressionRatio: limits.maxCompressionRatio,
+        ratioMinBytes: limits.ratioMinBytes,
+      },
+      ...(options.refuseRemoteResources ? { keepPattern: '\\.rels$' } : {}),
+    },
+  );
+  if (!inspection.ok) throw new ConversionRefusedError(inspection.reason, `Refused document: ${inspection.message}`);
+  const remote = options.refuseRemoteResources ? remoteRelationship(inspection.kept) : undefined;
+  if (remote !== undefined) {
+    throw new ConversionRefusedError('remote_resource', `Refused document: ${remote.slice(0, 80)} links a resource outside the document, and conversion has no network isolation here`);
   }
 
-  if (totalUncompressed > limits.maxTotalUncompressedBytes) {
-    throw new ConversionRefusedError(
-      'total_uncompressed_too_large',
-      `Refused document: it expands to ${totalUncompressed} bytes, more than ${limits.maxTotalUncompressedBytes}`,
-    );
-  }
-  const ratio = (uncompressed: number, compressed: number): number => uncompressed / Math.max(compressed, 1);
-  for (const entry of entries) {
-    if (entry.uncompressedSize > limits.ratioMinBytes && ratio(entry.uncompressedSize, entry.compressedSize) > limits.maxCompressionRatio) {
-      throw new ConversionRefusedError(
-        'compression_ratio_too_high',
-        `Refused document: entry "${entry.name.slice(0, 80)}" expands more than ${limits.maxCompressionRatio} times`,
-      );
-    }
-  }
-  if (totalUncompressed > limits.ratioMinBytes && ratio(totalUncompressed, fileSize) > limits.maxCompressionRatio) {
-    throw new ConversionRefusedError('compression_ratio_too_high', `Refused document: it expands more than ${limits.maxCompressionRatio} times`);
-  }
-  const overlap = findOverlap(entries, directory.centralDirectoryOffset);
-  if (overlap) throw new ConversionRefusedError('overlapping_entries', `Refused document: entry "${overlap.name.slice(0, 80)}" overlaps another`);
-
-  const kind = kindOf(names);
+  const kind = kindOf(new Set(inspection.entries.map((e) => e.name)));
   if (options.expect === 'docx' && kind !== 'docx') {
     throw new ConversionRefusedError('not_a_docx', 'Refused document: not a Word document ([Content_Types].xml and word/document.xml are required)');
   }
-  return { kind, entryCount: entries.length, totalCompressedBytes: totalCompressed, totalUncompressedBytes: totalUncompressed };
+  return { kind, entryCount: inspection.entries.length, totalCompressedBytes: inspection.totalCompressedBytes, totalUncompressedBytes: inspection.totalInflatedBytes };
 }

@@ -25,6 +25,16 @@ export class TextExtractionError extends UnprocessableEntityError {
   }
 }
 
+/** An office archive refused before anything else reads it: shaped like a zip bomb, unsafe names, encryption (libs/safe-zip). */
+export class UnsafeArchiveError extends UnprocessableEntityError {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message, { reason }, 'unsafe_archive');
+  }
+}
+
 /** The parser or OCR did not finish within timeoutMs and was stopped. */
 export class ExtractionTimeoutError extends UnprocessableEntityError {
   constructor(readonly timeoutMs: number) {

@@ -46,7 +46,7 @@ describe('extractText and sniffMime on files made by LibreOffice', () => {
     // 28 pt text at 150 dpi: glyphs about 40 px high.
     await run('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'ocr.pdf'), path.join(dir, 'ocr')], { timeout: 60_000 });
     const png = await readFile(path.join(dir, 'ocr.png'));
-    expect(sniffMime(png, 'scan.pdf')).toEqual({ mime: 'image/png', ext: 'png' });
+    expect(await sniffMime(png, 'scan.pdf')).toEqual({ mime: 'image/png', ext: 'png' });
     const result = await extractText(png, 'image/png');
     expect(result.mime).toBe('image/png');
     expect(result.text).toMatch(/QUARTERLY\s+INVOICE/);
@@ -55,13 +55,13 @@ describe('extractText and sniffMime on files made by LibreOffice', () => {
 
     await run('pdftoppm', ['-jpeg', '-r', '150', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'ocr.pdf'), path.join(dir, 'ocr')], { timeout: 60_000 });
     const jpeg = await readFile(path.join(dir, 'ocr.jpg'));
-    expect(sniffMime(jpeg)).toEqual({ mime: 'image/jpeg', ext: 'jpg' });
+    expect(await sniffMime(jpeg)).toEqual({ mime: 'image/jpeg', ext: 'jpg' });
     expect((await extractText(jpeg, 'image/jpeg')).text).toMatch(/QUARTERLY\s+INVOICE/);
   });
 
   it('reads each page of a PDF that LibreOffice wrote', async () => {
     const pdf = await convert('pages', buildDocx(['Purchase order 7731', { pageBreak: true }, 'Delivery address: Harbour Street 5']), 'pdf', 'pdf');
-    expect(sniffMime(pdf)?.mime).toBe('application/pdf');
+    expect((await sniffMime(pdf))?.mime).toBe('application/pdf');
     const result = await extractText(pdf, 'application/pdf');
     expect(result.pages).toHaveLength(2);
     expect(result.pages![0]!.text).toContain('Purchase order 7731');
@@ -71,6 +71,6 @@ describe('extractText and sniffMime on files made by LibreOffice', () => {
 
   it('recognises a legacy Word 97 .doc by content', async () => {
     const doc = await convert('legacy', buildDocx(['Old format']), 'doc:MS Word 97', 'doc');
-    expect(sniffMime(doc, 'legacy.txt')).toEqual({ mime: 'application/msword', ext: 'doc' });
+    expect(await sniffMime(doc, 'legacy.txt')).toEqual({ mime: 'application/msword', ext: 'doc' });
   });
 });

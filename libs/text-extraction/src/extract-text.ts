@@ -4,7 +4,7 @@ import { imageSize } from './image-size';
 import { type AcceptedMimeType, normaliseMimeType } from './mime';
 import { ocrImage } from './ocr';
 import { parseInWorker } from './parser-worker';
-import { listZipEntries } from './zip-entries';
+import { inspectZip } from '@docflow/safe-zip';
 
 export interface ExtractTextOptions {
   /** Largest input accepted; default 50 MiB. */
@@ -94,17 +94,18 @@ function decodeUtf8(buf: Buffer): string {
   }
 }
 
-/** A DOCX is judged from its zip directory before the parser inflates anything. */
-function checkDocxArchive(buf: Buffer, settings: Settings): void {
-  const entries = listZipEntries(buf, 2000);
-  if (!entries) throw new TextExtractionError('The Word document is not a readable zip archive (or has too many parts)');
-  if (!entries.some((e) => e.name === 'word/document.xml')) throw new TextExtractionError('The Word document has no word/document.xml');
-  const total = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
-  if (total > settings.maxDocxUncompressedBytes) {
-    throw new TextExtractionError(`The Word document expands to more than ${settings.maxDocxUncompressedBytes} bytes`);
+/**
+ * A DOCX is inflated once in a worker thread, counting bytes (libs/safe-zip),
+ * before the parser sees it: the parser inflates what the archive declares,
+ * and declarations lie.
+ */
+async function checkDocxArchive(buf: Buffer, settings: Settings): Promise<void> {
+  const inspection = await inspectZip({ buffer: buf }, { limits: { maxEntries: 2000, maxTotalInflatedBytes: settings.maxDocxUncompressedBytes, timeoutMs: settings.timeoutMs } });
+  if (!inspection.ok) {
+    if (inspection.reason === 'not_a_zip') throw new TextExtractionError('The Word document is not a readable zip archive', inspection.message);
+    throw new TextExtractionError(`The Word document was refused: ${inspection.message}`, inspection.reason);
   }
-  const bomb = entries.find((e) => e.uncompressedSize > 1024 * 1024 && e.uncompressedSize / Math.max(e.compressedSize, 1) > 100);
-  if (bomb) throw new TextExtractionError('The Word document has a part that expands more than 100 times');
+  if (!inspection.entries.some((e) => e.name === 'word/document.xml')) throw new TextExtractionError('The Word document has no word/document.xml');
 }
 
 async function extractPdf(buf: Buffer, s: Settings): Promise<Omit<ExtractTextResult, 'mime'>> {
@@ -117,7 +118,7 @@ async function extractPdf(buf: Buffer, s: Settings): Promise<Omit<ExtractTextRes
 }
 
 async function extractDocx(buf: Buffer, s: Settings): Promise<Omit<ExtractTextResult, 'mime'>> {
-  checkDocxArchive(buf, s);
+  await checkDocxArchive(buf, s);
   const result = await parseInWorker(
     { kind: 'docx', data: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) },
     { timeoutMs: s.timeoutMs, memoryMb: s.parserMemoryMb },

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type NetworkIsolation, resolveExecutable, sandboxed, type SandboxLimits } from '@docflow/sandbox';
 import { ExtractionTimeoutError, ExtractorUnavailableError, TextExtractionError } from './errors';
 
 export interface OcrOptions {
@@ -7,6 +11,10 @@ export interface OcrOptions {
   timeoutMs: number;
   /** Stop reading (and mark truncated) past this many bytes of output. */
   maxOutputBytes: number;
+  /** Overrides of the sandbox's limits (defaults: CPU = timeout + 5 s, 1 GiB address space, 16 MiB files). */
+  sandboxLimits?: Partial<SandboxLimits>;
+  /** Default: what the host allows. tesseract reads only stdin, so without a namespace nothing more is refused. */
+  network?: NetworkIsolation;
 }
 
 export interface OcrResult {
@@ -25,17 +33,35 @@ function killGroup(pid: number | undefined): void {
 
 /**
  * `tesseract stdin stdout -l <lang>`: the image goes in on stdin (no temp
- * file), the text comes back on stdout. Runs in its own process group, killed
- * on timeout; OpenMP is held to one thread so that OCR does not take every core.
+ * file), the text comes back on stdout. Runs sandboxed (libs/sandbox: none of
+ * this process's environment, a private empty home, no network where the host
+ * allows a namespace, CPU, memory and file-size limits) in its own process
+ * group, killed on timeout; OpenMP is held to one thread so that OCR does not
+ * take every core.
  */
-export function ocrImage(image: Buffer, options: OcrOptions): Promise<OcrResult> {
+export async function ocrImage(image: Buffer, options: OcrOptions): Promise<OcrResult> {
   if (!/^[A-Za-z0-9_+]{1,64}$/.test(options.language)) throw new RangeError(`bad OCR language "${options.language}"`);
+  const tesseract = resolveExecutable(options.tesseractPath);
+  if (tesseract === undefined) throw new ExtractorUnavailableError(`${options.tesseractPath} is not installed (run scripts/install-system-deps.sh)`);
+  const home = mkdtempSync(path.join(os.tmpdir(), 'docflow-ocr-'));
+  try {
+    return await runTesseract(image, tesseract, home, options);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function runTesseract(image: Buffer, tesseract: string, home: string, options: OcrOptions): Promise<OcrResult> {
+  const sandbox = sandboxed({
+    command: tesseract,
+    args: ['stdin', 'stdout', '-l', options.language],
+    home,
+    env: { OMP_THREAD_LIMIT: '1', ...(process.env.TESSDATA_PREFIX ? { TESSDATA_PREFIX: process.env.TESSDATA_PREFIX } : {}) },
+    ...(options.network ? { network: options.network } : {}),
+    limits: { cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 5, addressSpaceBytes: 1024 * 1024 * 1024, fileSizeBytes: 16 * 1024 * 1024, ...options.sandboxLimits },
+  });
   return new Promise<OcrResult>((resolve, reject) => {
-    const child = spawn(options.tesseractPath, ['stdin', 'stdout', '-l', options.language], {
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-    });
+    const child = spawn(sandbox.command, sandbox.args, { cwd: home, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: sandbox.env });
     const out: Buffer[] = [];
     let outBytes = 0;
     let truncated = false;

@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { type AcceptedMimeType, DOCX_MIME, EXTENSION_BY_MIME, XLSX_MIME } from './mime';
 import { isOle2, ole2RootStreamNames } from './ole2';
-import { listZipEntries, readZipEntry } from './zip-entries';
+import { inspectZip } from '@docflow/safe-zip';
+import { UnsafeArchiveError } from './errors';
 
 export interface SniffedType {
   mime: AcceptedMimeType;
@@ -20,20 +21,26 @@ function ascii(buf: Buffer, at: number, text: string): boolean {
   return buf.length >= at + text.length && buf.toString('latin1', at, at + text.length) === text;
 }
 
-function sniffOfficeZip(buf: Buffer): AcceptedMimeType | undefined {
-  const entries = listZipEntries(buf);
-  if (!entries) return undefined;
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  const contentTypesEntry = byName.get('[Content_Types].xml');
-  if (!contentTypesEntry) return undefined;
+/**
+ * A zip is judged by inflating all of it in a worker thread (libs/safe-zip),
+ * counting bytes: a zip bomb is refused here, at upload, whatever sizes it
+ * declares (UnsafeArchiveError), and the API's event loop only waits.
+ */
+async function sniffOfficeZip(buf: Buffer): Promise<AcceptedMimeType | undefined> {
+  const inspection = await inspectZip({ buffer: buf }, { keep: ['[Content_Types].xml'], keepMaxBytes: MAX_CONTENT_TYPES_BYTES });
+  if (!inspection.ok) {
+    if (inspection.reason === 'not_a_zip') return undefined;
+    throw new UnsafeArchiveError(`The archive was refused: ${inspection.message}`, inspection.reason);
+  }
+  const names = new Set(inspection.entries.map((e) => e.name));
   let candidate: AcceptedMimeType;
   let mainType: string;
-  if (byName.has('word/document.xml')) [candidate, mainType] = [DOCX_MIME, DOCX_MAIN];
-  else if (byName.has('xl/workbook.xml')) [candidate, mainType] = [XLSX_MIME, XLSX_MAIN];
+  if (names.has('word/document.xml')) [candidate, mainType] = [DOCX_MIME, DOCX_MAIN];
+  else if (names.has('xl/workbook.xml')) [candidate, mainType] = [XLSX_MIME, XLSX_MAIN];
   else return undefined;
   // The declared main part type tells a .docx from a macro-enabled .docm or a
   // .dotx template, which share the layout but are not accepted types.
-  const contentTypes = readZipEntry(buf, contentTypesEntry, MAX_CONTENT_TYPES_BYTES);
+  const contentTypes = inspection.kept['[Content_Types].xml'];
   if (!contentTypes || !contentTypes.toString('utf8').includes(mainType)) return undefined;
   return candidate;
 }
@@ -108,12 +115,12 @@ function sniffText(buf: Buffer, declaredName: string | undefined): AcceptedMimeT
  * all of it. declaredName (the client's filename) only chooses between text
  * types (`.csv`, `.json`); it never makes binary content pass as something else.
  */
-export function sniffMime(buffer: Buffer, declaredName?: string): SniffedType | undefined {
-  const mime = sniffBytes(buffer, declaredName);
+export async function sniffMime(buffer: Buffer, declaredName?: string): Promise<SniffedType | undefined> {
+  const mime = await sniffBytes(buffer, declaredName);
   return mime === undefined ? undefined : { mime, ext: EXTENSION_BY_MIME[mime] };
 }
 
-function sniffBytes(buf: Buffer, declaredName: string | undefined): AcceptedMimeType | undefined {
+async function sniffBytes(buf: Buffer, declaredName: string | undefined): Promise<AcceptedMimeType | undefined> {
   if (buf.length === 0) return undefined;
   if (ascii(buf, 0, '%PDF-')) return 'application/pdf';
   if (startsWith(buf, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) && ascii(buf, 12, 'IHDR')) return 'image/png';

@@ -1,30 +1,44 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runWithContext } from '@docflow/service-kit';
-import { HttpDataShield } from './data-shield.client';
+import { DataShieldUnavailableError, HttpDataShield } from './data-shield.client';
 
-describe('HttpDataShield', () => {
-  let server: http.Server;
-  const seen: http.IncomingHttpHeaders[] = [];
+/** A loopback gateway whose answer each test chooses; `hold` never answers. */
+async function gateway(answer: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void) {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => answer(req, body, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/prefix`;
+  return { url, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+}
 
-  beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      seen.push(req.headers);
-      req.resume();
+describe('HttpDataShield (node:http client)', () => {
+  it('posts JSON with the service key under the base path and reads the answer', async () => {
+    const seen: { path?: string; key?: string; body?: unknown } = {};
+    const gw = await gateway((req, body, res) => {
+      Object.assign(seen, { path: req.url, key: req.headers['x-service-key'], body: JSON.parse(body) });
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ scope_id: 'scope-1', texts: ['<PERSON_1> writes'], entity_counts: { PERSON: 1 }, layers: ['L1'] }));
+      res.end(JSON.stringify({ scope_id: 'dss1.x', texts: ['EMAIL_0123abcd'], entity_counts: { EMAIL: 1 }, layers: ['L1'] }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const shield = new HttpDataShield({ baseUrl: gw.url, serviceKey: 'k' });
+      expect(await shield.tokenise(['a@b.io'], { tenant: '7' })).toEqual({ scopeId: 'dss1.x', texts: ['EMAIL_0123abcd'], entityCounts: { EMAIL: 1 }, layers: ['L1'] });
+      expect(seen).toEqual({ path: '/prefix/api/v1/tokenise', key: 'k', body: { texts: ['a@b.io'], tenant: '7' } });
+    } finally {
+      await gw.close();
+    }
   });
 
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-
-  it('calls the gateway with the service key under the caller’s correlation id (LLM service → Data Shield hop)', async () => {
-    const shield = new HttpDataShield({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serviceKey: 'svc-key-0123456789' });
-    const out = await runWithContext({ correlationId: 'corr-shield-3' }, () => shield.tokenise(['Alice writes']));
-    expect(out).toMatchObject({ scopeId: 'scope-1', texts: ['<PERSON_1> writes'] });
-    expect(seen[0]).toMatchObject({ 'x-service-key': 'svc-key-0123456789', 'x-correlation-id': 'corr-shield-3' });
+  it('fails closed when the gateway does not answer within the timeout, or answers what is not JSON', async () => {
+    const hold = await gateway(() => undefined);
+    const garbage = await gateway((_req, _body, res) => res.end('<html>'));
+    try {
+      await expect(new HttpDataShield({ baseUrl: hold.url, serviceKey: 'k', timeoutMs: 200 }).tokenise(['x'])).rejects.toThrow(/unreachable \(timeout of 200 ms exceeded\)/);
+      await expect(new HttpDataShield({ baseUrl: garbage.url, serviceKey: 'k' }).tokenise(['x'])).rejects.toBeInstanceOf(DataShieldUnavailableError);
+    } finally {
+      await Promise.all([hold.close(), garbage.close()]);
+    }
   });
 });

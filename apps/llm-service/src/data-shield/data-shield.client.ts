@@ -1,4 +1,3 @@
-import axios, { AxiosInstance } from 'axios';
 import http from 'node:http';
 import { TokenScope } from '@docflow/data-shield';
 import { CORRELATION_HEADER, currentCorrelationId, ServiceUnavailableError } from '@docflow/service-kit';
@@ -90,21 +89,18 @@ function callBody(call: ShieldCall | undefined): Record<string, unknown> {
  * DataShieldUnavailableError.
  */
 export class HttpDataShield implements DataShield {
-  private readonly client: AxiosInstance;
+  private readonly url: URL;
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly serviceKey: string;
+  private readonly timeoutMs: number;
   private readonly localRestore: HttpDataShieldOptions['localRestore'];
 
   constructor(options: HttpDataShieldOptions) {
     this.localRestore = options.localRestore;
-    this.client = axios.create({
-      baseURL: options.baseUrl.replace(/\/+$/, ''),
-      timeout: options.timeoutMs ?? 10000,
-      headers: { 'x-service-key': options.serviceKey, 'content-type': 'application/json' },
-      validateStatus: () => true,
-      proxy: false,
-      httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-      maxBodyLength: 64 * 1024 * 1024,
-      maxContentLength: 64 * 1024 * 1024,
-    });
+    this.url = new URL(options.baseUrl.replace(/\/+$/, ''));
+    if (this.url.protocol !== 'http:') throw new Error(`DATA_SHIELD_URL must be an http:// URL, not ${this.url.protocol}`);
+    this.serviceKey = options.serviceKey;
+    this.timeoutMs = options.timeoutMs ?? 10000;
   }
 
   async tokenise(texts: string[], call?: ShieldCall): Promise<TokenisedTexts> {
@@ -147,11 +143,8 @@ export class HttpDataShield implements DataShield {
   private async post(path: string, body: unknown): Promise<Record<string, unknown>> {
     let status: number;
     let data: unknown;
-    const correlation = currentCorrelationId();
     try {
-      const res = await this.client.post<unknown>(path, body, correlation ? { headers: { [CORRELATION_HEADER]: correlation } } : undefined);
-      status = res.status;
-      data = res.data;
+      ({ status, data } = await this.send(path, Buffer.from(JSON.stringify(body), 'utf8')));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw new DataShieldUnavailableError(`Data Shield gateway is unreachable (${reason}); the text was not sent`, DEFAULT_RETRY_AFTER);
@@ -160,5 +153,43 @@ export class HttpDataShield implements DataShield {
     const details = isRecord(data) ? (data as { details?: { retry_after?: unknown } }).details : undefined;
     const retryAfter = typeof details?.retry_after === 'number' && details.retry_after > 0 ? Math.ceil(details.retry_after) : DEFAULT_RETRY_AFTER;
     throw new DataShieldUnavailableError(`Data Shield gateway answered HTTP ${status} on ${path}; the text was not sent`, retryAfter);
+  }
+
+  /**
+   * One POST on a kept-alive socket with node:http: the gateway sits on the
+   * path of every shielded call, and axios's request pipeline cost more CPU
+   * than the hop itself (bench/data-shield.bench.ts). The timeout covers the
+   * whole exchange; a body that is not JSON reads as undefined.
+   */
+  private send(path: string, body: Buffer): Promise<{ status: number; data: unknown }> {
+    const correlation = currentCorrelationId();
+    const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': body.length, 'x-service-key': this.serviceKey };
+    if (correlation) headers[CORRELATION_HEADER] = correlation;
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        { agent: this.agent, method: 'POST', host: this.url.hostname, port: this.url.port || 80, path: `${this.url.pathname.replace(/\/$/, '')}${path}`, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            clearTimeout(timer);
+            let data: unknown;
+            try {
+              data = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            } catch {
+              data = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, data });
+          });
+        },
+      );
+      const timer = setTimeout(() => req.destroy(new Error(`timeout of ${this.timeoutMs} ms exceeded`)), this.timeoutMs);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.end(body);
+    });
   }
 }

@@ -1,9 +1,6 @@
 import { createLlmClient } from '@docflow/llm-client';
-import { ActivitiesRepository } from '../workflows';
-import { ActivitiesService } from '../workflows';
+import type { WorkflowsModule } from '../workflows';
 import type { PlatformServices } from '../platform';
-import { CollectionsRepository, PromptsRepository } from '../documents';
-import { PromptsService } from '../documents';
 import type { RagModule } from '../rag';
 import { parseCreateSquad } from './squads/squads.dto';
 import { SquadsRepository } from './squads/squads.repository';
@@ -28,21 +25,21 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule }): AgentRuntime {
+export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] }): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
   const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger });
   const squadsRepo = new SquadsRepository(ctx.database);
-  const activities = new ActivitiesRepository(ctx.database);
-  const prompts = new PromptsRepository(ctx.database);
-  const collections = new CollectionsRepository(ctx.database);
+  const activities = deps.activities.repo;
+  const prompts = deps.documents.prompts.repo;
+  const collections = deps.documents.collections.repo;
   // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
     ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),
     ...composerCreateTools({
-      activities: new ActivitiesService(activities),
-      prompts: new PromptsService(prompts),
+      activities: deps.activities.service,
+      prompts: deps.documents.prompts.service,
       createAgent: (tc, fields) => agents.create({ id: tc.userId, role: tc.role ?? 'user' }, parseCreateAgent(fields)),
       createSquad: (tc, fields) => squads.create(tc.userId, parseCreateSquad(fields)),
     }),

@@ -2,6 +2,7 @@ import type { DocumentsModule } from '../documents';
 import type { AuthGuards } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import type { RagModule } from '../rag';
+import type { WorkflowsModule } from '../workflows';
 import { createAgentRuntime } from './agent-runtime';
 import { createAgentsFeature } from './agents.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
@@ -12,6 +13,8 @@ export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'dat
   /** Agents' tools read documents; chatbots and agents answer from RAG. */
   documents: DocumentsModule;
   rag: RagModule;
+  /** Agents' tools list activities, and the Composer drafts them. */
+  activities: WorkflowsModule['activities'];
 }
 
 export interface AgentsModule {
@@ -20,7 +23,7 @@ export interface AgentsModule {
 
 /** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
 export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
-  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag });
+  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities });
   const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, auth: deps.auth };
   return {
     features: {

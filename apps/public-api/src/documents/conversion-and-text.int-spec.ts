@@ -61,8 +61,27 @@ describe('DOCX uploads', () => {
     const res = await upload(kit.app, kit.alice, { content: bomb, filename: 'bomb.docx', contentType: DOCX });
     expect(res.status).toBe(400);
     const error = (res.body as ErrorBody).error;
-    expect(error.message).toBe('The Word document was refused');
-    expect(error.details.reason).toBe('total_uncompressed_too_large');
+    expect(error.message).toBe('The archive was refused');
+    expect(error.details.reason).toBe('compression_ratio_too_high');
+    expect(await filesUnder(kit.storageDir)).toEqual([]);
+    expect(await filesUnder(kit.tempDir)).toEqual([]);
+  });
+
+  it('refuses a DOCX or XLSX whose declared sizes lie, counting what really inflates, with 400 and nothing stored', async () => {
+    const lies = { name: 'media/zeros.bin', data: Buffer.alloc(48 * 1024 * 1024), declaredSize: 1024 };
+    const docx = buildDocx(['tiny'], { extraEntries: [{ ...lies, name: 'word/media/zeros.bin' }] });
+    const xlsx = buildZip([
+      { name: '[Content_Types].xml', data: '<Types><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>' },
+      { name: 'xl/workbook.xml', data: '<workbook/>' },
+      { name: 'xl/media/zeros.bin', data: lies.data, declaredSize: lies.declaredSize },
+    ]);
+    for (const [content, filename, contentType] of [[docx, 'liar.docx', DOCX], [xlsx, 'liar.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']] as const) {
+      const res = await upload(kit.app, kit.alice, { content, filename, contentType });
+      expect(res.status).toBe(400);
+      const error = (res.body as ErrorBody).error;
+      expect(error.message).toBe('The archive was refused');
+      expect(['compression_ratio_too_high', 'declared_size_mismatch']).toContain(error.details.reason);
+    }
     expect(await filesUnder(kit.storageDir)).toEqual([]);
     expect(await filesUnder(kit.tempDir)).toEqual([]);
   });

@@ -1,5 +1,9 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { BaseConfig, EnvBoolean, EnvInt, Secret } from '@docflow/service-kit';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { BaseConfig, EnvBoolean, EnvInt, EnvList, Secret } from '@docflow/service-kit';
+
+/** What one public API process runs: `api` serves HTTP, `workers` runs the background work (see workers/). */
+export const PUBLIC_API_ROLES = ['api', 'workers'] as const;
+export type PublicApiRole = (typeof PUBLIC_API_ROLES)[number];
 
 /** The public API's settings, read once at boot from the environment (runtime-contract.md). */
 export class PublicApiConfig extends BaseConfig {
@@ -14,6 +18,15 @@ export class PublicApiConfig extends BaseConfig {
    */
   @EnvInt() @IsInt() @Min(1) @Max(64)
   PUBLIC_API_WORKERS = 1;
+
+  /**
+   * Comma-separated roles of this process: `api` (HTTP), `workers` (results
+   * consumer, execution reaper, RAG indexing, text extraction and OCR,
+   * scheduler tick, housekeeping), or both, so that OCR and PDF parsing can
+   * run apart from HTTP serving.
+   */
+  @EnvList() @IsArray() @ArrayNotEmpty() @ArrayUnique() @IsIn(PUBLIC_API_ROLES, { each: true, message: `PUBLIC_API_ROLES must list roles among ${PUBLIC_API_ROLES.join(', ')}` })
+  PUBLIC_API_ROLES: PublicApiRole[] = ['api', 'workers'];
 
   /** The public API is the platform's door: it listens on every interface unless told otherwise (internal services use BIND_HOST). */
   @IsString() @MinLength(1)
@@ -50,6 +63,14 @@ export class PublicApiConfig extends BaseConfig {
 
   @IsString() @MinLength(1)
   OUTBOX_DIR = './var/outbox';
+
+  /**
+   * The built web console (`npm run build` writes dist/apps/console), served
+   * at `/`. Unset: the folder `console` beside the public API's bundle; a
+   * folder without index.html serves no console.
+   */
+  @IsOptional() @IsString() @MinLength(1)
+  CONSOLE_DIR?: string;
 
   /** Creates the demo accounts at start; never honoured with NODE_ENV=production. */
   @EnvBoolean() @IsBoolean()

@@ -1,7 +1,8 @@
 // The platform module: what every module of the public API may use (config, the database handle's type,
 // feature wiring, request-body helpers, rate limiting, OpenAPI fragments, public access, the router client).
 // It imports no other module.
-export { PublicApiConfig } from './config';
+export { PUBLIC_API_ROLES, PublicApiConfig } from './config';
+export type { PublicApiRole } from './config';
 export type { PublicApiDatabase } from './database';
 export { bindFeature } from './feature';
 export type { ApiFeature, MountableFeature, PlatformServices } from './feature';
@@ -16,3 +17,4 @@ export { originAllowed, parseAllowedOrigins } from './public-access/origins';
 export { SLUG_MAX, SLUG_PATTERN, slugify, slugTakenOr } from './public-access/slug';
 export * from './router-client/router-client';
 
+export { CONSOLE_CSP, consoleStatic } from './console-static';

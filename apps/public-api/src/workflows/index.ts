@@ -20,8 +20,9 @@ export const WORKFLOWS_ENTITIES = [ActivityEntity, WorkflowExecutionEntity, Work
 export const WORKFLOWS_MIGRATIONS = [CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, AddExecutionAnalyticsIndex1764000000040, CreateWebhooks1764000000072, CreateWorkflowSchedules1764000000076];
 
 // Used by other modules.
-export { ActivitiesRepository, activityListSpec } from './activities/activities.repository';
-export { ActivitiesService } from './activities/activities.service';
+export { activityListSpec } from './activities/activities.repository';
+export type { ActivitiesRepository } from './activities/activities.repository';
+export type { ActivitiesService } from './activities/activities.service';
 export type { Caller } from './activities/activities.service';
 export { startExecutionReaper } from './executions/execution-reaper';
 export { startResultsConsumer } from './executions/results.consumer';

@@ -68,7 +68,7 @@ export class PhoneRecognizer implements Recognizer {
       if (digits < 7 || digits > 17 || !isFormatted(candidate) || DATE_LIKE.test(candidate) || DATE_PREFIX.test(candidate) || IPV4_LIKE.test(candidate) || OTHER_ID_LIKE.test(candidate)) continue;
       const end = m.index + candidate.length;
       if (CONTINUES_AS_NON_PHONE.test(text.slice(end, end + 5))) continue;
-      const score = /^(?:\+|00)|\(/.test(candidate) ? this.validity(candidate) : this.inContext(text, m.index, end, this.validity(candidate));
+      const score = /^(?:\+|00)|\(/.test(candidate) ? this.validity(candidate) : this.inContext(text, m.index, end, candidate);
       if (score > 0) emit({ type: 'PHONE', start: m.index, end, score, layer: 'L1', priority: this.priority, source: this.name });
     }
   }
@@ -79,13 +79,18 @@ export class PhoneRecognizer implements Recognizer {
    * before the number keeps it; without one, a number followed by a street
    * name (a postcode and a house number) is dropped, and so is one valid
    * only in a weak sense (score 0.6: no trunk prefix, not North American),
-   * such as a postcode with a dash or an id in groups.
+   * such as a postcode with a dash or an id in groups. The context is read
+   * first: a number that cannot score above 0.6 without a phone word (not
+   * North American in shape, no trunk prefix) is never parsed.
    */
-  private inContext(text: string, start: number, end: number, score: number): number {
-    if (score <= 0) return 0;
+  private inContext(text: string, start: number, end: number, candidate: string): number {
     const { before, after } = contextWindow(text, start, end);
-    if (anyIn(before, PHONE_WORDS)) return Math.min(1, score + 0.05);
-    if (anyIn(after, STREET_WORDS)) return 0;
+    if (anyIn(before, PHONE_WORDS)) {
+      const score = this.validity(candidate);
+      return score > 0 ? Math.min(1, score + 0.05) : 0;
+    }
+    if (anyIn(after, STREET_WORDS) || !(NANP_SHAPE.test(candidate) || candidate.startsWith('0'))) return 0;
+    const score = this.validity(candidate);
     return score > 0.6 ? score : 0;
   }
 

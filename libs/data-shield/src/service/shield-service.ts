@@ -158,16 +158,21 @@ export class ShieldService {
     };
   }
 
-  /** A tenant's compiled detectors: cached for tenantCacheMs, recompiled only when they changed; empty when the source fails. */
+  /**
+   * A tenant's compiled detectors: cached for tenantCacheMs, recompiled only
+   * when they changed; empty when the source fails. Only a tenant's first
+   * call waits for the source: once its set is cached, an expired set is
+   * still used while a fresh one loads in the background, so no call pays
+   * for the round trip to the public API and its database.
+   */
   private async tenant(tenant: string): Promise<CompiledTenant> {
     const cached = this.tenants.get(tenant);
     const ttl = this.options.tenantCacheMs ?? 30_000;
     if (cached && this.now() - cached.fetchedAt < ttl) return cached.compiled;
     const inFlight = this.loading.get(tenant);
-    if (inFlight) return inFlight;
-    const load = this.loadTenant(tenant, cached).finally(() => this.loading.delete(tenant));
-    this.loading.set(tenant, load);
-    return load;
+    const load = inFlight ?? this.loadTenant(tenant, cached).finally(() => this.loading.delete(tenant));
+    if (!inFlight) this.loading.set(tenant, load);
+    return cached ? cached.compiled : load;
   }
 
   private async loadTenant(tenant: string, cached: CachedTenant | undefined): Promise<CompiledTenant> {

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { ConversionRefusedError, type DocConverter } from '@docflow/doc-conversion';
 import { generateKey, type StorageDriver } from '@docflow/storage';
 import { BadRequestError, ConflictError, ForbiddenError, type Logger } from '@docflow/service-kit';
-import { type AcceptedMimeType, sniffMime } from '@docflow/text-extraction';
+import { type AcceptedMimeType, sniffMime, type SniffedType, UnsafeArchiveError } from '@docflow/text-extraction';
 import type { AuditLog } from '../../identity';
 import type { UserRole } from '../../identity';
 import type { TextStatus } from '../document-types';
@@ -89,7 +89,14 @@ export class UploadService {
     const errors: string[] = [];
     for (const file of files) {
       const filename = sanitiseFilename(file.originalName);
-      const sniffed = file.size === 0 ? undefined : file.buffer ? sniffMime(file.buffer, file.originalName) : await sniffFile(file.path ?? '', file.originalName);
+      let sniffed: SniffedType | undefined;
+      try {
+        sniffed = file.size === 0 ? undefined : file.buffer ? await sniffMime(file.buffer, file.originalName) : await sniffFile(file.path ?? '', file.originalName);
+      } catch (err) {
+        // A zip bomb or an unsafe archive (DOCX, XLSX): refused with its reason before anything is stored.
+        if (err instanceof UnsafeArchiveError) throw BadRequestError.withErrors('The archive was refused', [`${filename}: ${err.message}`], { reason: err.reason });
+        throw err;
+      }
       if (!sniffed) {
         errors.push(`${filename}: ${file.size === 0 ? 'the file is empty' : 'the content is not one of the accepted types (PDF, images, text, CSV, JSON, Word, Excel)'}`);
         continue;

@@ -19,7 +19,7 @@ import { RevokedTokensRepository } from './revoked-tokens.repository';
 import { StepUpRepository } from './step-up.repository';
 import { StepUpService } from './step-up.service';
 
-export interface AuthModuleDeps {
+export interface AuthFeatureDeps {
   config: Pick<PublicApiConfig, 'JWT_SECRET' | 'JWT_EXPIRES_IN_SECONDS'>;
   database: PublicApiDatabase;
   users: UsersService;
@@ -29,7 +29,7 @@ export interface AuthModuleDeps {
   audit: AuditLog;
 }
 
-export interface AuthModule {
+export interface AuthFeature {
   guards: AuthGuards;
   feature: ApiFeature<Pick<PlatformServices, 'openapi'>>;
   /** Inactive until main listens for auth changes (see PrincipalCache). */
@@ -37,7 +37,7 @@ export interface AuthModule {
 }
 
 /** Builds authentication for one app: the passport-jwt strategy, the guards and the /auth routes. */
-export function createAuthModule(deps: AuthModuleDeps): AuthModule {
+export function createAuthFeature(deps: AuthFeatureDeps): AuthFeature {
   const events = new AuthEvents(deps.metrics, deps.logger, deps.audit);
   const revocations = new RevokedTokensRepository(deps.database);
   const principals = new PrincipalCache();

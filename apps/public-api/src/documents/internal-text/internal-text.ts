@@ -1,5 +1,5 @@
 import { NotFoundError } from '@docflow/service-kit';
-import type { ClassificationJobsRepository } from './classification-jobs.repository';
+import type { InternalTextRepository } from './internal-text.repository';
 
 /** GET /internal/documents/{id}/text: what processors read of a document. */
 export interface InternalDocumentText {
@@ -19,7 +19,7 @@ export interface InternalDocumentText {
  * that user's documents (and global ones) are answered, so that a processor
  * working for a user cannot read someone else's document by a wrong id.
  */
-export async function readDocumentText(repo: ClassificationJobsRepository, id: number, userId?: number): Promise<InternalDocumentText> {
+export async function readDocumentText(repo: InternalTextRepository, id: number, userId?: number): Promise<InternalDocumentText> {
   const doc = await repo.documentText(id);
   if (!doc || (userId !== undefined && doc.ownerId !== userId && doc.visibility !== 'global')) throw new NotFoundError('Document not found');
   const completed = doc.textStatus === 'completed';

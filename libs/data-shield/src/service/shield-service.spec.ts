@@ -1,0 +1,52 @@
+import { silentLogger } from '@docflow/service-kit';
+import { DetectionEngine } from '../engine/detection-engine';
+import type { TenantDetectors } from '../tenant/tenant-detectors';
+import { ScopeSealer } from '../tokens/scope-seal';
+import type { TenantDetectorSource } from './ports';
+import { ShieldService } from './shield-service';
+
+/** A tenant source whose answers the test releases one by one. */
+class HeldSource implements TenantDetectorSource {
+  loads = 0;
+  private readonly waiting: ((d: TenantDetectors) => void)[] = [];
+
+  load(tenant: string): Promise<TenantDetectors> {
+    this.loads++;
+    return new Promise((resolve) => this.waiting.push((d) => resolve({ ...d, tenant })));
+  }
+
+  release(word: string): void {
+    this.waiting.shift()?.({ tenant: '', patterns: [], word_lists: [{ name: 'codes', entity_type: 'CODE', words: [word] }], recognizers: [] });
+  }
+}
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('ShieldService: tenant detectors', () => {
+  let now = 0;
+  const source = new HeldSource();
+  const service = new ShieldService({ engine: new DetectionEngine(), sealer: new ScopeSealer('secret', 60_000), logger: silentLogger, tenants: source, tenantCacheMs: 30_000, now: () => now });
+  const tokenise = (text: string) => service.tokenise({ texts: [text], tenant: '7', entityTypes: ['CODE'] });
+
+  it("waits for a tenant's first set, then serves an expired set while the fresh one loads", async () => {
+    let first = false;
+    const call = tokenise('alpha and beta').then((r) => ((first = true), r));
+    await flush();
+    expect(first).toBe(false);
+    source.release('alpha');
+    expect((await call).entityCounts).toEqual({ CODE: 1 });
+
+    now += 31_000;
+    let second = false;
+    const stale = tokenise('alpha and beta').then((r) => ((second = true), r));
+    await flush();
+    expect(second).toBe(true);
+    expect((await stale).texts[0]).toMatch(/^CODE_[0-9a-f]{8} and beta$/);
+    expect(source.loads).toBe(2);
+
+    source.release('beta');
+    await flush();
+    expect((await tokenise('alpha and beta')).texts[0]).toMatch(/^alpha and CODE_[0-9a-f]{8}$/);
+    expect(source.loads).toBe(2);
+  });
+});
