@@ -8,7 +8,7 @@ import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentit
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createShieldModule } from './shield';
-import { createWorkflowsModule, type ExecutionServices, type SchedulesService } from './workflows';
+import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -37,6 +37,8 @@ export interface PublicApiDeps {
   executionServices?: ExecutionServices;
   /** Where new documents' text is extracted (PUBLIC_API_ROLES); default `here`, in this process. */
   textExtraction?: DocumentsModuleDeps['textExtraction'];
+  /** CLOUD_DRIVE_* of the runtime contract (main loads CloudDriveConfig); default: its defaults. */
+  cloudDrive?: EventBusDriveSettings;
 }
 
 export interface PublicApi {
@@ -55,6 +57,8 @@ export interface PublicApi {
   limits: RateLimits;
   /** Workflow schedules: main runs their tick every SCHEDULER_INTERVAL_SECONDS (tests call tick). */
   schedules: SchedulesService;
+  /** The event bus: main starts its queue consumer, settler and tick (tests call tick and settleNow). */
+  eventBus: EventBusModule;
 }
 
 /**
@@ -72,7 +76,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const { auth, audit, users } = identity;
   const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, limits, auth, audit, users, documents, rag, executions: deps.executionServices });
+  const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, limits, auth, audit, users, documents, rag, executions: deps.executionServices, broker: deps.broker, cloudDrive: deps.cloudDrive });
   const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
@@ -99,12 +103,13 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     agents.features.agents,
     agents.features.squads,
     workflows.features.schedules,
+    workflows.features.eventBus,
     ...(deps.features ?? []).map((feature) => bindFeature(feature, { auth })),
     bindFeature(openApiFeature, { config, openapi }),
   ];
 
   const app = createHttpApp(
-    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN },
+    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN, rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.mount(api);
@@ -115,7 +120,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     },
   );
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
-  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, limits, schedules: workflows.schedules() };
+  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, limits, schedules: workflows.schedules(), eventBus: workflows.eventBus };
 }
 
 /** TRUST_PROXY as Express's `trust proxy` value: a boolean, a hop count, or the proxies' addresses. */

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import { CloudDriveConfig } from '@docflow/cloud-drive';
 import { createLogger, Lifecycle, loadConfigOrExit } from '@docflow/service-kit';
 import { runPrimary } from './cluster-primary';
 import { PublicApiConfig } from './platform';
@@ -9,6 +10,7 @@ const SERVICE = 'public-api';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(PublicApiConfig, SERVICE);
+  const cloudDrive = loadConfigOrExit(CloudDriveConfig, SERVICE);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   if (config.PUBLIC_API_WORKERS > 1 && cluster.isPrimary) {
     runPrimary({ workers: config.PUBLIC_API_WORKERS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
   // Builds the dependencies, starts the roles PUBLIC_API_ROLES names (HTTP and/or the background workers).
-  await startPublicApi(config, logger, lifecycle);
+  await startPublicApi(config, logger, lifecycle, cloudDrive);
 }
 
 main().catch((err: unknown) => {

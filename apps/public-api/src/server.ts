@@ -9,6 +9,7 @@ import { openPublicApiDatabase } from './data-source';
 import { createStorageFromConfig } from './documents';
 import { AUTH_CHANGED_CHANNEL, AuditLog, demoUsersWanted, seedDemoUsers, UsersRepository, UsersService } from './identity';
 import type { PublicApiConfig } from './platform';
+import type { EventBusDriveSettings } from './workflows';
 import { startWorkers } from './workers';
 import { createExecutionServices } from './workflows';
 
@@ -26,7 +27,7 @@ export interface StartedPublicApi {
  * reverse on shutdown: HTTP stops first, then the auth change listener, the
  * workers, the broker, mail, the audit log and the database.
  */
-export async function startPublicApi(config: PublicApiConfig, logger: Logger, lifecycle: Lifecycle): Promise<StartedPublicApi> {
+export async function startPublicApi(config: PublicApiConfig, logger: Logger, lifecycle: Lifecycle, cloudDrive?: EventBusDriveSettings): Promise<StartedPublicApi> {
   const roles = new Set(config.PUBLIC_API_ROLES);
   logger.info('starting', { roles: [...roles] });
   const database = await openPublicApiDatabase(config.DATABASE_URL, logger);
@@ -73,13 +74,14 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
     audit,
     executionServices,
     consoleDir,
+    cloudDrive,
     textExtraction: !roles.has('workers') ? 'elsewhere' : roles.has('api') ? 'here' : 'sweeper-only',
     health: [databaseHealthCheck(database), broker.healthCheck(), storage.healthCheck(), httpHealthCheck('router', config.ROUTER_URL), httpHealthCheck('llm-service', config.LLM_SERVICE_URL)],
   });
 
   if (roles.has('workers')) {
     await startWorkers(
-      { config, logger, database, broker, audit, limits: api.limits, executions: executionServices, documents: api.documents, rag: api.rag, schedules: api.schedules },
+      { config, logger, database, broker, audit, limits: api.limits, executions: executionServices, documents: api.documents, rag: api.rag, schedules: api.schedules, eventBus: api.eventBus },
       lifecycle,
     );
   }

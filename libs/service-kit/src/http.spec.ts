@@ -222,3 +222,31 @@ describe('health and metrics', () => {
     expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/missing"[^}]*status_code="404"[^}]*\} 1/);
   });
 });
+
+describe('createHttpApp rawBodyPaths', () => {
+  const app = createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public', bodyLimit: '1kb', rawBodyPaths: ['/api/import'] }, (a) => {
+    for (const route of ['/api/import', '/api/echo']) {
+      a.post(route, (req, res) => {
+        if (req.readableEnded) return void res.json({ parsed: true, raw: '' });
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => res.json({ parsed: req.body !== undefined && Object.keys(req.body as object).length > 0, raw: Buffer.concat(chunks).toString('utf8') }));
+      });
+    }
+  });
+
+  it('streams the body of a raw path to the route whatever its type (text/plain, JSON), past the JSON body limit', async () => {
+    const text = await request(app).post('/api/import?user_id=1').set('content-type', 'text/plain').send('plain text file');
+    expect(text.status).toBe(200);
+    expect(text.body).toEqual({ parsed: false, raw: 'plain text file' });
+    const big = JSON.stringify({ data: 'x'.repeat(4096) });
+    const json = await request(app).post('/api/import').set('content-type', 'application/json').send(big);
+    expect(json.body).toEqual({ parsed: false, raw: big });
+  });
+
+  it('leaves other paths as they were: text/plain refused, JSON parsed', async () => {
+    expect((await request(app).post('/api/echo').set('content-type', 'text/plain').send('x')).status).toBe(415);
+    expect((await request(app).post('/api/echo').send({ a: 1 })).body).toEqual({ parsed: true, raw: '' });
+    expect((await request(app).post('/api/echo').set('content-type', 'application/json').send(JSON.stringify({ data: 'x'.repeat(4096) }))).status).toBe(413);
+  });
+});

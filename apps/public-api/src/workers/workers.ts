@@ -4,7 +4,7 @@ import type { DocumentsModule } from '../documents';
 import { type AuditLog, purgeExpiredAuthRecords } from '../identity';
 import type { PublicApiConfig, PublicApiDatabase, RateLimits } from '../platform';
 import type { RagModule } from '../rag';
-import { type ExecutionServices, type SchedulesService, startExecutionReaper, startResultsConsumer, startScheduler } from '../workflows';
+import { type EventBusModule, type ExecutionServices, type SchedulesService, startExecutionReaper, startResultsConsumer, startScheduler } from '../workflows';
 import { startHousekeeping } from './housekeeping';
 
 export interface WorkersDeps {
@@ -19,6 +19,7 @@ export interface WorkersDeps {
   documents: Pick<DocumentsModule, 'start' | 'stop'>;
   rag: Pick<RagModule, 'start' | 'stop'>;
   schedules: SchedulesService;
+  eventBus: Pick<EventBusModule, 'start' | 'stop'>;
 }
 
 /**
@@ -58,4 +59,8 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
   // RAG indexing runs next to the text and chunk tables; stopped (jobs waiting for text requeued) before text extraction stops.
   await deps.rag.start();
   lifecycle.onShutdown('rag indexing', () => deps.rag.stop(drainMs));
+  // The event bus: drive reads from event_bus_queue, settling, local watches and mailboxes, and its tick
+  // (watch renewals, reads after a drive outage, events left open); stopped first, before the broker.
+  await deps.eventBus.start({ tickMs: config.SCHEDULER_INTERVAL_SECONDS * 1000 });
+  lifecycle.onShutdown('event bus', () => deps.eventBus.stop());
 }

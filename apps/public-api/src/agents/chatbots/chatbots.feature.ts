@@ -17,7 +17,7 @@ function chatbotId(value: unknown): number {
 }
 
 /** Spec 4.12: chatbots of the caller, and their public config and chat (X-Chatbot-Key). */
-export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'database' | 'openapi' | 'limits'> & { auth: AuthGuards }> {
+export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'openapi' | 'limits'> & { auth: AuthGuards }> {
   return {
     name: 'chatbots',
     register(api, ctx) {
@@ -27,7 +27,8 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick
         // A chatbot whose owner turned Data Shield on answers through a shielded model call.
         ask: async (ownerId, q, chatbotId) => {
           const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
-          return deps.rag.service.ask(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
+          // Visitors get download links of minutes (issue 13, low), not the hour of the owner's own answers.
+          return deps.rag.service.ask(ownerId, { ...q, signedUrlTtlSeconds: ctx.config.CHATBOT_SIGNED_URL_TTL_SECONDS, ...(dataShield ? { dataShield } : {}) });
         },
         limits: ctx.limits,
       });

@@ -67,6 +67,10 @@ describe('chatbots (spec 4.12)', () => {
     expect(body.session_id).toBe('visitor-1');
     expect(body.answer.toLowerCase()).toContain('twenty-eight days');
     expect(body.sources[0]).toMatchObject({ title: 'Employee handbook', document_id: documentId, content: expect.stringContaining('holiday'), file_url: expect.any(String), signed_url: expect.any(String) });
+    // Visitors' download links live minutes (CHATBOT_SIGNED_URL_TTL_SECONDS, 300), not the hour of signed URLs.
+    const lifetime = Number(new URL(body.sources[0]!.signed_url).searchParams.get('expires')) - Date.now() / 1000;
+    expect(lifetime).toBeGreaterThan(240);
+    expect(lifetime).toBeLessThanOrEqual(300);
     const fresh = await chat('hr-helper', bot.api_key, { query: 'expenses approval' });
     expect((fresh.body as ChatAnswer).session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await request(kit.app).get(`/api/chatbots/${bot.id}`).set('authorization', kit.alice.auth)).body as { data: ChatbotView }).data.query_count).toBe(2);

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { ResultMessage } from '@docflow/contracts';
+import { NodeCredentialRequest, type NodeCredentialResponse, ResultMessage } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
@@ -20,7 +20,7 @@ import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { AuthGuards } from '../../identity';
 
 export interface ExecutionServicesDeps {
-  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'INTERNAL_SERVICE_JWT_SECRET'>;
+  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS' | 'INTERNAL_SERVICE_JWT_SECRET'>;
   database: PublicApiDatabase;
   logger: Logger;
   metrics: Metrics;
@@ -141,6 +141,15 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
       const outcome = await results.apply(msg);
       if (outcome.outcome === 'unknown_execution' || outcome.outcome === 'not_a_workflow_job') throw new NotFoundError(EXECUTION_NOT_FOUND);
       res.json({ data: { id, applied: outcome.outcome === 'applied', status: outcome.status } });
+    });
+
+    api.post('/workflow-executions/internal/:id/node-credential', serviceAuth, async (req, res) => {
+      const id = executionId(req.params['id']);
+      const parsed = validatePlain(NodeCredentialRequest, req.body);
+      if (!parsed.ok) throw BadRequestError.withErrors('Invalid node credential request', parsed.errors);
+      const body: NodeCredentialResponse = { data: await executions.nodeCredential(id, parsed.value.job_id, parsed.value.node_id) };
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(body);
     });
 
     describeExecutionRoutes(ctx.openapi);
