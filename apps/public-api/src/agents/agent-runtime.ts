@@ -1,6 +1,5 @@
 import { createLlmClient } from '@docflow/llm-client';
 import type { WorkflowsModule } from '../workflows';
-import { CredentialSealer } from '../identity';
 import type { PlatformServices } from '../platform';
 import { CollectionsRepository } from '../documents';
 import type { RagModule } from '../rag';
