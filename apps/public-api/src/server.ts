@@ -32,8 +32,12 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   logger.info('starting', { roles: [...roles] });
   const database = await openPublicApiDatabase(config.DATABASE_URL, logger);
   lifecycle.onShutdown('database', () => closeDatabase(database));
+  const metrics = new Metrics(SERVICE);
+  metrics.aggregateAcrossCluster();
   // Closed (what is pending written) after everything that records audit rows has stopped.
-  const audit = new AuditLog({ database, logger: logger.child({ component: 'audit' }), retentionDays: config.AUDIT_LOG_RETENTION_DAYS });
+  const audit = new AuditLog({ database, logger: logger.child({ component: 'audit' }), metrics, retentionDays: config.AUDIT_LOG_RETENTION_DAYS });
+  // Repeated failures (wrong webhook secrets) become one row per window once it ends, whichever process counted them.
+  audit.startClosingWindows();
   lifecycle.onShutdown('audit log', () => audit.close());
 
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.OUTBOX_DIR, from: config.MAIL_FROM, logger: logger.child({ component: 'mail' }) });
@@ -54,8 +58,6 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   const broker = Broker.connect({ url: config.AMQP_URL, logger, name: SERVICE });
   lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
 
-  const metrics = new Metrics(SERVICE);
-  metrics.aggregateAcrossCluster();
   // One set of execution use cases for the routes, the results consumer and the reaper.
   const executionServices = createExecutionServices({ config, database, logger, metrics, audit });
   const storage = createStorageFromConfig(config);
@@ -79,7 +81,7 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
 
   if (roles.has('workers')) {
     await startWorkers(
-      { config, logger, database, broker, audit, executions: executionServices, documents: api.documents, rag: api.rag, schedules: api.schedules, eventBus: api.eventBus },
+      { config, logger, database, broker, audit, limits: api.limits, executions: executionServices, documents: api.documents, rag: api.rag, schedules: api.schedules, eventBus: api.eventBus },
       lifecycle,
     );
   }

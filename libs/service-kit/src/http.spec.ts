@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { BadRequestError, NotFoundError, ServiceUnavailableError } from './errors';
+import { BadRequestError, NotFoundError, ServiceUnavailableError, TooManyRequestsError } from './errors';
 import { createHttpApp } from './http';
 import { silentLogger } from './logger';
 import { Metrics } from './metrics';
@@ -29,11 +29,23 @@ function build(style: 'public' | 'internal', health: HealthCheck[] = []) {
     app.get('/api/down', () => {
       throw new ServiceUnavailableError('LLM provider unavailable', { retry_after: 5 }, 'llm_service_unavailable');
     });
+    app.get('/api/limited', () => {
+      throw new TooManyRequestsError('At most 100 triggers per minute', { retry_after: 42 });
+    });
   });
 }
 
 describe('createHttpApp error bodies (public style)', () => {
   const app = build('public');
+
+  it('sends Retry-After with a 429 or 503 whose details give retry_after, and the same number in the body', async () => {
+    const limited = await request(app).get('/api/limited');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('42');
+    expect(limited.body).toEqual({ error: { status: 429, name: 'TooManyRequestsError', message: 'At most 100 triggers per minute', details: { retry_after: 42 } } });
+    expect((await request(app).get('/api/down')).headers['retry-after']).toBe('5');
+    expect((await request(app).get('/api/missing')).headers['retry-after']).toBeUndefined();
+  });
 
   it('answers unknown routes with a 404 NotFoundError body', async () => {
     const res = await request(app).get('/api/nowhere');

@@ -8,6 +8,7 @@ import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
 import { Metrics } from './metrics';
 import { storableText, unstorableMessage, unstorablePath } from './storable-text';
+import { errorMessage } from './values';
 
 export type ErrorStyle = 'public' | 'internal';
 
@@ -37,6 +38,9 @@ export function sendError(res: Response, style: ErrorStyle, err: AppError): void
     style === 'public'
       ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } }
       : { error: err.code, message: err.message, details: err.details };
+  // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
+  const retryAfter = err.details['retry_after'];
+  if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
   res.status(err.status).json(body);
 }
 
@@ -85,7 +89,7 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
       errorId,
       method: req.method,
       path: req.path,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
       stack: err instanceof Error ? err.stack : undefined,
     });
     sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));

@@ -2,6 +2,7 @@ import { createLlmClient } from '@docflow/llm-client';
 import type { WorkflowsModule } from '../workflows';
 import { CredentialSealer } from '../identity';
 import type { PlatformServices } from '../platform';
+import { CollectionsRepository } from '../documents';
 import type { RagModule } from '../rag';
 import { parseCreateSquad } from './squads/squads.dto';
 import { SquadsRepository } from './squads/squads.repository';
@@ -11,6 +12,8 @@ import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
+import { InProcessChatRateLimiter } from './chat-rate-limit';
+import { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -32,7 +35,8 @@ export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'datab
   const squadsRepo = new SquadsRepository(ctx.database);
   const activities = deps.activities.repo;
   const prompts = deps.documents.prompts.repo;
-  // The create tools act only in a turn the user confirmed (ToolContext.userConfirmed), so squad members never create.
+  const collections = new CollectionsRepository(ctx.database);
+  // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
     ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),
     ...composerCreateTools({
@@ -44,7 +48,22 @@ export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'datab
   ]);
   const shieldSettings = createDataShieldSettings(ctx.database);
   const shieldFor = (a: AgentEntity) => shieldSettings.shieldFor('agent', { id: a.id, ownerId: a.ownerId });
-  const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger, shieldFor });
+  const agents: AgentsService = new AgentsService({
+    repo,
+    conversations,
+    llm,
+    tools,
+    chatLimits: {
+      limiter: new InProcessChatRateLimiter(),
+      perKey: ctx.config.AGENT_CHAT_RATE_PER_KEY,
+      perSession: ctx.config.AGENT_CHAT_RATE_PER_SESSION,
+      budget: { modelCalls: ctx.config.AGENT_CHAT_MAX_MODEL_CALLS, toolCalls: ctx.config.AGENT_CHAT_MAX_TOOL_CALLS },
+    },
+    collections: { owns: async (userId, id) => (await collections.findOwned(id, userId)) !== null, documentIds: (id) => collections.documentIds(id) },
+    confirmations: new ComposerConfirmationsRepository(ctx.database),
+    logger,
+    shieldFor,
+  });
   const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };
 }

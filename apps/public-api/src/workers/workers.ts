@@ -2,7 +2,7 @@ import type { Broker } from '@docflow/messaging';
 import type { Lifecycle, Logger } from '@docflow/service-kit';
 import type { DocumentsModule } from '../documents';
 import { type AuditLog, purgeExpiredAuthRecords } from '../identity';
-import type { PublicApiConfig, PublicApiDatabase } from '../platform';
+import type { PublicApiConfig, PublicApiDatabase, RateLimits } from '../platform';
 import type { RagModule } from '../rag';
 import { type EventBusModule, type ExecutionServices, type SchedulesService, startExecutionReaper, startResultsConsumer, startScheduler } from '../workflows';
 import { startHousekeeping } from './housekeeping';
@@ -13,6 +13,8 @@ export interface WorkersDeps {
   database: PublicApiDatabase;
   broker: Broker;
   audit: AuditLog;
+  /** The shared rate-limit store: its ended windows are purged here. */
+  limits: RateLimits;
   executions: ExecutionServices;
   documents: Pick<DocumentsModule, 'start' | 'stop'>;
   rag: Pick<RagModule, 'start' | 'stop'>;
@@ -43,6 +45,7 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
     [
       { name: 'expired auth records', run: () => purgeExpiredAuthRecords(deps.database) },
       { name: 'expired audit rows', run: async () => ({ auditRows: await deps.audit.purgeExpired() }) },
+      { name: 'ended rate-limit windows', run: async () => ({ rateLimitWindows: await deps.limits.store.purgeExpired() }) },
     ],
     logger,
   );

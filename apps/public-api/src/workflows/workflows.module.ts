@@ -14,7 +14,7 @@ import { workflowToolsFeature } from './tools/workflow-tools.feature';
 import { createWebhooksFeature } from './webhooks/webhooks.feature';
 import { createEventBusModule, defaultDriveSettings, type EventBusBroker, type EventBusDriveSettings, type EventBusModule } from './event-bus/event-bus.module';
 
-export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi'>, IdentityServices {
+export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi' | 'limits'>, IdentityServices {
   /** Webhook triggers upload files as documents and may index them for RAG. */
   documents: DocumentsModule;
   rag: RagModule;
@@ -48,9 +48,9 @@ export interface WorkflowsModule {
 
 /** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
 export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModule {
-  const { config, database, logger, metrics, openapi, users, auth, audit } = deps;
+  const { config, database, logger, metrics, openapi, limits, users, auth, audit } = deps;
   const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit });
-  const needs = { config, database, logger, openapi, users, auth, audit, executions };
+  const needs = { config, database, logger, openapi, limits, users, auth, audit, executions };
   const schedules = createSchedulesFeature();
   const eventBus = createEventBusModule({
     needs: { config, database, logger, openapi, users, auth, audit, executions },

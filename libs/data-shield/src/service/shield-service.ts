@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { DetectedEntity, Layer } from '../entities';
 import { type CompiledTenant, type DetectionEngine, DetectorError } from '../engine/detection-engine';
 import { type ScopeSealer } from '../tokens/scope-seal';
@@ -188,7 +188,7 @@ export class ShieldService {
       this.remember(tenant, { compiled, version, fetchedAt: this.now() });
       return compiled;
     } catch (err) {
-      this.options.logger.warn('tenant detectors unavailable; using the built-in detectors only', { tenant, error: err instanceof Error ? err.message : String(err) });
+      this.options.logger.warn('tenant detectors unavailable; using the built-in detectors only', { tenant, error: errorMessage(err) });
       const empty = this.options.engine.compileTenant(EMPTY_TENANT_DETECTORS(tenant));
       // Retried soon, not at every call.
       this.remember(tenant, { compiled: empty, version: '', fetchedAt: this.now() - (this.options.tenantCacheMs ?? 30_000) + FAILED_SOURCE_RETRY_MS });
@@ -221,7 +221,7 @@ export class ShieldService {
     try {
       this.options.audit.emit(event);
     } catch (err) {
-      this.options.logger.warn('data shield audit event dropped', { error: err instanceof Error ? err.message : String(err) });
+      this.options.logger.warn('data shield audit event dropped', { error: errorMessage(err) });
     }
   }
 }

@@ -1,18 +1,8 @@
+import type { InternalDocumentText } from '@docflow/contracts';
 import { NotFoundError } from '@docflow/service-kit';
 import type { InternalTextRepository } from './internal-text.repository';
 
-/** GET /internal/documents/{id}/text: what processors read of a document. */
-export interface InternalDocumentText {
-  document_id: number;
-  title: string;
-  mime_type: string;
-  /** `completed` when `text` is there; `pending`/`processing` while extraction runs; `failed` or `not_applicable` otherwise. */
-  text_status: string;
-  text: string | null;
-  pages: { page: number; text: string }[] | null;
-  /** Why extraction failed, when it did. */
-  text_error: string | null;
-}
+export type { InternalDocumentText } from '@docflow/contracts';
 
 /**
  * A document's extracted text for an internal service. With `userId`, only
