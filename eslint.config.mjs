@@ -130,6 +130,7 @@ export default [
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', '**/test-support/**/*.ts'],
+    ignores: ['apps/console/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: testDepConstraints }],
