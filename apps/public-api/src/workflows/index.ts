@@ -5,6 +5,7 @@ import { WorkflowExecutionEntity } from './executions/workflow-execution.entity'
 import { CreateActivities1764000000010 } from './migrations/1764000000010-CreateActivities';
 import { CreateWorkflowExecutions1764000000011 } from './migrations/1764000000011-CreateWorkflowExecutions';
 import { AddExecutionAnalyticsIndex1764000000040 } from './migrations/1764000000040-AddExecutionAnalyticsIndex';
+import { AddExecutionRetryOf1764000000090 } from './migrations/1764000000090-AddExecutionRetryOf';
 import { CreateWebhooks1764000000072 } from './migrations/1764000000072-CreateWebhooks';
 import { CreateWorkflowSchedules1764000000076 } from './migrations/1764000000076-CreateWorkflowSchedules';
 import { ScheduleEntity } from './schedules/schedule.entity';
@@ -17,7 +18,7 @@ export type { ExecutionServices } from './executions/workflow-executions.feature
 export type { SchedulesService } from './schedules/schedules.service';
 
 export const WORKFLOWS_ENTITIES = [ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, WebhookEntity, ScheduleEntity];
-export const WORKFLOWS_MIGRATIONS = [CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, AddExecutionAnalyticsIndex1764000000040, CreateWebhooks1764000000072, CreateWorkflowSchedules1764000000076];
+export const WORKFLOWS_MIGRATIONS = [CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, AddExecutionAnalyticsIndex1764000000040, CreateWebhooks1764000000072, CreateWorkflowSchedules1764000000076, AddExecutionRetryOf1764000000090];
 
 // Used by other modules.
 export { ActivitiesRepository, activityListSpec } from './activities/activities.repository';
