@@ -336,6 +336,23 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Add to collection' }).click();
     await page.getByRole('button', { name: 'Remove employee-handbook from HR' }).waitFor();
 
+    // Several files at once, dropped on the zone.
+    const files = await page.evaluateHandle(`(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['Alpha notes: the office plant needs water on Mondays.'], 'alpha.txt', { type: 'text/plain' }));
+      dt.items.add(new File(['Beta notes: nothing to report.'], 'beta.txt', { type: 'text/plain' }));
+      return dt;
+    })()`);
+    await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer: files });
+    await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded', { exact: true }).nth(1).waitFor();
+    await page.getByRole('cell', { name: 'beta', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Preview alpha' }).click();
+    await page.getByText('the office plant needs water on Mondays').waitFor();
+    await page.locator('#doc-title').fill('alph');
+    await page.getByRole('cell', { name: 'beta', exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'alpha', exact: true }).waitFor();
+    await page.locator('#doc-title').fill('');
+
     await page.getByLabel('Question').fill('How many days of paid holiday does an employee receive?');
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.getByTestId('rag-answer').waitFor(SETTLE);

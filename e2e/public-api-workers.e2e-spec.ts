@@ -3,7 +3,8 @@
  * serve the port and consume results, /metrics answers for the cluster, a
  * dead worker is replaced, and SIGTERM stops everything cleanly. (A
  * connection the primary hands to a worker at the moment it dies can be
- * lost: clients retry, as they would with any crashed replica.)
+ * lost: clients retry, as they would with any crashed replica.) Rate limits
+ * and the login throttle are counted once for both workers.
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -35,6 +36,20 @@ function getFresh(url: string): Promise<number> {
     });
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(0));
+  });
+}
+
+/** A JSON POST on a new connection (so that the cluster spreads them over the workers); its status, 0 on a network error. */
+function postFresh(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const payload = JSON.stringify(body);
+    const req = http.request(url, { method: 'POST', agent: false, timeout: 5000, headers: { connection: 'close', 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(0));
+    req.end(payload);
   });
 }
 
@@ -76,6 +91,28 @@ describe('public API with PUBLIC_API_WORKERS=2', () => {
     });
     const runs = await Promise.all(Array.from({ length: 6 }, (_, n) => api.run(activity, { n })));
     expect(runs.map((r) => r.status)).toEqual(Array(6).fill('completed'));
+  });
+
+  it('holds a webhook\'s 100 triggers a minute across both workers (the count is shared in PostgreSQL)', async () => {
+    const api = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
+    const activity = await api.createActivity({
+      name: 'shared limit',
+      workflow_definition: definition([startNode(), endNode('done', 'Done')], [edge('start', 'done')], objectSchema({ n: { type: 'number' } })),
+      status: 'active',
+    });
+    const hook = await api.expect<{ data: { id: number; secret_key: string } }>(201, 'POST', '/webhooks', { activity });
+    // Inputs the schema refuses: every call counts, none starts a run. A new connection each time, so both workers answer.
+    const url = `${stack.api}/webhooks/trigger/${hook.data.id}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 102; i++) statuses.push(await postFresh(url, { n: 'not a number' }, { 'x-webhook-secret': hook.data.secret_key }));
+    expect(statuses.slice(0, 100)).toEqual(Array(100).fill(400));
+    expect(statuses.slice(100)).toEqual([429, 429]);
+  });
+
+  it('holds the login throttle across both workers', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push(await postFresh(`${stack.api}/auth/local`, { identifier: 'mallory@nowhere.test', password: 'guess-' + i }));
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
   });
 
   it('replaces a worker that dies', async () => {

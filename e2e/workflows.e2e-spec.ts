@@ -1,5 +1,6 @@
 import { Gate, HttpTarget, LoopbackSmtp } from '@docflow/testing';
 import { uploadText } from './support/document-jobs';
+import { peekMessage } from './support/rabbit';
 import { Stack } from './support/stack';
 import { chain, definition, edge, endNode, ErrorBody, objectSchema, startNode, taskNode, WorkflowApi } from './support/workflow-api';
 
@@ -298,6 +299,35 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
     expect(mail.to).toEqual(['ada@example.com']);
     expect(mail.raw).toContain('Subject: Invoice INV-7 for Ada');
     expect(mail.raw).toContain(`Hello Ada, run ${id}`);
+  });
+
+  it('queues a job holding only the credential id; the processor opens the credential as the node runs (spec 2.7 rule 3)', async () => {
+    const secret = 'sk-e2e-only-in-the-credential-store';
+    const credential = await alice.expect<{ data: { id: number } }>(201, 'POST', '/credentials', { data: { name: 'Target key', provider: 'example', fields: { api_key: secret } } });
+    target.on('GET /protected', (hit) => (hit.headers['x-api-key'] === secret ? { body: { ok: true } } : { status: 401, body: 'who are you?' }));
+    const def = definition(
+      [startNode(), taskNode('call', 'rest_api_task', { url: target.url('/protected'), headers: { 'X-Api-Key': '{{api_key}}' }, credential_id: credential.data.id }), endNode()],
+      chain('start', 'call', 'end'),
+    );
+    const activityId = await activity(alice, 'credential', def);
+
+    await stack.stopService('workflow-processor');
+    let id: number;
+    try {
+      id = await alice.start(activityId, {});
+      // The message the router published on workflow_queue, as a processor (or the dead-letter queue) would get it.
+      const published = await peekMessage(stack.vhost.url, 'workflow_queue');
+      expect(published).toContain(`"credential_id":${credential.data.id}`);
+      expect(published).not.toContain(secret);
+    } finally {
+      stack.spawn('workflow-processor');
+      await stack.waitForHealth('workflow-processor', 204, 60000);
+    }
+    const done = await alice.waitFor(id, { timeoutMs: 30000 });
+    expect(done).toMatchObject({ status: 'completed', error: null });
+    expect(done.outputs?.['call']).toMatchObject({ ok: true });
+    expect(target.hitsOf('/protected')[0]?.headers['x-api-key']).toBe(secret);
+    expect(JSON.stringify(done)).not.toContain(secret);
   });
 
   it('completes once after the processor is killed with SIGKILL mid-run and restarted', async () => {

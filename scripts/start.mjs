@@ -203,7 +203,8 @@ while (!stopping) {
   if (stopping) break;
   if (results.every((r) => r.ok)) {
     const skipped = SERVICES.length - children.length;
-    const api = services.some((s) => s.name === 'public-api') ? ` — public API ${env.PUBLIC_BASE_URL.replace(/\/$/, '')}/api` : '';
+    const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
+    const api = services.some((s) => s.name === 'public-api') ? ` — public API ${base}/api, console ${base}/` : '';
     const note = skipped ? ` (${skipped} of ${SERVICES.length} services not written yet)` : '';
     process.stdout.write(`docflow ready: ${plural(children.length, 'service')} healthy in ${formatDuration(Date.now() - spawnedAt)}${api}${note}\n`);
     break;

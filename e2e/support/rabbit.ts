@@ -28,3 +28,22 @@ export async function startBroker(): Promise<void> {
   await run('rabbitmqctl', ['-q', 'start_app']);
   await run('rabbitmqctl', ['-q', 'await_startup']);
 }
+
+/**
+ * The body of the first ready message of a queue, read and put back (a basic.get
+ * without ack, then a requeueing nack): what a queue holds, without consuming it.
+ */
+export async function peekMessage(amqpUrl: string, queue: string): Promise<string | undefined> {
+  const conn = await amqp.connect(amqpUrl);
+  try {
+    const ch = await conn.createChannel();
+    const msg = await ch.get(queue, { noAck: false });
+    if (msg === false) return undefined;
+    const body = msg.content.toString('utf8');
+    ch.nack(msg, false, true);
+    await ch.close();
+    return body;
+  } finally {
+    await conn.close();
+  }
+}

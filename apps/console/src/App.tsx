@@ -9,7 +9,10 @@ type Page = ComponentType<{ params: string[] }>;
 
 /** Every page is its own chunk: the first load carries only the shell and the sign-in form. */
 const page = (load: () => Promise<{ default: Page }>) => lazy(load);
-const Executions = page(() => import('./pages/Executions'));
+const loadExecutions = () => import('./pages/Executions');
+const Executions = page(loadExecutions);
+// The landing page of a signed-in tab: fetch its chunk now, beside React's first render, not after it.
+if (getSession() && /^\/(executions)?$/.test(window.location.pathname)) void loadExecutions();
 const Execution = page(() => import('./pages/Execution'));
 const Activities = page(() => import('./pages/Activities'));
 const Editor = page(() => import('./pages/Editor'));

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { DetectorError, InvalidScopeError, type ShieldService } from '@docflow/data-shield';
-import { AppError, BadRequestError, currentCorrelationId, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+import { AppError, currentCorrelationId, ServiceUnavailableError, parseBody } from '@docflow/service-kit';
 import { DetectBody, RestoreBody, RestoreStreamBody, TokeniseBody } from './shield-requests';
 
 /** A detector failed: 503, and the caller sends nothing (spec 4.17 rule 8). */
@@ -8,12 +8,6 @@ function failClosed(err: unknown): never {
   if (err instanceof DetectorError) throw new ServiceUnavailableError('Data Shield could not run its detectors; the text must not be sent', { retry_after: 5 }, 'data_shield_unavailable');
   if (err instanceof InvalidScopeError) throw new AppError(400, 'BadRequestError', `scope_id: ${err.message}`, {}, 'invalid_scope');
   throw err;
-}
-
-function parse<T extends object>(cls: new () => T, body: unknown, what: string): T {
-  const parsed = validatePlain(cls, body);
-  if (!parsed.ok) throw BadRequestError.withErrors(`Invalid ${what} request`, parsed.errors);
-  return parsed.value;
 }
 
 /**
@@ -28,7 +22,7 @@ export function shieldRoutes(shield: ShieldService): Router {
   const router = Router();
 
   router.post('/tokenise', async (req, res) => {
-    const body = parse(TokeniseBody, req.body, 'tokenise');
+    const body = parseBody(TokeniseBody, req.body, { message: 'Invalid tokenise request' });
     const result = await shield
       .tokenise({
         texts: body.texts,
@@ -43,7 +37,7 @@ export function shieldRoutes(shield: ShieldService): Router {
   });
 
   router.post('/restore', (req, res) => {
-    const body = parse(RestoreBody, req.body, 'restore');
+    const body = parseBody(RestoreBody, req.body, { message: 'Invalid restore request' });
     let texts: string[];
     try {
       texts = shield.restore(body.scope_id, body.texts);
@@ -54,7 +48,7 @@ export function shieldRoutes(shield: ShieldService): Router {
   });
 
   router.post('/restore-stream', (req, res) => {
-    const body = parse(RestoreStreamBody, req.body, 'restore-stream');
+    const body = parseBody(RestoreStreamBody, req.body, { message: 'Invalid restore-stream request' });
     let chunks: string[];
     try {
       const restorer = shield.streamRestorer(body.scope_id);
@@ -68,7 +62,7 @@ export function shieldRoutes(shield: ShieldService): Router {
   });
 
   router.post('/detect', async (req, res) => {
-    const body = parse(DetectBody, req.body, 'detect');
+    const body = parseBody(DetectBody, req.body, { message: 'Invalid detect request' });
     const result = await shield
       .preview({ text: body.text, entityTypes: body.entity_types, tenant: body.tenant, actorUserId: body.actor_user_id, correlationId: currentCorrelationId(), context: body.context })
       .catch(failClosed);

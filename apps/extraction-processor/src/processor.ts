@@ -1,6 +1,6 @@
-import { JobMessageV1, QUEUES, ResultMessage } from '@docflow/contracts';
+import { JobMessageV1, QUEUES } from '@docflow/contracts';
 import type { ContentClient, LlmClient } from '@docflow/llm-client';
-import type { Broker, ConsumerHandle } from '@docflow/messaging';
+import { JobWorker, ResultPublisher, type Broker } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 import type { ExtractionProcessorConfig } from './config';
 import { ExtractionJobRunner } from './jobs/job-handlers';
@@ -37,27 +37,27 @@ export async function declareExtractionQueues(broker: Pick<Broker, 'assertWorkQu
 
 export function createExtractionProcessor(deps: ExtractionProcessorDeps): ExtractionProcessor {
   const { config, broker } = deps;
+  const results = new ResultPublisher(broker, { direct: false });
   const runner = new ExtractionJobRunner({
     services: { llm: deps.llm, content: deps.content, documentConcurrency: config.EXTRACTION_DOCUMENT_CONCURRENCY, maxTextChars: config.DOCUMENT_TEXT_MAX_CHARS },
-    publish: (result) => broker.publish(QUEUES.results, ResultMessage, result, { messageId: `${result.job_id}:${result.status}:${result.sequence ?? 0}` }),
+    publish: (result) => results.publish(result),
     metrics: deps.metrics,
     logger: deps.logger,
     maxDocuments: config.EXTRACTION_MAX_DOCUMENTS,
     jobUserSecret: config.INTERNAL_SERVICE_JWT_SECRET,
   });
-  let consumer: ConsumerHandle | undefined;
+  const worker = new JobWorker({
+    broker,
+    queue: QUEUES.extraction,
+    message: JobMessageV1,
+    handle: runner.handle,
+    prefetch: config.EXTRACTION_PREFETCH,
+    jobs: runner.jobs,
+    shutdownReason: ExtractionJobRunner.shutdownReason,
+  });
   return {
     runner,
-    start() {
-      if (consumer) return;
-      consumer = broker.consume(QUEUES.extraction, JobMessageV1, runner.handle, { prefetch: config.EXTRACTION_PREFETCH });
-    },
-    async stop(drainMs, settleMs = 2000) {
-      const active = consumer;
-      consumer = undefined;
-      if (active) await active.cancel(drainMs);
-      runner.abortAll();
-      await runner.idle(settleMs);
-    },
+    start: () => worker.start(),
+    stop: (drainMs, settleMs) => worker.stop(drainMs, settleMs),
   };
 }

@@ -4,11 +4,11 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
-import { type AuditLog, type AuthGuards, createIdentityModule, type PrincipalCache } from './identity';
-import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase } from './platform';
+import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentityModule, type PrincipalCache } from './identity';
+import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createShieldModule } from './shield';
-import { createWorkflowsModule, type ExecutionServices, type SchedulesService } from './workflows';
+import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -37,6 +37,8 @@ export interface PublicApiDeps {
   executionServices?: ExecutionServices;
   /** Where new documents' text is extracted (PUBLIC_API_ROLES); default `here`, in this process. */
   textExtraction?: DocumentsModuleDeps['textExtraction'];
+  /** CLOUD_DRIVE_* of the runtime contract (main loads CloudDriveConfig); default: its defaults. */
+  cloudDrive?: EventBusDriveSettings;
 }
 
 export interface PublicApi {
@@ -51,8 +53,12 @@ export interface PublicApi {
   principals: PrincipalCache;
   /** The audit log's writer (tests flush it before reading the table). */
   audit: AuditLog;
+  /** The shared rate-limit store: main purges ended windows. */
+  limits: RateLimits;
   /** Workflow schedules: main runs their tick every SCHEDULER_INTERVAL_SECONDS (tests call tick). */
   schedules: SchedulesService;
+  /** The event bus: main starts its queue consumer, settler and tick (tests call tick and settleNow). */
+  eventBus: EventBusModule;
 }
 
 /**
@@ -64,12 +70,14 @@ export interface PublicApi {
 export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const { config, logger, metrics, database, mailer } = deps;
   const openapi = new OpenApiRegistry();
-  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, audit: deps.audit });
+  const limits = new RateLimits(database);
+  configurePasswordHashing({ threads: config.PASSWORD_HASH_THREADS, maxQueue: config.PASSWORD_HASH_MAX_QUEUE });
+  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, limits, audit: deps.audit });
   const { auth, audit, users } = identity;
   const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, auth, audit, users, documents, rag, executions: deps.executionServices });
-  const agents = createAgentsModule({ config, database, logger, openapi, auth, documents, rag });
+  const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, limits, auth, audit, users, documents, rag, executions: deps.executionServices, broker: deps.broker, cloudDrive: deps.cloudDrive });
+  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
   // Mounting order: earlier routes win where paths overlap.
@@ -83,6 +91,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     workflows.features.executions,
     documents.features.prompts,
     documents.features.classificationJobs,
+    documents.features.internalText,
     identity.features.audit,
     identity.features.credentials,
     shield.features.dataShield,
@@ -94,12 +103,13 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     agents.features.agents,
     agents.features.squads,
     workflows.features.schedules,
+    workflows.features.eventBus,
     ...(deps.features ?? []).map((feature) => bindFeature(feature, { auth })),
     bindFeature(openApiFeature, { config, openapi }),
   ];
 
   const app = createHttpApp(
-    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN },
+    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN, rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.mount(api);
@@ -109,7 +119,17 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
       else if (deps.consoleDir !== undefined) logger.warn('the web console is not built: `/` serves nothing (run npm run build)', { consoleDir: deps.consoleDir });
     },
   );
-  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, schedules: workflows.schedules() };
+  app.set('trust proxy', trustProxy(config.TRUST_PROXY));
+  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, limits, schedules: workflows.schedules(), eventBus: workflows.eventBus };
+}
+
+/** TRUST_PROXY as Express's `trust proxy` value: a boolean, a hop count, or the proxies' addresses. */
+export function trustProxy(value: string): boolean | number | string[] {
+  const v = value.trim();
+  if (v === 'false' || v === '') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

@@ -1,7 +1,7 @@
 import { JobMessageV1, QUEUES } from '@docflow/contracts';
 import { createAiClients } from '@docflow/llm-client';
 import type { Mailer } from '@docflow/mail';
-import type { Broker, ConsumerHandle } from '@docflow/messaging';
+import { JobWorker, type Broker } from '@docflow/messaging';
 import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
 import type { Logger } from '@docflow/service-kit';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
@@ -10,6 +10,7 @@ import { mailSendersOf, type ProcessorLimitSettings, runLimitsOf, type WorkflowP
 import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
 import type { CloudDriveFetchDeps } from './executors/cloud-drive/cloud-drive-fetch.executor';
+import { PublicApiCredentials } from './executors/rest-api/node-credentials';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
 import type { WorkflowMetrics } from './metrics';
 
@@ -81,6 +82,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     });
   const ai = deps.ai ?? aiDepsFromConfig(config, deps.logger);
   const limits = workflowLimitsOf(config);
+  const credentials = new PublicApiCredentials({ baseUrl: config.PUBLIC_API_INTERNAL_URL, jwtSecret: config.INTERNAL_SERVICE_JWT_SECRET });
   const executors = buildExecutors({
     outbound,
     mailer: deps.mailer,
@@ -90,6 +92,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     ai,
     rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },
     drive: deps.drive,
+    credentials,
   });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
@@ -100,19 +103,21 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     jobUserSecret: config.INTERNAL_SERVICE_JWT_SECRET,
     limits,
   });
-  let consumer: ConsumerHandle | undefined;
+  const worker = new JobWorker({
+    broker: deps.broker,
+    queue: QUEUES.workflow,
+    message: JobMessageV1,
+    handle: handler.handle,
+    prefetch: config.WORKFLOW_PREFETCH,
+    jobs: handler.jobs,
+    shutdownReason: WorkflowJobHandler.shutdownReason,
+  });
   return {
     handler,
-    start() {
-      if (consumer) return;
-      consumer = deps.broker.consume(QUEUES.workflow, JobMessageV1, handler.handle, { prefetch: config.WORKFLOW_PREFETCH });
-    },
+    start: () => worker.start(),
     async stop(drainMs, settleMs = 2000) {
-      const active = consumer;
-      consumer = undefined;
-      if (active) await active.cancel(drainMs);
-      handler.abortAll();
-      await handler.idle(settleMs);
+      await worker.stop(drainMs, settleMs);
+      credentials.close();
       if (!deps.ai) {
         ai.llm.close();
         ai.content.close();

@@ -1,3 +1,4 @@
+import { verifyServiceToken } from '@docflow/internal-auth';
 import { chain, definition, edge, endNode, startNode, taskNode } from './test-support/definitions';
 import { HttpTarget } from '@docflow/testing';
 import { ProcessorHarness } from './test-support/processor-harness';
@@ -9,18 +10,82 @@ describe('workflow processor: REST workflows (RabbitMQ + PostgreSQL)', () => {
   let h: ProcessorHarness;
   let target: HttpTarget;
   let canary: HttpTarget;
+  let elsewhere: HttpTarget;
+  let publicApi: HttpTarget;
   let seq = 100;
   const nextId = () => (seq += 1);
 
   beforeAll(async () => {
-    [target, canary] = await Promise.all([HttpTarget.start('127.0.0.1'), HttpTarget.start('::')]);
+    [target, canary, elsewhere, publicApi] = await Promise.all([HttpTarget.start('127.0.0.1'), HttpTarget.start('::'), HttpTarget.start('127.0.0.1'), HttpTarget.start('127.0.0.1')]);
     h = await ProcessorHarness.start('wfp_rest');
-    await h.startProcessor({ REST_API_ALLOWED_HOSTS: `127.0.0.1:${target.port}` });
+    await h.startProcessor({ REST_API_ALLOWED_HOSTS: `${target.hostPort},${elsewhere.hostPort}`, PUBLIC_API_INTERNAL_URL: publicApi.url('') });
   });
 
   afterAll(async () => {
     await h?.stop();
-    await Promise.all([target?.stop(), canary?.stop()]);
+    await Promise.all([target?.stop(), canary?.stop(), elsewhere?.stop(), publicApi?.stop()]);
+  });
+
+  describe('a node with a credential_id (spec 2.7 rule 3)', () => {
+    const SECRET = 'sk-opened-by-the-processor';
+
+    /** The public API's node-credential route: a service JWT, then the fields of credential 4 for node `call` of job wf_<id>. */
+    function credentialRoute(id: number): void {
+      publicApi.on(`POST /api/workflow-executions/internal/${id}/node-credential`, (hit) => {
+        const token = /^Bearer (\S+)$/.exec(hit.headers['authorization'] ?? '')?.[1] ?? '';
+        try {
+          verifyServiceToken(h.config().INTERNAL_SERVICE_JWT_SECRET, token);
+        } catch {
+          return { status: 401, body: { error: { status: 401, name: 'UnauthorizedError', message: 'no', details: {} } } };
+        }
+        const body = JSON.parse(hit.body) as { job_id: string; node_id: string };
+        if (body.job_id !== `wf_${id}` || body.node_id !== 'call') return { status: 404, body: { error: { status: 404, name: 'NotFoundError', message: 'none', details: {} } } };
+        return { body: { data: { credential_id: 4, fields: { api_key: SECRET, scheme: 'Token' } } } };
+      });
+    }
+
+    const credentialNode = (path: string) =>
+      taskNode('call', 'rest_api_task', { url: target.url(path), headers: { 'X-Api-Key': '{{api_key}}', Authorization: '{{credential.scheme}} {{api_key}}', Accept: 'application/json' }, credential_id: 4 });
+
+    it('authenticates against the target with fields it opens as the node runs; the job never held them', async () => {
+      target.on('GET /secure', (hit) => (hit.headers['x-api-key'] === SECRET && hit.headers['authorization'] === `Token ${SECRET}` ? { body: { ok: true } } : { status: 401, body: 'who are you' }));
+      const id = nextId();
+      credentialRoute(id);
+      const job = { workflow_definition: definition([startNode(), credentialNode('/secure')], chain('start', 'call')), inputs: {}, execution_id: id, user_id: 5 };
+      expect(JSON.stringify(job)).not.toContain(SECRET);
+      await h.submit(`wf_${id}`, job);
+      const res = await h.results.next(`wf_${id}`);
+      expect(res.status).toBe('completed');
+      expect(res.outputs?.['call']).toMatchObject({ ok: true, status_code: 200 });
+      expect(publicApi.hitsOf(`/api/workflow-executions/internal/${id}/node-credential`)).toHaveLength(1);
+      expect(JSON.stringify(res)).not.toContain(SECRET);
+    });
+
+    it('drops the credential’s headers on a redirect to another origin', async () => {
+      target.on('GET /bounce', () => ({ status: 302, headers: { location: elsewhere.url('/landing') } }));
+      elsewhere.on('GET /landing', () => ({ body: { landed: true } }));
+      const id = nextId();
+      credentialRoute(id);
+      await h.submit(`wf_${id}`, { workflow_definition: definition([startNode(), credentialNode('/bounce')], chain('start', 'call')), inputs: {}, execution_id: id, user_id: 5 });
+      expect((await h.results.next(`wf_${id}`)).status).toBe('completed');
+      expect(target.hitsOf('/bounce')[0]?.headers['x-api-key']).toBe(SECRET);
+      const landed = elsewhere.hitsOf('/landing')[0]!;
+      expect(landed.headers['x-api-key']).toBeUndefined();
+      expect(landed.headers['authorization']).toBeUndefined();
+      expect(JSON.stringify(landed.headers)).not.toContain(SECRET);
+    });
+
+    it('fails the node as a configuration error when the public API has no credential for it (another job, a bare job)', async () => {
+      const id = nextId();
+      credentialRoute(id);
+      await h.submit(`wf_${id}_resume_1`, { workflow_definition: definition([startNode(), credentialNode('/secure')], chain('start', 'call')), inputs: {}, execution_id: id, user_id: 5 });
+      const res = await h.results.next(`wf_${id}_resume_1`);
+      expect(res.status).toBe('failed');
+      expect(res.task_states?.['call']).toMatchObject({ status: 'failed', error_type: 'configuration_error' });
+      const bare = `bare-${nextId()}`;
+      await h.submit(bare, { workflow_definition: definition([startNode(), credentialNode('/secure')], chain('start', 'call')), inputs: {} });
+      expect((await h.results.next(bare)).error).toMatch(/credential_id is only resolved for executions started through the public API/);
+    });
   });
 
   it('runs a linear REST workflow with templates across nodes and output_mapping', async () => {

@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 import { ExtractRequest, extractRequestForm } from './llm';
 import { JobRequest, queueForJobType } from './jobs';
 import { deadLetterQueueOf, QUEUES } from './queues';
-import { ResultMessage } from './results';
+import { RESULT_MESSAGE_VERSION, ResultMessage } from './results';
 
 const errorsOf = <T extends object>(cls: new () => T, plain: object) => validateSync(plainToInstance(cls, plain)).map((e) => e.property);
 
@@ -32,6 +32,12 @@ describe('ResultMessage', () => {
     expect(errorsOf(ResultMessage, { job_id: 'wf_1', status: 'completed', outputs: {}, task_states: { n1: { status: 'completed' } } })).toEqual([]);
     expect(errorsOf(ResultMessage, { job_id: 'wf_1', status: 'exploded' })).toEqual(['status']);
     expect(errorsOf(ResultMessage, { job_id: 'wf_1', status: 'awaiting_user_input', awaiting_since: 'yesterday' })).toEqual(['awaiting_since']);
+  });
+
+  it('reads a message without version as version 1 and refuses versions it does not know', () => {
+    expect(errorsOf(ResultMessage, { version: RESULT_MESSAGE_VERSION, job_id: 'wf_1', status: 'completed' })).toEqual([]);
+    expect(errorsOf(ResultMessage, { job_id: 'wf_1', status: 'completed' })).toEqual([]);
+    expect(errorsOf(ResultMessage, { version: 2, job_id: 'wf_1', status: 'completed' })).toEqual(['version']);
   });
 });
 

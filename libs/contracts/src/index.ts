@@ -4,3 +4,5 @@ export * from './results';
 export * from './llm';
 export * from './workflow-jobs';
 export * from './cloud-drive';
+export * from './extraction-jobs';
+export * from './internal-content';

@@ -21,11 +21,23 @@ export interface TaskState {
 }
 
 /**
+ * The version processors write. A message without `version` is version 1:
+ * what processors sent before the field existed, still decodable while
+ * queues drain. A breaking change adds version 2 beside it (STYLE.md).
+ */
+export const RESULT_MESSAGE_VERSION = 1;
+export const RESULT_MESSAGE_VERSIONS = [1] as const;
+
+/**
  * A processor's message on `results_queue` (spec 4.16). `processing` is an
  * in-progress report (per-node progress while running); the others end or
  * pause the job.
  */
 export class ResultMessage {
+  /** Absent reads as 1 (RESULT_MESSAGE_VERSION). */
+  @IsOptional() @IsIn(RESULT_MESSAGE_VERSIONS as unknown as number[])
+  version?: (typeof RESULT_MESSAGE_VERSIONS)[number];
+
   @IsString() @IsNotEmpty()
   job_id!: string;
 

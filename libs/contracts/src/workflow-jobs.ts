@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 
 /**
  * Payload of a `task_based_workflow` job, as the public API builds it for
@@ -99,3 +99,24 @@ export const ERROR_TYPES = [
   'internal_error',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/**
+ * `POST /api/workflow-executions/internal/{execution_id}/node-credential` (service JWT): the workflow
+ * processor asks for the fields of the credential a node names when the node runs (spec 2.7 rule 3);
+ * jobs carry only the credential id. Answered for the execution's current job while it runs.
+ */
+export class NodeCredentialRequest {
+  @IsString() @IsNotEmpty() @MaxLength(200)
+  job_id!: string;
+
+  @IsString() @IsNotEmpty() @MaxLength(200)
+  node_id!: string;
+}
+
+export interface NodeCredentialResponse {
+  data: { credential_id: number; fields: Record<string, string> };
+}
+
+export function nodeCredentialPath(executionId: number): string {
+  return `/api/workflow-executions/internal/${executionId}/node-credential`;
+}

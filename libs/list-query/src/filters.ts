@@ -6,8 +6,9 @@
  * Invariant: every fragment returned is either a single predicate or wrapped
  * in parentheses, so it combines safely with AND, OR and NOT.
  */
+import { isPlainObject } from '@docflow/service-kit';
 import type { ListSpec, ResolvedField } from './spec';
-import { asList, castText, castValue, escapeLike, isPlainObject, parseBooleanish, show, type Scalar } from './values';
+import { asList, castText, castValue, escapeLike, parseBooleanish, show, type Scalar } from './values';
 
 export const OPERATORS = [
   '$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn', '$between',

@@ -4,8 +4,9 @@
  * `pagination[withCount]`. Sizes above the spec's maximum are clamped; a
  * `limit` of -1 means the maximum.
  */
+import { isPlainObject } from '@docflow/service-kit';
 import type { ListLimits } from './spec';
-import { isPlainObject, parseBooleanish, parseInteger, show } from './values';
+import { parseBooleanish, parseInteger, show } from './values';
 
 export interface PagePagination {
   style: 'page';

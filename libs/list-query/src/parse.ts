@@ -4,14 +4,13 @@
  * page window, relations to populate) or throws one BadRequestError listing
  * every problem in `details.errors`.
  */
-import { BadRequestError } from '@docflow/service-kit';
+import { BadRequestError, isPlainObject } from '@docflow/service-kit';
 import { parse as parseQs } from 'qs';
 import { FilterCompiler, type SqlFragment } from './filters';
 import { paginationWindow, parsePagination, type Pagination } from './pagination';
 import { parsePopulate } from './populate';
 import { parseSort, type OrderByItem } from './sort';
 import type { ListSpec } from './spec';
-import { isPlainObject } from './values';
 
 export interface ListQuery<R extends string = string> {
   /** AND this into the query (`qb.andWhere(where.sql, where.params)`); null: no filter. */

@@ -4,8 +4,9 @@
  * `populate[owner][populate]=*`; what is inside the object is tolerated and
  * ignored). Returns the relation names to load, without duplicates.
  */
+import { isPlainObject } from '@docflow/service-kit';
 import type { ListSpec } from './spec';
-import { asList, isPlainObject, parseBooleanish, show } from './values';
+import { asList, parseBooleanish, show } from './values';
 
 export function parsePopulate<R extends string>(value: unknown, spec: ListSpec<string, R>, errors: string[]): R[] {
   const wanted: string[] = [];

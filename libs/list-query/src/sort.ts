@@ -4,8 +4,9 @@
  * (`sort[title]=asc`, `sort[0][title]=asc`, `sort[owner][id]=desc`). A
  * unique tiebreaker (the spec's id field) is always appended.
  */
+import { isPlainObject } from '@docflow/service-kit';
 import type { ListSpec } from './spec';
-import { asList, isPlainObject, show } from './values';
+import { asList, show } from './values';
 
 export interface OrderByItem {
   /** Public field name, e.g. `createdAt`. */

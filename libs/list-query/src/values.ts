@@ -4,6 +4,7 @@
  * either yields a value PostgreSQL accepts for the field's column type or a
  * message for `details.errors`.
  */
+import { isPlainObject } from '@docflow/service-kit';
 import type { ResolvedField } from './spec';
 
 export type Scalar = string | number | boolean;
@@ -20,12 +21,6 @@ const INDEX = /^(0|[1-9]\d*)$/;
  */
 const ISO_DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 /**
  * An array, or an "index object" (`{"0": .., "101": ..}`: what qs makes of

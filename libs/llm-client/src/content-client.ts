@@ -1,41 +1,10 @@
-import type { Logger } from '@docflow/service-kit';
+import { internalDocumentTextPath, INTERNAL_PROMPTS_PATH, type DocumentPage, type DocumentText, type InternalPrompt, type PromptType } from '@docflow/contracts';
+import { JsonServiceClient } from '@docflow/internal-http';
+import { isPlainObject, type Logger } from '@docflow/service-kit';
 import { ContentServiceError, DocumentTextError, InternalServiceError, PromptNotFoundError } from './errors';
-import { InternalHttp } from './internal-http';
 
-export const PROMPT_TYPES = ['extraction', 'classification', 'summarization'] as const;
-export type PromptType = (typeof PROMPT_TYPES)[number];
-
-/** A prompt as the public API's internal prompts endpoint returns it (spec 2.4). */
-export interface InternalPrompt {
-  id: number;
-  title: string;
-  type: string;
-  level: string;
-  section: string | null;
-  description: string | null;
-  roles: { role: 'system' | 'user'; prompt: string }[];
-  tasks: string[];
-  instructions: string[];
-  outputFormat: string | null;
-  exampleOutput: unknown;
-}
-
-export interface DocumentPage {
-  page: number;
-  text: string;
-}
-
-/** The extracted text of one Docflow document. */
-export interface DocumentText {
-  document_id: number;
-  title: string;
-  mime_type: string;
-  text: string;
-  /** Per-page text, when the extraction kept pages. */
-  pages: DocumentPage[] | null;
-  page_count: number | null;
-  text_status: string;
-}
+export { PROMPT_TYPES } from '@docflow/contracts';
+export type { DocumentPage, DocumentText, InternalPrompt, PromptType } from '@docflow/contracts';
 
 export interface ContentClientOptions {
   /** The public API's address for internal calls, e.g. http://127.0.0.1:1337 (without /api). */
@@ -69,10 +38,6 @@ export interface ContentClient {
 
 const WAITING = new Set(['pending', 'processing']);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
@@ -82,7 +47,7 @@ function strings(value: unknown): string[] {
 }
 
 function unwrap(body: unknown): unknown {
-  return isRecord(body) && isRecord(body.data) ? body.data : body;
+  return isPlainObject(body) && isPlainObject(body.data) ? body.data : body;
 }
 
 function badResponse(what: string): ContentServiceError {
@@ -90,13 +55,13 @@ function badResponse(what: string): ContentServiceError {
 }
 
 export function readPrompt(raw: unknown): InternalPrompt | undefined {
-  if (!isRecord(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const id = typeof raw.id === 'number' ? raw.id : typeof raw.id === 'string' && /^\d+$/.test(raw.id) ? Number(raw.id) : NaN;
   const title = str(raw.title);
   if (!Number.isSafeInteger(id) || id <= 0 || !title) return undefined;
   const roles = Array.isArray(raw.roles)
     ? raw.roles
-        .filter(isRecord)
+        .filter(isPlainObject)
         .filter((r) => (r.role === 'system' || r.role === 'user') && typeof r.prompt === 'string')
         .map((r) => ({ role: r.role as 'system' | 'user', prompt: r.prompt as string }))
     : [];
@@ -119,7 +84,7 @@ function readPages(value: unknown): { pages: DocumentPage[] | null; count: numbe
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return { pages: null, count: value };
   if (Array.isArray(value)) {
     const pages = value
-      .filter(isRecord)
+      .filter(isPlainObject)
       .filter((p) => typeof p.text === 'string')
       .map((p, i) => ({ page: typeof p.page === 'number' ? p.page : i + 1, text: p.text as string }));
     return { pages, count: pages.length };
@@ -148,8 +113,8 @@ function abortable(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * (both behind `X-Service-Key`).
  */
 export function createContentClient(options: ContentClientOptions): ContentClient {
-  const http = new InternalHttp(
-    { service: 'public-api', baseUrl: options.baseUrl, serviceKey: options.serviceKey, timeoutMs: options.timeoutMs ?? 30000, logger: options.logger },
+  const http = new JsonServiceClient(
+    { service: 'public-api', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 30000, logger: options.logger },
     (code, message, o) => new ContentServiceError('public-api', code, message, o),
   );
   const maxChars = options.maxChars ?? 400000;
@@ -159,8 +124,8 @@ export function createContentClient(options: ContentClientOptions): ContentClien
 
   async function fetchText(documentId: number, userId: number | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     try {
-      const body = unwrap(await http.get(`/api/internal/documents/${documentId}/text`, { query: { user_id: userId }, signal }));
-      if (!isRecord(body)) throw badResponse('document text');
+      const body = unwrap(await http.get(internalDocumentTextPath(documentId), { query: { user_id: userId }, signal }));
+      if (!isPlainObject(body)) throw badResponse('document text');
       return body;
     } catch (err) {
       if (err instanceof InternalServiceError && err.status === 404) {
@@ -209,8 +174,8 @@ export function createContentClient(options: ContentClientOptions): ContentClien
     },
 
     async visiblePrompts(userId, o = {}) {
-      const body = await http.get('/api/internal/prompts', { query: { user_id: userId, type: o.type }, signal: o.signal });
-      const list = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : undefined;
+      const body = await http.get(INTERNAL_PROMPTS_PATH, { query: { user_id: userId, type: o.type }, signal: o.signal });
+      const list = isPlainObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : undefined;
       if (!list) throw badResponse('prompts');
       return list.map(readPrompt).filter((p): p is InternalPrompt => p !== undefined);
     },

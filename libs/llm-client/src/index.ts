@@ -17,7 +17,6 @@ export type {
 } from './llm-client';
 export { createContentClient, PROMPT_TYPES, readPrompt } from './content-client';
 export type { ContentClient, ContentClientOptions, DocumentPage, DocumentText, InternalPrompt, PromptType } from './content-client';
-export { readErrorBody } from './internal-http';
 export * from './operations/candidates';
 export * from './operations/classify';
 export { answerObject, confidenceField, stringField } from './operations/json-answer';

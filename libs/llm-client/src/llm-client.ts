@@ -1,7 +1,7 @@
 import type { DataShieldDiagnostics, DataShieldOptions, ExtractRequest, ExtractResponse, ModelType } from '@docflow/contracts';
-import type { Logger } from '@docflow/service-kit';
+import { JsonServiceClient } from '@docflow/internal-http';
+import { isPlainObject, type Logger } from '@docflow/service-kit';
 import { LlmServiceError } from './errors';
-import { InternalHttp } from './internal-http';
 
 /** Which task the LLM service's local engine should do; remote providers ignore it. */
 export type LlmTaskHint = 'summarize' | 'classify' | 'extract' | 'chat';
@@ -93,16 +93,12 @@ export interface LlmClientOptions {
   logger?: Logger;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
 function usageOf(value: unknown): LlmUsage {
-  const u = isRecord(value) ? value : {};
+  const u = isPlainObject(value) ? value : {};
   const prompt = num(u.prompt_tokens);
   const completion = num(u.completion_tokens);
   const total = typeof u.total_tokens === 'number' && Number.isFinite(u.total_tokens) ? u.total_tokens : prompt + completion;
@@ -114,9 +110,9 @@ function badResponse(endpoint: string, problem: string): LlmServiceError {
 }
 
 function readExtract(data: unknown): ExtractResult {
-  if (!isRecord(data)) throw badResponse('extract', 'not a JSON object');
+  if (!isPlainObject(data)) throw badResponse('extract', 'not a JSON object');
   const content = data.content;
-  if (typeof content !== 'string' && !isRecord(content) && !Array.isArray(content)) throw badResponse('extract', 'content is missing');
+  if (typeof content !== 'string' && !isPlainObject(content) && !Array.isArray(content)) throw badResponse('extract', 'content is missing');
   if (typeof data.provider !== 'string' || typeof data.model !== 'string') throw badResponse('extract', 'provider or model is missing');
   return {
     content: content as ExtractResult['content'],
@@ -124,12 +120,12 @@ function readExtract(data: unknown): ExtractResult {
     provider: data.provider,
     cost: num(data.cost),
     usage: usageOf(data.usage),
-    ...(isRecord(data.data_shield) ? { data_shield: data.data_shield as unknown as DataShieldDiagnostics } : {}),
+    ...(isPlainObject(data.data_shield) ? { data_shield: data.data_shield as unknown as DataShieldDiagnostics } : {}),
   };
 }
 
 function readChat(data: unknown): ChatResult {
-  if (!isRecord(data) || !isRecord(data.message)) throw badResponse('chat', 'message is missing');
+  if (!isPlainObject(data) || !isPlainObject(data.message)) throw badResponse('chat', 'message is missing');
   if (typeof data.provider !== 'string' || typeof data.model !== 'string') throw badResponse('chat', 'provider or model is missing');
   const m = data.message;
   const toolCalls = Array.isArray(m.tool_calls) ? (m.tool_calls as ChatToolCall[]) : undefined;
@@ -139,12 +135,12 @@ function readChat(data: unknown): ChatResult {
     provider: data.provider,
     usage: usageOf(data.usage),
     cost: num(data.cost),
-    ...(isRecord(data.data_shield) ? { data_shield: data.data_shield as unknown as DataShieldDiagnostics } : {}),
+    ...(isPlainObject(data.data_shield) ? { data_shield: data.data_shield as unknown as DataShieldDiagnostics } : {}),
   };
 }
 
 function readEmbeddings(data: unknown, expected: number): EmbeddingsResult {
-  if (!isRecord(data) || !Array.isArray(data.embeddings)) throw badResponse('embeddings', 'embeddings is missing');
+  if (!isPlainObject(data) || !Array.isArray(data.embeddings)) throw badResponse('embeddings', 'embeddings is missing');
   const embeddings = data.embeddings as unknown[];
   if (embeddings.length !== expected || !embeddings.every((e) => Array.isArray(e) && e.every((x) => typeof x === 'number'))) {
     throw badResponse('embeddings', `expected ${expected} vectors of numbers`);
@@ -169,8 +165,8 @@ function readEmbeddings(data: unknown, expected: number): EmbeddingsResult {
  * provider before answering 503.
  */
 export function createLlmClient(options: LlmClientOptions): LlmClient {
-  const http = new InternalHttp(
-    { service: 'llm-service', baseUrl: options.baseUrl, serviceKey: options.serviceKey, timeoutMs: options.timeoutMs ?? 240000, logger: options.logger },
+  const http = new JsonServiceClient(
+    { service: 'llm-service', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 240000, logger: options.logger },
     (code, message, o) => new LlmServiceError('llm-service', code, message, o),
   );
   const call = (o?: CallOptions) => ({ signal: o?.signal, timeoutMs: o?.timeoutMs });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
-import { currentCorrelationId, HealthCheck, Logger, newCorrelationId } from '@docflow/service-kit';
+import { currentCorrelationId, errorMessage, HealthCheck, Logger, newCorrelationId } from '@docflow/service-kit';
 import { encodeMessage } from './codec';
 import { Consumer, ConsumerHost } from './consumer';
 import { BrokerUnavailableError, InvalidMessageError } from './errors';
 import { ReturnTracker, sendConfirmed } from './publisher';
-import { bounded, describeUrl, errorText, noop } from './util';
+import { bounded, describeUrl, noop } from './util';
 import { backoffDelay, workQueueDeclaration, WorkQueueDeclaration, WorkQueueOptions } from './topology';
 import type { BrokerOptions, BrokerState, ConsumeOptions, ConsumerHandle, MessageHandler, PublishOptions, QueueStats } from './types';
 
@@ -150,7 +150,7 @@ export class Broker {
     try {
       await this.declare(s, decl);
     } catch (err) {
-      throw new BrokerUnavailableError(`Could not declare queue ${name}: ${errorText(err)}`);
+      throw new BrokerUnavailableError(`Could not declare queue ${name}: ${errorMessage(err)}`);
     }
   }
 
@@ -191,7 +191,7 @@ export class Broker {
     this.consumers.add(asObject);
     const s = this.session;
     if (this.connected && s && !s.lost) {
-      this.attach(s, asObject).catch((err: unknown) => this.resetSession(s, `could not subscribe to ${queue}: ${errorText(err)}`));
+      this.attach(s, asObject).catch((err: unknown) => this.resetSession(s, `could not subscribe to ${queue}: ${errorMessage(err)}`));
     }
     return consumer.handle();
   }
@@ -206,7 +206,7 @@ export class Broker {
       const r = await ch.checkQueue(queue);
       return { messageCount: r.messageCount, consumerCount: r.consumerCount };
     } catch (err) {
-      throw new BrokerUnavailableError(`Cannot inspect queue ${queue}: ${errorText(err)}`);
+      throw new BrokerUnavailableError(`Cannot inspect queue ${queue}: ${errorMessage(err)}`);
     } finally {
       await ch.close().catch(noop);
     }
@@ -268,7 +268,7 @@ export class Broker {
       try {
         l(state);
       } catch (err) {
-        this.logger.warn('broker state listener failed', { error: errorText(err) });
+        this.logger.warn('broker state listener failed', { error: errorMessage(err) });
       }
     }
   }
@@ -291,7 +291,7 @@ export class Broker {
       await this.openSession();
     } catch (err) {
       delay = backoffDelay(this.attempt, this.initialMs, this.maxMs);
-      const meta = { attempt: this.attempt, retryInMs: delay, error: errorText(err) };
+      const meta = { attempt: this.attempt, retryInMs: delay, error: errorMessage(err) };
       if (this.attempt === 1 || this.attempt % 10 === 0) this.logger.warn('broker connection failed; retrying', meta);
       else this.logger.debug('broker connection failed; retrying', meta);
     } finally {

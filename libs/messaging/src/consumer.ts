@@ -1,9 +1,9 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { Logger, newCorrelationId, runWithContext, sanitizeCorrelationId } from '@docflow/service-kit';
+import { errorMessage, Logger, newCorrelationId, runWithContext, sanitizeCorrelationId } from '@docflow/service-kit';
 import { decodeMessage, deliveryCountOf } from './codec';
 import { NonRetryableMessageError } from './errors';
 import { requeueDelay } from './topology';
-import { bounded, errorText } from './util';
+import { bounded } from './util';
 import type { ConsumerHandle, MessageHandler, MessageMeta } from './types';
 
 /** What a consumer needs from its broker. */
@@ -120,7 +120,7 @@ export class Consumer<T extends object> {
       return;
     }
     const work: Promise<void> = this.process(channel, msg)
-      .catch((err: unknown) => this.host.logger.error('consumer failure', { queue: this.queue, error: errorText(err) }))
+      .catch((err: unknown) => this.host.logger.error('consumer failure', { queue: this.queue, error: errorMessage(err) }))
       .finally(() => this.inFlight.delete(work));
     this.inFlight.add(work);
   }
@@ -160,7 +160,7 @@ export class Consumer<T extends object> {
           this.settle(channel, msg, 'reject');
           return;
         }
-        logger.warn('handler failed; message will be retried', { queue: this.queue, kind: meta.kind, deliveryCount: meta.deliveryCount, error: errorText(err) });
+        logger.warn('handler failed; message will be retried', { queue: this.queue, kind: meta.kind, deliveryCount: meta.deliveryCount, error: errorMessage(err) });
         await this.host.sleep(requeueDelay(meta.deliveryCount, this.host.requeueDelayMs));
         this.settle(channel, msg, 'requeue');
         return;
@@ -188,7 +188,7 @@ export class Consumer<T extends object> {
         }
       }
     } catch (err) {
-      this.host.logger.warn('could not settle message; the broker redelivers it', { queue: this.queue, outcome, error: errorText(err) });
+      this.host.logger.warn('could not settle message; the broker redelivers it', { queue: this.queue, outcome, error: errorMessage(err) });
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { ConfirmChannel, Message, Options } from 'amqplib';
+import { errorMessage } from '@docflow/service-kit';
 import { BrokerUnavailableError } from './errors';
 
 /**
@@ -60,7 +61,7 @@ export function sendConfirmed(
         else finish();
       });
     } catch (err) {
-      finish(new BrokerUnavailableError(`Message broker is not connected: ${err instanceof Error ? err.message : String(err)}`, { queue }));
+      finish(new BrokerUnavailableError(`Message broker is not connected: ${errorMessage(err)}`, { queue }));
     }
   });
 }

@@ -1,9 +1,5 @@
 export const noop = (): void => undefined;
 
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Waits for `p` (its outcome ignored) but no longer than `ms`. */
 export async function bounded(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

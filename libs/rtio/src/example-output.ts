@@ -1,6 +1,4 @@
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '@docflow/service-kit';
 
 /**
  * The JSON object an LLM answered: the object itself, or the first object in

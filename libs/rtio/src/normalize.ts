@@ -1,4 +1,4 @@
-import { isPlainObject } from './example-output';
+import { isPlainObject } from '@docflow/service-kit';
 import { RTIO_ROLES, type RtioOutputFormat, type RtioPrompt, type RtioRole, type RtioRoleName } from './types';
 
 function strings(value: unknown): string[] {

@@ -1,3 +1,4 @@
+import { errorMessage } from './values';
 /** A dependency the service needs in order to be usable. */
 export interface HealthCheck {
   name: string;
@@ -30,7 +31,7 @@ export async function runHealthChecks(checks: HealthCheck[], timeoutMs = 2000): 
         await withTimeout(c.check(), timeoutMs);
         return undefined;
       } catch (err) {
-        return { name: c.name, error: err instanceof Error ? err.message : String(err) };
+        return { name: c.name, error: errorMessage(err) };
       }
     }),
   );

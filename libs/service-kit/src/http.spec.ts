@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { BadRequestError, NotFoundError, ServiceUnavailableError } from './errors';
+import { BadRequestError, NotFoundError, ServiceUnavailableError, TooManyRequestsError } from './errors';
 import { createHttpApp } from './http';
 import { silentLogger } from './logger';
 import { Metrics } from './metrics';
@@ -29,11 +29,23 @@ function build(style: 'public' | 'internal', health: HealthCheck[] = []) {
     app.get('/api/down', () => {
       throw new ServiceUnavailableError('LLM provider unavailable', { retry_after: 5 }, 'llm_service_unavailable');
     });
+    app.get('/api/limited', () => {
+      throw new TooManyRequestsError('At most 100 triggers per minute', { retry_after: 42 });
+    });
   });
 }
 
 describe('createHttpApp error bodies (public style)', () => {
   const app = build('public');
+
+  it('sends Retry-After with a 429 or 503 whose details give retry_after, and the same number in the body', async () => {
+    const limited = await request(app).get('/api/limited');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('42');
+    expect(limited.body).toEqual({ error: { status: 429, name: 'TooManyRequestsError', message: 'At most 100 triggers per minute', details: { retry_after: 42 } } });
+    expect((await request(app).get('/api/down')).headers['retry-after']).toBe('5');
+    expect((await request(app).get('/api/missing')).headers['retry-after']).toBeUndefined();
+  });
 
   it('answers unknown routes with a 404 NotFoundError body', async () => {
     const res = await request(app).get('/api/nowhere');
@@ -208,5 +220,33 @@ describe('health and metrics', () => {
     const res = await request(app).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/missing"[^}]*status_code="404"[^}]*\} 1/);
+  });
+});
+
+describe('createHttpApp rawBodyPaths', () => {
+  const app = createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public', bodyLimit: '1kb', rawBodyPaths: ['/api/import'] }, (a) => {
+    for (const route of ['/api/import', '/api/echo']) {
+      a.post(route, (req, res) => {
+        if (req.readableEnded) return void res.json({ parsed: true, raw: '' });
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => res.json({ parsed: req.body !== undefined && Object.keys(req.body as object).length > 0, raw: Buffer.concat(chunks).toString('utf8') }));
+      });
+    }
+  });
+
+  it('streams the body of a raw path to the route whatever its type (text/plain, JSON), past the JSON body limit', async () => {
+    const text = await request(app).post('/api/import?user_id=1').set('content-type', 'text/plain').send('plain text file');
+    expect(text.status).toBe(200);
+    expect(text.body).toEqual({ parsed: false, raw: 'plain text file' });
+    const big = JSON.stringify({ data: 'x'.repeat(4096) });
+    const json = await request(app).post('/api/import').set('content-type', 'application/json').send(big);
+    expect(json.body).toEqual({ parsed: false, raw: big });
+  });
+
+  it('leaves other paths as they were: text/plain refused, JSON parsed', async () => {
+    expect((await request(app).post('/api/echo').set('content-type', 'text/plain').send('x')).status).toBe(415);
+    expect((await request(app).post('/api/echo').send({ a: 1 })).body).toEqual({ parsed: true, raw: '' });
+    expect((await request(app).post('/api/echo').set('content-type', 'application/json').send(JSON.stringify({ data: 'x'.repeat(4096) }))).status).toBe(413);
   });
 });

@@ -8,6 +8,7 @@ import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
 import { Metrics } from './metrics';
 import { storableText, unstorableMessage, unstorablePath } from './storable-text';
+import { errorMessage } from './values';
 
 export type ErrorStyle = 'public' | 'internal';
 
@@ -23,6 +24,11 @@ export interface HttpAppOptions {
   aliasPrefixes?: string[];
   /** METRICS_TOKEN (runtime contract): when set, /metrics asks for `Authorization: Bearer <token>`. */
   metricsToken?: string;
+  /**
+   * Paths whose body is a file streamed to the route, never parsed as JSON nor refused for its type
+   * (the public API's document import, which needs a service credential, so no cross-site form can reach it).
+   */
+  rawBodyPaths?: readonly string[];
 }
 
 /** Writes one error in the style of the service. */
@@ -32,6 +38,9 @@ export function sendError(res: Response, style: ErrorStyle, err: AppError): void
     style === 'public'
       ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } }
       : { error: err.code, message: err.message, details: err.details };
+  // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
+  const retryAfter = err.details['retry_after'];
+  if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
   res.status(err.status).json(body);
 }
 
@@ -80,7 +89,7 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
       errorId,
       method: req.method,
       path: req.path,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
       stack: err instanceof Error ? err.stack : undefined,
     });
     sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));
@@ -196,9 +205,11 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
   }
 
   // Bodies are JSON (spec part 4): also when a client sends one with no content type
-  // (Python requests given a string); text/plain is refused (issue #13).
-  app.use(refuseTextPlain);
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: isJsonBody, verify: verifyJsonDepth }));
+  // (Python requests given a string); text/plain is refused (issue #13). Raw-body paths take any body.
+  const rawPaths = new Set(options.rawBodyPaths ?? []);
+  const rawBody = (req: IncomingMessage): boolean => rawPaths.has((req.url ?? '').split('?', 1)[0] ?? '');
+  app.use((req, res, next) => (rawBody(req) ? next() : refuseTextPlain(req, res, next)));
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: false, type: (req) => !rawBody(req) && isJsonBody(req), verify: verifyJsonDepth }));
   app.use(refuseUnstorableText);
 
   mount(app);

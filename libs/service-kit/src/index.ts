@@ -9,3 +9,4 @@ export * from './metrics';
 export * from './validation';
 export * from './storable-text';
 export * from './json-depth';
+export * from './values';

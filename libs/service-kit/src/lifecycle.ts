@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Express } from 'express';
 import { Logger } from './logger';
+import { errorMessage } from './values';
 
 type ShutdownHook = { name: string; fn: () => Promise<void> | void };
 
@@ -65,7 +66,7 @@ export class Lifecycle {
         await hook.fn();
         this.logger.debug('stopped', { component: hook.name });
       } catch (err) {
-        this.logger.error('error while stopping', { component: hook.name, error: err instanceof Error ? err.message : String(err) });
+        this.logger.error('error while stopping', { component: hook.name, error: errorMessage(err) });
       }
     }
     clearTimeout(force);

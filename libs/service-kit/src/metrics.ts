@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import client from 'prom-client';
+import { errorMessage } from './values';
 
 /** IPC messages between a cluster worker that serves /metrics and the primary that aggregates. */
 interface MetricsRequest {
@@ -110,7 +111,7 @@ export function serveClusterMetrics(): void {
     const id = msg.id;
     aggregator.clusterMetrics().then(
       (text) => worker.send({ docflowMetrics: 'response', id, text } satisfies MetricsResponse),
-      (err: unknown) => worker.send({ docflowMetrics: 'response', id, error: err instanceof Error ? err.message : String(err) } satisfies MetricsResponse),
+      (err: unknown) => worker.send({ docflowMetrics: 'response', id, error: errorMessage(err) } satisfies MetricsResponse),
     );
   });
 }

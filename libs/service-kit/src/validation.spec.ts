@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { toInstance, validatePlain } from './validation';
+import { IsDefined, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { BadRequestError } from './errors';
+import { parseBody, toInstance, validatePlain } from './validation';
 
 class Flat {
   @IsString() name!: string;
@@ -89,5 +90,39 @@ describe('validatePlain against keys that reach the prototype', () => {
     const result = validatePlain(Flat, { name: 'a', payload });
     expect(result.ok).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+class Paging {
+  @Min(1) @IsInt() @IsDefined({ message: 'page is required' }) page!: number;
+  @IsString() @IsOptional() q?: string;
+}
+
+describe('parseBody', () => {
+  const refusal = (fn: () => unknown): BadRequestError => {
+    try {
+      fn();
+    } catch (err) {
+      return err as BadRequestError;
+    }
+    throw new Error('no refusal');
+  };
+
+  it('returns a validated instance', () => {
+    const body = parseBody(Paging, { page: 2, q: 'x' });
+    expect(body).toBeInstanceOf(Paging);
+    expect(body).toEqual({ page: 2, q: 'x' });
+  });
+
+  it('refuses with a 400 listing every problem, under the route’s message', () => {
+    const err = refusal(() => parseBody(Paging, { page: 'two', q: 3 }, { message: 'Invalid paging request' }));
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect([err.status, err.message]).toEqual([400, 'Invalid paging request']);
+    expect(err.details.errors).toEqual(expect.arrayContaining(['page must not be less than 1', 'page must be an integer number', 'q must be a string']));
+  });
+
+  it('names only the first failed check of a field with firstErrorOnly, and reads a missing body as {} with emptyAsObject', () => {
+    expect(refusal(() => parseBody(Paging, undefined, { emptyAsObject: true, firstErrorOnly: true })).details.errors).toEqual(['page is required']);
+    expect(refusal(() => parseBody(Paging, undefined)).details.errors).toEqual(['body must be a JSON object']);
   });
 });

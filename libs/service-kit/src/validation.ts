@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validateSync, ValidationError } from 'class-validator';
+import { BadRequestError } from './errors';
 
 /** Flattens class-validator errors into readable strings: `field.sub: constraint`. */
 export function describeValidationErrors(errors: ValidationError[], prefix = ''): string[] {
@@ -54,13 +55,37 @@ export function toInstance<T extends object>(cls: new () => T, plain: object): T
   return value;
 }
 
+export interface ValidateOptions {
+  whitelist?: boolean;
+  /** Name only the first failed check of each field (checks run right to left), so a missing value is named as such alone. */
+  firstErrorOnly?: boolean;
+}
+
 /** Turns a plain value into a validated instance of `cls`, or lists what is wrong with it. */
-export function validatePlain<T extends object>(cls: new () => T, plain: unknown, options: { whitelist?: boolean } = {}): ValidationResult<T> {
+export function validatePlain<T extends object>(cls: new () => T, plain: unknown, options: ValidateOptions = {}): ValidationResult<T> {
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     return { ok: false, errors: ['body must be a JSON object'] };
   }
   const value = toInstance(cls, plain);
-  const errors = validateSync(value, { whitelist: options.whitelist ?? false, forbidUnknownValues: false });
+  const errors = validateSync(value, { whitelist: options.whitelist ?? false, forbidUnknownValues: false, ...(options.firstErrorOnly ? { stopAtFirstError: true } : {}) });
   if (errors.length) return { ok: false, errors: describeValidationErrors(errors) };
   return { ok: true, value };
+}
+
+export interface ParseBodyOptions extends ValidateOptions {
+  /** The 400's message. Default `Invalid request body`. */
+  message?: string;
+  /** A missing body (undefined or null) reads as `{}`: for bodies whose every field is optional. */
+  emptyAsObject?: boolean;
+}
+
+/**
+ * The one way a route reads a request body: an instance of the
+ * class-validator class `cls`, or a 400 in the spec's error shape whose
+ * `details.errors` lists every problem. Called in routes, never in services.
+ */
+export function parseBody<T extends object>(cls: new () => T, body: unknown, options: ParseBodyOptions = {}): T {
+  const parsed = validatePlain(cls, options.emptyAsObject ? (body ?? {}) : body, options);
+  if (!parsed.ok) throw BadRequestError.withErrors(options.message ?? 'Invalid request body', parsed.errors);
+  return parsed.value;
 }

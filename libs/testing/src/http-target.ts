@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@docflow/service-kit';
 
 /** One request a target server received. */
 export interface TargetHit {
@@ -8,12 +9,25 @@ export interface TargetHit {
   query: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body parsed as JSON; the text when it is not JSON; undefined when empty. */
+  json: unknown;
+  /** The capture groups of a pattern route (`onPattern`). */
+  params: string[];
+  /** Which TCP connection carried the request (1, 2, ...). */
+  connection: number;
 }
 
 export interface TargetReply {
   status?: number;
+  /** JSON unless a string (text/plain unless `headers` say otherwise); undefined sends an empty body with `rawEmpty`, else `null`. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Never answer (to exercise client timeouts); the socket is closed when the target stops. */
+  hang?: boolean;
+  /** Send no body at all when `body` is undefined. */
+  rawEmpty?: boolean;
+  /** Destroy the socket without answering (exercises ECONNRESET). */
+  reset?: boolean;
 }
 
 export type TargetRoute = (hit: TargetHit) => TargetReply | Promise<TargetReply>;
@@ -27,9 +41,22 @@ export type TargetRoute = (hit: TargetHit) => TargetReply | Promise<TargetReply>
 export class HttpTarget {
   readonly hits: TargetHit[] = [];
   private readonly routes = new Map<string, TargetRoute>();
+  private patterns: { method: string; pattern: RegExp; route: TargetRoute }[] = [];
+  private fallbackRoute: TargetRoute = () => ({ status: 200, body: { canary: true } });
+  private failureReply: (err: unknown) => TargetReply = (err) => ({ status: 599, body: { error: errorMessage(err) } });
   private readonly waiters: { path: string; count: number; resolve: () => void }[] = [];
 
-  private constructor(private readonly server: http.Server) {}
+  private connections = 0;
+  private readonly connectionIds = new WeakMap<object, number>();
+
+  private constructor(private readonly server: http.Server) {
+    server.on('connection', (socket) => this.connectionIds.set(socket, ++this.connections));
+  }
+
+  /** TCP connections accepted so far. */
+  get connectionCount(): number {
+    return this.connections;
+  }
 
   /**
    * Listens on 127.0.0.1, or with `'::'` on every loopback spelling at once
@@ -69,6 +96,25 @@ export class HttpTarget {
     return this;
   }
 
+  /** A route by method (`*` for any) and path pattern, whose capture groups become `hit.params`; a later one for the same method and pattern replaces it. */
+  onPattern(method: string, pattern: RegExp, route: TargetRoute): this {
+    this.patterns = this.patterns.filter((p) => !(p.method === method && p.pattern.source === pattern.source));
+    this.patterns.push({ method, pattern, route });
+    return this;
+  }
+
+  /** What answers a request no route takes (default: 200 `{"canary": true}`). */
+  otherwise(route: TargetRoute): this {
+    this.fallbackRoute = route;
+    return this;
+  }
+
+  /** What answers when a route throws (default: 599 with the error's message). */
+  onFailure(reply: (err: unknown) => TargetReply): this {
+    this.failureReply = reply;
+    return this;
+  }
+
   hitsOf(path: string): TargetHit[] {
     return this.hits.filter((h) => h.path === path);
   }
@@ -89,7 +135,10 @@ export class HttpTarget {
 
   private async serve(req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> {
     const [path = '/', query = ''] = (req.url ?? '/').split('?');
-    const hit: TargetHit = { method: req.method ?? 'GET', path, query, headers: req.headers, body };
+    const method = req.method ?? 'GET';
+    const pattern = this.patterns.find((p) => (p.method === method || p.method === '*') && p.pattern.test(path));
+    const params = pattern ? (pattern.pattern.exec(path) ?? []).slice(1).map(String) : [];
+    const hit: TargetHit = { method, path, query, headers: req.headers, body, json: parseJson(body), params, connection: this.connectionIds.get(req.socket) ?? 0 };
     this.hits.push(hit);
     for (const w of [...this.waiters]) {
       if (w.path === path && this.hitsOf(path).length >= w.count) {
@@ -97,18 +146,31 @@ export class HttpTarget {
         w.resolve();
       }
     }
-    const route = this.routes.get(`${hit.method} ${path}`) ?? this.routes.get(`* ${path}`);
+    const route = this.routes.get(`${hit.method} ${path}`) ?? this.routes.get(`* ${path}`) ?? pattern?.route ?? this.fallbackRoute;
     let reply: TargetReply;
     try {
-      reply = route ? await route(hit) : { status: 200, body: { canary: true } };
+      reply = await route(hit);
     } catch (err) {
-      reply = { status: 599, body: { error: err instanceof Error ? err.message : String(err) } };
+      reply = this.failureReply(err);
     }
-    if (res.destroyed) return;
-    const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
+    if (res.destroyed || reply.hang) return;
+    if (reply.reset) {
+      req.socket.destroy();
+      return;
+    }
+    const text = reply.body === undefined && reply.rawEmpty ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
     const contentType = typeof reply.body === 'string' ? 'text/plain' : 'application/json';
     res.writeHead(reply.status ?? 200, { 'content-type': contentType, ...reply.headers });
     res.end(text);
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }
 

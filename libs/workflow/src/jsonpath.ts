@@ -1,4 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
+import { errorMessage } from '@docflow/service-kit';
 
 /** A run-time evaluation problem (bad JSONPath, bad regular expression...); the node fails with its message. */
 export class WorkflowEvaluationError extends Error {
@@ -23,7 +24,7 @@ export function queryJsonPath(json: unknown, path: string): unknown[] {
   try {
     result = JSONPath({ path, json: toJson(json), eval: false, wrap: true });
   } catch (err) {
-    throw new WorkflowEvaluationError(`Invalid JSONPath ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new WorkflowEvaluationError(`Invalid JSONPath ${path}: ${errorMessage(err)}`);
   }
   return Array.isArray(result) ? result : [];
 }

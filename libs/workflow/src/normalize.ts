@@ -1,5 +1,6 @@
+import { isPlainObject } from '@docflow/service-kit';
 import { getTaskType } from './task-types/registry';
-import { CONTROL_TASK_TYPE, isControlNodeType, isPlainObject, TASK_NODE_TYPE, type WorkflowDefinition } from './types';
+import { CONTROL_TASK_TYPE, isControlNodeType, TASK_NODE_TYPE, type WorkflowDefinition } from './types';
 
 /**
  * Brings a definition into the shape the processor runs (spec 2.6), without

@@ -1,5 +1,5 @@
+import { isPlainObject } from '@docflow/service-kit';
 import { selectJsonPath } from './jsonpath';
-import { isPlainObject } from './types';
 
 /**
  * Applies a rest_api_task `output_mapping` (spec 2.7 rule 5): each output name

@@ -1,4 +1,5 @@
-import { FORBIDDEN_KEYS, isPlainObject } from './types';
+import { isPlainObject } from '@docflow/service-kit';
+import { FORBIDDEN_KEYS } from './types';
 
 /**
  * `{{variable}}` templates in node configs (spec 2.6).

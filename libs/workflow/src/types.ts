@@ -62,14 +62,10 @@ export function isTerminalStatus(status: TaskStatus): boolean {
 }
 
 /**
- * A JSON-style object: its prototype is null or some realm's Object.prototype
- * (structuredClone may hand back objects of another realm, e.g. under jest).
+ * Re-exported for the callers that import it from here; the one definition
+ * lives in libs/service-kit.
  */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === null || Object.getPrototypeOf(proto) === null;
-}
+export { isPlainObject } from '@docflow/service-kit';
 
 /** Keys that must never be read through or written into objects built from user data. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

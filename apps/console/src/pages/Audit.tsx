@@ -47,7 +47,7 @@ export default function Audit() {
                 <td>
                   <code>{r.correlation_id}</code>
                 </td>
-                <td>
+                <td className="wrap">
                   <code>{r.details ? JSON.stringify(r.details) : ''}</code>
                 </td>
               </tr>

@@ -167,7 +167,7 @@ export default function Documents() {
                   <td>{formatDate(d.createdAt)}</td>
                   <td>
                     <Switch checked={d.ragEnabled} label={`RAG for ${d.title}`} onToggle={() => void toggleRag(d)} />{' '}
-                    <span data-testid={`rag-status-${d.id}`}>{d.ragEnabled ? (d.rag_processing_status ?? d.ragStatus) : ''}</span>
+                    {d.ragEnabled ? <RagStatus id={d.id} /> : null}
                   </td>
                   <td className="row">
                     <button type="button" className="secondary" onClick={() => void showPreview(d)} aria-label={`Preview ${d.title}`}>
@@ -207,6 +207,27 @@ export default function Documents() {
       <CollectionsPanel docs={docs.data?.data ?? []} />
       <AskPanel />
     </>
+  );
+}
+
+interface RagStatusBody {
+  rag_processing_status: string | null;
+  rag_chunk_count: number;
+}
+
+/** A document's indexing (spec 3.5), read every 2 s until it is over. */
+function RagStatus({ id }: { id: number }) {
+  const status = useData(
+    (signal) => api.get<RagStatusBody>(`/documents/${id}/rag-status`, { signal }),
+    [id],
+    2000,
+    (b) => ['queued', 'processing'].includes(b.rag_processing_status ?? ''),
+  );
+  const s = status.data;
+  return (
+    <span data-testid={`rag-status-${id}`}>
+      {s ? `${s.rag_processing_status ?? 'not indexed'}${s.rag_processing_status === 'completed' ? ` (${s.rag_chunk_count} chunks)` : ''}` : ''}
+    </span>
   );
 }
 

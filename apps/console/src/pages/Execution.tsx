@@ -116,7 +116,7 @@ export default function Execution({ params }: { params: string[] }) {
                   <td>{formatDate(t.started_at)}</td>
                   <td>{formatSeconds(t.duration_seconds)}</td>
                   <td>{formatCost(t.cost)}</td>
-                  <td>{t.result_summary ?? ''}</td>
+                  <td className="wrap">{t.result_summary ?? ''}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,6 @@
 import type { ErrorType } from '@docflow/contracts';
 import { ContentServiceError, DocumentTextError, InternalServiceError, LlmServiceError, PromptNotFoundError } from '@docflow/llm-client';
+import { errorMessage } from '@docflow/service-kit';
 
 /** A job the processor cannot run as sent (bad payload, missing prompt): answered `failed` with validation_error. */
 export class JobValidationError extends Error {
@@ -14,7 +15,7 @@ export class DocumentFailure extends Error {
     readonly documentId: number,
     override readonly cause: unknown,
   ) {
-    super(`Document ${documentId}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`Document ${documentId}: ${errorMessage(cause)}`);
   }
 }
 
@@ -38,7 +39,7 @@ function serviceVerdict(err: InternalServiceError, errorType: ErrorType, message
  */
 export function judgeFailure(err: unknown): FailureVerdict {
   const cause = err instanceof DocumentFailure ? err.cause : err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (cause instanceof LlmServiceError) {
     // Unreachable: redeliver. A timeout is final: repeating a call that long (and paid for) is no better.
     if (cause.code === 'unreachable') return { kind: 'transient', errorType: 'llm_error', message };

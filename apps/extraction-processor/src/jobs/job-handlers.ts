@@ -1,5 +1,5 @@
 import { JOB_TYPES, type JobMessageV1, type JobType, type ResultMessage } from '@docflow/contracts';
-import { HandlerRegistry, type MessageMeta } from '@docflow/messaging';
+import { HandlerRegistry, InFlightJobs, resultMessage, type MessageMeta, type ResultBody } from '@docflow/messaging';
 import { verifyJobUser } from '@docflow/internal-auth';
 import { UsageTally } from '@docflow/llm-client';
 import type { Logger } from '@docflow/service-kit';
@@ -42,13 +42,6 @@ class ShutdownAbort extends Error {
   override readonly name = 'ShutdownAbort';
 }
 
-/** Per-process increasing sequence (seeded from the clock, so a redelivery elsewhere still orders after). */
-let lastSequence = Date.now() * 1000;
-function nextSequence(): number {
-  lastSequence = Math.max(lastSequence + 1, Date.now() * 1000);
-  return lastSequence;
-}
-
 /**
  * Runs extraction jobs: validates the payload, reports `processing`, runs
  * the type's work and publishes `completed` or `failed`. A job stopped by
@@ -57,9 +50,8 @@ function nextSequence(): number {
  */
 export class ExtractionJobRunner {
   readonly registry = new HandlerRegistry<ExtractionJobType, JobMessageV1>('extraction job');
-  private readonly running = new Map<string, AbortController>();
-  private readonly shutdown = new AbortController();
-  private idleWaiters: (() => void)[] = [];
+  /** The running jobs; their signal is aborted at shutdown. */
+  readonly jobs = new InFlightJobs();
 
   constructor(private readonly deps: JobRunnerDeps) {
     for (const type of EXTRACTION_JOB_TYPES) this.registry.register(type, (job, meta) => this.run(type, job, meta));
@@ -67,30 +59,27 @@ export class ExtractionJobRunner {
   }
 
   /** The consumer's handler: one handler per job type, a job of any other type is refused. */
-  readonly handle = async (job: JobMessageV1, meta: MessageMeta): Promise<void> => {
+  readonly handle = this.jobs.handler(async (job: JobMessageV1, meta: MessageMeta): Promise<void> => {
     await this.registry.dispatch(job.job_type as ExtractionJobType, job, meta);
-  };
+  });
+
+  /** Why running jobs stop at shutdown. */
+  static shutdownReason(): Error {
+    return new ShutdownAbort('the processor is shutting down');
+  }
 
   /** Stops every running job without a result (their messages go back to the queue). */
   abortAll(): void {
-    this.shutdown.abort(new ShutdownAbort('the processor is shutting down'));
+    this.jobs.abortAll(ExtractionJobRunner.shutdownReason());
   }
 
   /** Resolves when no job is running, or after `ms`. */
-  async idle(ms: number): Promise<void> {
-    if (this.running.size === 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.idleWaiters.push(done);
-    });
+  idle(ms: number): Promise<void> {
+    return this.jobs.idle(ms);
   }
 
   get inFlight(): number {
-    return this.running.size;
+    return this.jobs.size;
   }
 
   private async run(type: ExtractionJobType, job: JobMessageV1, meta: MessageMeta): Promise<void> {
@@ -104,52 +93,46 @@ export class ExtractionJobRunner {
     const parsed = parseExtractionPayload(job.payload, this.deps.maxDocuments);
     if (parsed.ok && !verifyJobUser(this.deps.jobUserSecret, job.job_id, parsed.value.user_id, parsed.value.user_signature)) {
       logger.warn('extraction job with an unsigned user refused', { userId: parsed.value.user_id });
-      await publish(this.failed(job, 'validation_error', `Invalid ${type} job: user_id ${parsed.value.user_id} is not signed by the platform`));
+      await publish(resultMessage(this.failed(job, 'validation_error', `Invalid ${type} job: user_id ${parsed.value.user_id} is not signed by the platform`)));
       finish('failed');
       return;
     }
     if (!parsed.ok) {
       logger.warn('invalid extraction job', { errors: parsed.errors });
-      await publish(this.failed(job, 'validation_error', `Invalid ${type} job: ${parsed.errors.join('; ')}`));
+      await publish(resultMessage(this.failed(job, 'validation_error', `Invalid ${type} job: ${parsed.errors.join('; ')}`)));
       finish('failed');
       return;
     }
-    if (this.shutdown.signal.aborted) throw new ShutdownAbort('the processor is shutting down');
+    if (this.jobs.signal.aborted) throw ExtractionJobRunner.shutdownReason();
     const jobAbort = new AbortController();
-    const key = `${job.job_id}:${meta.messageId}:${started}`;
-    this.running.set(key, jobAbort);
     metrics.inFlight.inc();
     const ctx: JobContext = {
       job,
       payload: parsed.value,
       modelType: parsed.value.config?.model_type,
-      signal: AbortSignal.any([this.shutdown.signal, jobAbort.signal]),
+      signal: AbortSignal.any([this.jobs.signal, jobAbort.signal]),
       logger,
       services: this.deps.services,
       usage: new UsageTally(),
     };
     try {
-      await publish({ job_id: job.job_id, status: 'processing', sequence: nextSequence(), emitted_at: new Date().toISOString() });
+      await publish(resultMessage({ job_id: job.job_id, status: 'processing' }));
       const outputs = await WORK[type](ctx, (reason) => jobAbort.abort(reason));
       const usage = ctx.usage.value;
       metrics.llmCost.inc({ job_type: type }, usage.cost);
       metrics.llmTokens.inc({ job_type: type }, usage.tokens_used);
-      await publish({ job_id: job.job_id, status: 'completed', outputs, sequence: nextSequence(), emitted_at: new Date().toISOString() });
+      await publish(resultMessage({ job_id: job.job_id, status: 'completed', outputs }));
       logger.info('extraction job completed', { documents: parsed.value.documents.length, cost: usage.cost, tokensUsed: usage.tokens_used });
       finish('completed');
     } catch (err) {
       await this.onFailure(type, job, meta, err, ctx, logger, finish);
     } finally {
-      this.running.delete(key);
       metrics.inFlight.dec();
-      if (this.running.size === 0) {
-        for (const w of this.idleWaiters.splice(0)) w();
-      }
     }
   }
 
   private async onFailure(type: ExtractionJobType, job: JobMessageV1, meta: MessageMeta, err: unknown, ctx: JobContext, logger: Logger, finish: (s: string) => void): Promise<void> {
-    if (this.shutdown.signal.aborted) {
+    if (this.jobs.signal.aborted) {
       this.deps.metrics.redelivered.inc({ job_type: type, reason: 'shutdown' });
       throw err instanceof Error ? err : new Error(String(err));
     }
@@ -176,14 +159,11 @@ export class ExtractionJobRunner {
     const usage = ctx.usage.value;
     this.deps.metrics.llmCost.inc({ job_type: type }, usage.cost);
     logger.warn('extraction job failed', { errorType: verdict.errorType, error: verdict.message });
-    await this.deps.publish({
-      ...this.failed(job, verdict.errorType, verdict.message),
-      outputs: { tokens_used: usage.tokens_used, cost: usage.cost },
-    });
+    await this.deps.publish(resultMessage({ ...this.failed(job, verdict.errorType, verdict.message), outputs: { tokens_used: usage.tokens_used, cost: usage.cost } }));
     finish('failed');
   }
 
-  private failed(job: JobMessageV1, errorType: string, error: string): ResultMessage {
-    return { job_id: job.job_id, status: 'failed', error, error_type: errorType, outputs: {}, sequence: nextSequence(), emitted_at: new Date().toISOString() };
+  private failed(job: JobMessageV1, errorType: string, error: string): ResultBody {
+    return { job_id: job.job_id, status: 'failed', error, error_type: errorType, outputs: {} };
   }
 }

@@ -1,5 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { errorMessage } from '@docflow/service-kit';
+import { HttpTarget } from '@docflow/testing';
 
 export interface ApiHit {
   method: string;
@@ -15,37 +16,32 @@ export interface ApiReply {
   body?: unknown;
 }
 
-type Route = { method: string; pattern: RegExp; handler: (hit: ApiHit) => ApiReply | Promise<ApiReply> };
-
-/** A loopback JSON API for tests: routes by method and path pattern (capture groups become `params`), records every request. */
+/**
+ * A loopback JSON API for tests on libs/testing's HttpTarget: routes by
+ * method and path pattern (capture groups become `params`), records every
+ * request; an unknown route is 404, a failing one 500, in the internal error shape.
+ */
 export class LoopbackApi {
   readonly hits: ApiHit[] = [];
-  private routes: Route[] = [];
 
-  private constructor(private readonly server: http.Server) {}
+  private constructor(private readonly target: HttpTarget) {}
 
   static async start(): Promise<LoopbackApi> {
-    const holder: { self?: LoopbackApi } = {};
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        void holder.self?.serve(req, Buffer.concat(chunks).toString('utf8'), res);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    holder.self = new LoopbackApi(server);
-    return holder.self;
+    const target = await HttpTarget.start();
+    const api = new LoopbackApi(target);
+    target
+      .otherwise((hit) => (api.record(hit), { status: 404, body: { error: 'not_found', message: `no route ${hit.method} ${hit.path}` } }))
+      .onFailure((err) => ({ status: 500, body: { error: 'internal_error', message: errorMessage(err) } }));
+    return api;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.target.url('');
   }
 
   /** Adds a route; a later route for the same method and pattern source replaces the earlier one. */
-  on(method: string, pattern: RegExp, handler: Route['handler']): this {
-    this.routes = this.routes.filter((r) => !(r.method === method && r.pattern.source === pattern.source));
-    this.routes.push({ method, pattern, handler });
+  on(method: string, pattern: RegExp, handler: (hit: ApiHit) => ApiReply | Promise<ApiReply>): this {
+    this.target.onPattern(method, pattern, (hit) => handler(this.record(hit)));
     return this;
   }
 
@@ -53,31 +49,13 @@ export class LoopbackApi {
     return this.hits.filter((h) => pattern.test(h.path));
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  stop(): Promise<void> {
+    return this.target.stop();
   }
 
-  private async serve(req: http.IncomingMessage, raw: string, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let body: unknown = raw;
-    try {
-      body = raw ? (JSON.parse(raw) as unknown) : undefined;
-    } catch {
-      body = raw;
-    }
-    const method = req.method ?? 'GET';
-    const route = this.routes.find((r) => r.method === method && r.pattern.test(url.pathname));
-    const params = route ? (route.pattern.exec(url.pathname) ?? []).slice(1).map(String) : [];
-    const hit: ApiHit = { method, path: url.pathname, query: url.searchParams, headers: req.headers, body, params };
-    this.hits.push(hit);
-    let reply: ApiReply;
-    try {
-      reply = route ? await route.handler(hit) : { status: 404, body: { error: 'not_found', message: `no route ${method} ${url.pathname}` } };
-    } catch (err) {
-      reply = { status: 500, body: { error: 'internal_error', message: err instanceof Error ? err.message : String(err) } };
-    }
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(reply.body ?? null));
+  private record(hit: { method: string; path: string; query: string; headers: http.IncomingHttpHeaders; json: unknown; params: string[] }): ApiHit {
+    const apiHit: ApiHit = { method: hit.method, path: hit.path, query: new URLSearchParams(hit.query), headers: hit.headers, body: hit.json, params: hit.params };
+    this.hits.push(apiHit);
+    return apiHit;
   }
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ModelType } from '@docflow/contracts';
-import { BadRequestError, UnprocessableEntityError, validatePlain } from '@docflow/service-kit';
+import { UnprocessableEntityError, parseBody } from '@docflow/service-kit';
 import { CompletionService } from '../completion/completion.service';
 import { explicitJson } from '../completion/request-options';
 import { shieldOptionsOf } from '../completion/shield-options';
@@ -42,9 +42,7 @@ function toChatRequest(body: ChatBody): ChatRequest {
 export function chatRoutes(completions: CompletionService): Router {
   const router = Router();
   router.post('/chat', async (req, res) => {
-    const parsed = validatePlain(ChatBody, req.body);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid chat request', parsed.errors);
-    const body = parsed.value;
+    const body = parseBody(ChatBody, req.body, { message: 'Invalid chat request' });
     const modelType: ModelType = body.model_type ?? 'provider_a';
     const { result, provider, cost, shield } = await completions.complete({
       endpoint: 'chat',

@@ -1,6 +1,6 @@
-import http from 'node:http';
 import { TokenScope } from '@docflow/data-shield';
-import { CORRELATION_HEADER, currentCorrelationId, ServiceUnavailableError } from '@docflow/service-kit';
+import { InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
+import { errorMessage, isPlainObject, ServiceUnavailableError } from '@docflow/service-kit';
 
 /** Shielding could not be done: the request fails closed (spec 4.17 rule 8), nothing reaches the provider. */
 export class DataShieldUnavailableError extends ServiceUnavailableError {
@@ -66,10 +66,6 @@ function isStringArray(value: unknown, length: number): value is string[] {
   return Array.isArray(value) && value.length === length && value.every((v) => typeof v === 'string');
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function callBody(call: ShieldCall | undefined): Record<string, unknown> {
   if (!call) return {};
   return {
@@ -89,18 +85,12 @@ function callBody(call: ShieldCall | undefined): Record<string, unknown> {
  * DataShieldUnavailableError.
  */
 export class HttpDataShield implements DataShield {
-  private readonly url: URL;
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  private readonly serviceKey: string;
-  private readonly timeoutMs: number;
+  private readonly http: InternalHttpClient;
   private readonly localRestore: HttpDataShieldOptions['localRestore'];
 
   constructor(options: HttpDataShieldOptions) {
     this.localRestore = options.localRestore;
-    this.url = new URL(options.baseUrl.replace(/\/+$/, ''));
-    if (this.url.protocol !== 'http:') throw new Error(`DATA_SHIELD_URL must be an http:// URL, not ${this.url.protocol}`);
-    this.serviceKey = options.serviceKey;
-    this.timeoutMs = options.timeoutMs ?? 10000;
+    this.http = new InternalHttpClient({ service: 'data-shield', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 10000 });
   }
 
   async tokenise(texts: string[], call?: ShieldCall): Promise<TokenisedTexts> {
@@ -109,7 +99,7 @@ export class HttpDataShield implements DataShield {
     if (typeof scopeId !== 'string' || !isStringArray(data.texts, texts.length)) {
       throw new DataShieldUnavailableError('Data Shield answered tokenise with an unexpected body', DEFAULT_RETRY_AFTER);
     }
-    const counts = isRecord(data.entity_counts) ? (data.entity_counts as Record<string, number>) : {};
+    const counts = isPlainObject(data.entity_counts) ? (data.entity_counts as Record<string, number>) : {};
     const layers = Array.isArray(data.layers) ? data.layers.filter((l): l is string => typeof l === 'string') : [];
     return { scopeId, texts: data.texts, entityCounts: counts, layers };
   }
@@ -141,55 +131,17 @@ export class HttpDataShield implements DataShield {
   }
 
   private async post(path: string, body: unknown): Promise<Record<string, unknown>> {
-    let status: number;
-    let data: unknown;
+    let res: InternalResponse;
     try {
-      ({ status, data } = await this.send(path, Buffer.from(JSON.stringify(body), 'utf8')));
+      res = await this.http.request({ method: 'POST', path, json: body });
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       throw new DataShieldUnavailableError(`Data Shield gateway is unreachable (${reason}); the text was not sent`, DEFAULT_RETRY_AFTER);
     }
-    if (status >= 200 && status < 300 && isRecord(data)) return data;
-    const details = isRecord(data) ? (data as { details?: { retry_after?: unknown } }).details : undefined;
+    const { status, body: data } = res;
+    if (status >= 200 && status < 300 && isPlainObject(data)) return data;
+    const details = isPlainObject(data) ? (data as { details?: { retry_after?: unknown } }).details : undefined;
     const retryAfter = typeof details?.retry_after === 'number' && details.retry_after > 0 ? Math.ceil(details.retry_after) : DEFAULT_RETRY_AFTER;
     throw new DataShieldUnavailableError(`Data Shield gateway answered HTTP ${status} on ${path}; the text was not sent`, retryAfter);
-  }
-
-  /**
-   * One POST on a kept-alive socket with node:http: the gateway sits on the
-   * path of every shielded call, and axios's request pipeline cost more CPU
-   * than the hop itself (bench/data-shield.bench.ts). The timeout covers the
-   * whole exchange; a body that is not JSON reads as undefined.
-   */
-  private send(path: string, body: Buffer): Promise<{ status: number; data: unknown }> {
-    const correlation = currentCorrelationId();
-    const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': body.length, 'x-service-key': this.serviceKey };
-    if (correlation) headers[CORRELATION_HEADER] = correlation;
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        { agent: this.agent, method: 'POST', host: this.url.hostname, port: this.url.port || 80, path: `${this.url.pathname.replace(/\/$/, '')}${path}`, headers },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            clearTimeout(timer);
-            let data: unknown;
-            try {
-              data = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            } catch {
-              data = undefined;
-            }
-            resolve({ status: res.statusCode ?? 0, data });
-          });
-        },
-      );
-      const timer = setTimeout(() => req.destroy(new Error(`timeout of ${this.timeoutMs} ms exceeded`)), this.timeoutMs);
-      req.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-      req.end(body);
-    });
   }
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { BadRequestError, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+import { ServiceUnavailableError, parseBody } from '@docflow/service-kit';
 import type { DataShield } from './data-shield.client';
 
 export class PreviewBody {
@@ -26,10 +26,8 @@ export class PreviewBody {
 export function previewRoutes(dataShield: DataShield | undefined): Router {
   const router = Router();
   router.post('/data-shield/preview', async (req, res) => {
-    const parsed = validatePlain(PreviewBody, req.body);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid preview request', parsed.errors);
+    const body = parseBody(PreviewBody, req.body, { message: 'Invalid preview request' });
     if (!dataShield) throw new ServiceUnavailableError('Data Shield is disabled in this deployment (DATA_SHIELD_DISABLED)', {}, 'data_shield_disabled');
-    const body = parsed.value;
     res.json(await dataShield.preview(body.text, { entityTypes: body.entity_types, tenant: body.tenant, actorUserId: body.actor_user_id, context: { endpoint: 'preview' } }));
   });
   return router;

@@ -1,26 +1,32 @@
 import { Router } from 'express';
-import { MODEL_TYPES, ModelType } from '@docflow/contracts';
-import { BadRequestError } from '@docflow/service-kit';
+import { MODEL_TYPES, type ModelType } from '@docflow/contracts';
+import { IsIn, IsOptional, Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import { parseBody } from '@docflow/service-kit';
 import { CompletionService } from '../completion/completion.service';
 
 export const MAX_EMBEDDING_INPUTS = 2048;
 
-/** Validates `{input: string | string[], model_type?}`. */
-export function parseEmbeddingsBody(body: unknown): { texts: string[]; modelType: ModelType } {
-  const errors: string[] = [];
-  const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (!b) throw BadRequestError.withErrors('Invalid embeddings request', ['body must be a JSON object']);
-  const input = b.input;
-  let texts: string[] = [];
-  if (typeof input === 'string') texts = [input];
-  else if (Array.isArray(input) && input.every((t) => typeof t === 'string')) texts = input as string[];
-  else errors.push('input must be a string or an array of strings');
-  if (Array.isArray(input) && input.length === 0) errors.push('input must not be empty');
-  if (texts.length > MAX_EMBEDDING_INPUTS) errors.push(`input must have at most ${MAX_EMBEDDING_INPUTS} items`);
-  const modelType = b.model_type ?? 'provider_a';
-  if (typeof modelType !== 'string' || !(MODEL_TYPES as readonly string[]).includes(modelType)) errors.push(`model_type must be one of ${MODEL_TYPES.join(', ')}`);
-  if (errors.length) throw BadRequestError.withErrors('Invalid embeddings request', errors);
-  return { texts, modelType: modelType as ModelType };
+/** `input`: a string or a non-empty array of at most MAX_EMBEDDING_INPUTS strings. */
+@ValidatorConstraint({ name: 'embeddingInput' })
+class EmbeddingInput implements ValidatorConstraintInterface {
+  validate(input: unknown): boolean {
+    return typeof input === 'string' || (Array.isArray(input) && input.length > 0 && input.length <= MAX_EMBEDDING_INPUTS && input.every((t) => typeof t === 'string'));
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    const input: unknown = args.value;
+    if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) return 'input must be a string or an array of strings';
+    return input.length === 0 ? 'input must not be empty' : `input must have at most ${MAX_EMBEDDING_INPUTS} items`;
+  }
+}
+
+/** Body of POST /api/v1/embeddings: `{input: string | string[], model_type?}`. */
+export class EmbeddingsBody {
+  @Validate(EmbeddingInput)
+  input!: string | string[];
+
+  @IsOptional() @IsIn(MODEL_TYPES as unknown as string[], { message: `model_type must be one of ${MODEL_TYPES.join(', ')}` })
+  model_type?: ModelType;
 }
 
 /**
@@ -31,8 +37,9 @@ export function parseEmbeddingsBody(body: unknown): { texts: string[]; modelType
 export function embeddingsRoutes(completions: CompletionService): Router {
   const router = Router();
   router.post('/embeddings', async (req, res) => {
-    const { texts, modelType } = parseEmbeddingsBody(req.body);
-    const out = await completions.embed(modelType, texts);
+    const body = parseBody(EmbeddingsBody, req.body, { message: 'Invalid embeddings request' });
+    const texts = typeof body.input === 'string' ? [body.input] : body.input;
+    const out = await completions.embed(body.model_type ?? 'provider_a', texts);
     res.json({
       embeddings: out.embeddings,
       model: out.model,

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ExtractResponse, ModelType } from '@docflow/contracts';
-import { BadRequestError, validatePlain } from '@docflow/service-kit';
+import { parseBody } from '@docflow/service-kit';
 import { CompletionService } from '../completion/completion.service';
 import { parseJsonContent } from '../completion/json-content';
 import { shieldOptionsOf } from '../completion/shield-options';
@@ -10,9 +10,7 @@ import { ExtractBody, planExtract } from './extract-request';
 export function extractRoutes(completions: CompletionService): Router {
   const router = Router();
   router.post('/extract', async (req, res) => {
-    const parsed = validatePlain(ExtractBody, req.body);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid extract request', parsed.errors);
-    const body = parsed.value;
+    const body = parseBody(ExtractBody, req.body, { message: 'Invalid extract request' });
     const plan = planExtract(body);
     const modelType: ModelType = body.model_type ?? 'provider_a';
     const { result, provider, cost, shield } = await completions.complete({

@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { HttpTarget } from '@docflow/testing';
 
 /** A request the stub received. */
 export interface RecordedRequest {
@@ -26,48 +26,22 @@ export interface StubServer {
 }
 
 /**
- * A real HTTP server on 127.0.0.1 and an ephemeral port that records every
- * request and answers with the handler's reply (tests only).
+ * A provider stub on libs/testing's HttpTarget (a real HTTP server on
+ * 127.0.0.1 and an ephemeral port) that records every request and answers
+ * with the handler's reply (tests only).
  */
 export async function startStubServer(handler: StubHandler): Promise<StubServer> {
   const requests: RecordedRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = raw;
-      try {
-        body = raw ? (JSON.parse(raw) as unknown) : undefined;
-      } catch {
-        body = raw;
-      }
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
+  const target = await HttpTarget.start();
+  target
+    .otherwise(async (hit) => {
+      const recorded: RecordedRequest = { method: hit.method, path: hit.query ? `${hit.path}?${hit.query}` : hit.path, headers: hit.headers, body: hit.json };
       requests.push(recorded);
-      Promise.resolve(handler(recorded, requests.length - 1)).then(
-        (reply) => {
-          if (reply.hang) return;
-          res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
-          res.end(reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
-        },
-        (err: unknown) => {
-          res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end(String(err));
-        },
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+      const reply = await handler(recorded, requests.length - 1);
+      return { ...reply, headers: { 'content-type': 'application/json', ...(reply.headers ?? {}) }, rawEmpty: true };
+    })
+    .onFailure((err) => ({ status: 500, body: String(err), headers: { 'content-type': 'text/plain' } }));
+  return { url: target.url(''), requests, close: () => target.stop() };
 }
 
 /** An OpenAI chat-completions answer. */

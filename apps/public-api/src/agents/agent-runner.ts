@@ -16,6 +16,12 @@ export interface AgentRun {
   tools_used: string[];
 }
 
+/** What one request may spend (AGENT_CHAT_MAX_MODEL_CALLS, AGENT_CHAT_MAX_TOOL_CALLS); squads have their own budget. */
+export interface RequestBudget {
+  modelCalls: number;
+  toolCalls: number;
+}
+
 /** Tool calls one model reply may make; the rest are answered with an error (each one can be a model call or a write). */
 export const MAX_TOOL_CALLS_PER_REPLY = 10;
 
@@ -56,11 +62,15 @@ export async function runAgent(
   agent: AgentEntity,
   ctx: ToolContext,
   /** `dataShield`: the agent's model calls are shielded (its Data Shield setting, spec 4.17 rule 6: agent calls). */
-  turn: { history: ChatCallMessage[]; query: string; files: FileRef[]; dataShield?: DataShieldOptions },
+  turn: { history: ChatCallMessage[]; query: string; files: FileRef[]; dataShield?: DataShieldOptions; budget?: RequestBudget },
   /** Asked before each model call beyond the agent's own cap (a squad's shared budget); false stops the turn. */
   takeIteration: () => boolean = () => true,
 ): Promise<AgentRun> {
-  const offered = agent.availableTools.filter((name) => tools.has(name));
+  // Key holders are offered only the tools that scope themselves to what the owner published.
+  const offered = agent.availableTools.filter((name) => tools.has(name) && (!ctx.keyHolder || tools.get(name)?.forKeyHolders === true));
+  const maxModelCalls = Math.min(agent.maxIterations, turn.budget?.modelCalls ?? Number.POSITIVE_INFINITY);
+  const maxToolCalls = turn.budget?.toolCalls ?? Number.POSITIVE_INFINITY;
+  let toolCalls = 0;
   const fileNote = turn.files.length > 0 ? `\n\nAttached files:\n${turn.files.map((f) => `- ${f.name ?? f.url} (${f.mime_type ?? 'unknown type'}): ${f.url}`).join('\n')}` : '';
   const messages: ChatCallMessage[] = [{ role: 'system', content: systemPrompt(agent, offered) }, ...turn.history, { role: 'user', content: turn.query + fileNote }];
   const toolSpecs: ChatCall['tools'] = offered.map((name) => ({ type: 'function', function: { name, description: tools.get(name)?.description, parameters: tools.get(name)?.parameters } }));
@@ -68,7 +78,7 @@ export async function runAgent(
   const used = new Set<string>();
   let step = 0;
   let modelCalls = 0;
-  for (let i = 0; i < agent.maxIterations && takeIteration(); i++) {
+  for (let i = 0; i < maxModelCalls && takeIteration(); i++) {
     modelCalls++;
     const started = performance.now();
     let reply;
@@ -89,8 +99,10 @@ export async function runAgent(
       let result: unknown;
       let error: string | undefined;
       if (index >= MAX_TOOL_CALLS_PER_REPLY) error = `not run: at most ${MAX_TOOL_CALLS_PER_REPLY} tool calls per reply`;
+      else if (toolCalls >= maxToolCalls) error = `not run: at most ${maxToolCalls} tool calls per request`;
       else if (!tool) error = `no tool named ${call.function.name} is available to this agent`;
       else {
+        toolCalls++;
         try {
           result = await tool.run(ctx, args);
           used.add(call.function.name);

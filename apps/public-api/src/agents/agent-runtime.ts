@@ -1,10 +1,8 @@
 import { createLlmClient } from '@docflow/llm-client';
-import { ActivitiesRepository } from '../workflows';
-import { ActivitiesService } from '../workflows';
+import type { WorkflowsModule } from '../workflows';
 import { CredentialSealer } from '../identity';
 import type { PlatformServices } from '../platform';
-import { PromptsRepository } from '../documents';
-import { PromptsService } from '../documents';
+import { CollectionsRepository } from '../documents';
 import type { RagModule } from '../rag';
 import { parseCreateSquad } from './squads/squads.dto';
 import { SquadsRepository } from './squads/squads.repository';
@@ -14,6 +12,8 @@ import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
+import { InProcessChatRateLimiter } from './chat-rate-limit';
+import { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -27,27 +27,43 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule }): AgentRuntime {
+export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] }): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
   const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger });
   const squadsRepo = new SquadsRepository(ctx.database);
-  const activities = new ActivitiesRepository(ctx.database);
-  const prompts = new PromptsRepository(ctx.database);
-  // The create tools act only in a turn the user confirmed (ToolContext.userConfirmed), so squad members never create.
+  const activities = deps.activities.repo;
+  const prompts = deps.documents.prompts.repo;
+  const collections = new CollectionsRepository(ctx.database);
+  // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
     ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),
     ...composerCreateTools({
-      activities: new ActivitiesService(activities),
-      prompts: new PromptsService(prompts),
+      activities: deps.activities.service,
+      prompts: deps.documents.prompts.service,
       createAgent: (tc, fields) => agents.create({ id: tc.userId, role: tc.role ?? 'user' }, parseCreateAgent(fields)),
       createSquad: (tc, fields) => squads.create(tc.userId, parseCreateSquad(fields)),
     }),
   ]);
   const shieldSettings = createDataShieldSettings(ctx.database);
   const shieldFor = (a: AgentEntity) => shieldSettings.shieldFor('agent', { id: a.id, ownerId: a.ownerId });
-  const agents: AgentsService = new AgentsService({ repo, conversations, sealer: new CredentialSealer(ctx.config.CREDENTIALS_MASTER_KEY), llm, tools, logger, shieldFor });
+  const agents: AgentsService = new AgentsService({
+    repo,
+    conversations,
+    llm,
+    tools,
+    chatLimits: {
+      limiter: new InProcessChatRateLimiter(),
+      perKey: ctx.config.AGENT_CHAT_RATE_PER_KEY,
+      perSession: ctx.config.AGENT_CHAT_RATE_PER_SESSION,
+      budget: { modelCalls: ctx.config.AGENT_CHAT_MAX_MODEL_CALLS, toolCalls: ctx.config.AGENT_CHAT_MAX_TOOL_CALLS },
+    },
+    collections: { owns: async (userId, id) => (await collections.findOwned(id, userId)) !== null, documentIds: (id) => collections.documentIds(id) },
+    confirmations: new ComposerConfirmationsRepository(ctx.database),
+    logger,
+    shieldFor,
+  });
   const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };
 }

@@ -9,17 +9,46 @@ import type { PromptsRepository } from '../documents';
 import type { SquadsRepository } from './squads/squads.repository';
 import type { UserRole } from '../identity';
 import type { AgentsRepository } from './agents.repository';
+import type { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 
 /** Who a tool acts for: the user whose data it may read (and, for the Composer, write). */
 export interface ToolContext {
   userId: number;
   role?: UserRole;
-  /** Whether the user's message of this turn is an explicit confirmation (creating tools act only then). */
-  userConfirmed?: boolean;
+  /**
+   * The caller holds the agent's key (a public widget's visitor), acting as its owner: only the tools marked
+   * `forKeyHolders` are offered, and they read only `publicDocumentIds`.
+   */
+  keyHolder?: boolean;
+  /** For key holders: the documents of the collection the owner made public to the agent (`public_collection_id`). */
+  publicDocumentIds?: number[];
+  /** The Composer's previews and their confirmations; without it the create tools never create (squad members). */
+  confirmations?: ConfirmationGate;
   /** What this turn created, for the Composer's creation_result block. */
   created?: { type: string; id: number; name: string }[];
+  /** What this turn previewed, for the Composer's `<type>_preview` blocks. */
+  previews?: ComposerPreview[];
   /** Where a tool's unexpected failure is logged (its message is not shown to the caller). */
   logger?: Logger;
+}
+
+/** What a create tool needs to preview and to create (composer-tools.ts). */
+export interface ConfirmationGate {
+  /** Whether the caller may confirm: a signed-in user acting for their own account, never a key holder. */
+  allowed: boolean;
+  /** The user's message of this turn: a creation runs only when it names the preview's confirmation id. */
+  userMessage: string;
+  store: Pick<ComposerConfirmationsRepository, 'issue' | 'consume'>;
+}
+
+/** What the Composer creates. */
+export type ComposerRecordType = 'workflow' | 'agent' | 'squad' | 'prompt';
+
+export interface ComposerPreview {
+  type: ComposerRecordType;
+  confirmation_id: string;
+  expires_at: string;
+  data: Record<string, unknown>;
 }
 
 export interface AgentTool {
@@ -27,6 +56,8 @@ export interface AgentTool {
   /** JSON schema of the arguments. */
   parameters: Record<string, unknown>;
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<unknown>;
+  /** Offered to key holders too; such a tool must honour `ToolContext.keyHolder`. */
+  forKeyHolders?: boolean;
 }
 
 export interface AgentToolsDeps {
@@ -36,7 +67,7 @@ export interface AgentToolsDeps {
   agents: AgentsRepository;
   squads: Pick<SquadsRepository, 'listOwned'>;
   /** RAG over the user's documents (RagService.query). */
-  ask(userId: number, question: { query: string; topK: number }): Promise<{ answer: string; sources: { document_id: number; document_name: string; chunk_text: string; score: number }[] }>;
+  ask(userId: number, question: { query: string; topK: number; onlyDocumentIds?: number[] }): Promise<{ answer: string; sources: { document_id: number; document_name: string; chunk_text: string; score: number }[] }>;
 }
 
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
@@ -44,7 +75,8 @@ const FIRST_PAGE = 'pagination[pageSize]=50';
 
 /**
  * The tools an agent may be given in `available_tools`. Each reads only what
- * the acting user may read. Names an agent lists that are not here are not
+ * the acting user may read; key holders are offered only search_documents and
+ * list_documents, over the collection the owner made public to the agent. Names an agent lists that are not here are not
  * offered to the model (the Composer's create tools among them, for now).
  */
 export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool> {
@@ -57,13 +89,16 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
     },
   };
   const searchDocuments: AgentTool = {
+    forKeyHolders: true,
     description: "Search the user's RAG-enabled documents and answer from them, with the passages used.",
     parameters: { type: 'object', properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'] },
     async run(ctx, args) {
       const query = typeof args['query'] === 'string' ? args['query'] : '';
       if (query.trim() === '') return { error: 'query is required' };
       const topK = typeof args['top_k'] === 'number' ? Math.min(20, Math.max(1, Math.floor(args['top_k']))) : 5;
-      const a = await deps.ask(ctx.userId, { query, topK });
+      const only = ctx.keyHolder ? (ctx.publicDocumentIds ?? []) : undefined;
+      if (only !== undefined && only.length === 0) return { answer: 'No documents are public to this agent.', sources: [] };
+      const a = await deps.ask(ctx.userId, { query, topK, ...(only !== undefined ? { onlyDocumentIds: only } : {}) });
       return { answer: a.answer, sources: a.sources.map((s) => ({ document_id: s.document_id, title: s.document_name, snippet: s.chunk_text.slice(0, 500), score: s.score })) };
     },
   };
@@ -72,10 +107,15 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
     [
       'list_documents',
       {
+        forKeyHolders: true,
         description: "List the user's newest documents: id, title, MIME type, RAG status.",
         parameters: NO_ARGS,
         async run(ctx) {
-          const page = await deps.documents.list(ctx.userId, parseListQuery(FIRST_PAGE, documentListSpec));
+          // A key holder sees only the documents the owner made public to the agent.
+          const only = ctx.keyHolder ? (ctx.publicDocumentIds ?? []) : undefined;
+          if (only !== undefined && only.length === 0) return [];
+          const filter = only === undefined ? '' : only.map((id) => `&filters[id][$in][]=${id}`).join('');
+          const page = await deps.documents.list(ctx.userId, parseListQuery(`${FIRST_PAGE}${filter}`, documentListSpec));
           return page.data.map((d) => ({ id: d.id, title: d.title, mime_type: d.mime_type, rag_status: d.ragStatus }));
         },
       },

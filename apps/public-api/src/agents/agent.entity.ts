@@ -54,8 +54,9 @@ export class AgentEntity {
   @Column({ name: 'api_key_hash', type: 'char', length: 64, nullable: true })
   apiKeyHash!: string | null;
 
-  @Column({ name: 'api_key_sealed', type: 'text', nullable: true })
-  apiKeySealed!: string | null;
+  /** The owner's collection whose documents the agent's key holders may list and search (none: no documents). */
+  @Column({ name: 'public_collection_id', type: 'integer', nullable: true })
+  publicCollectionId!: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

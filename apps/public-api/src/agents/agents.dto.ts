@@ -19,6 +19,8 @@ export interface AgentSettings {
   welcomeMessage?: string | null;
   mcpServers?: Record<string, unknown>[];
   active?: boolean;
+  /** Docflow's own: the owner's collection made public to the agent's key holders (issue 13, item 11). */
+  publicCollectionId?: number | null;
 }
 
 const TEXT_MAX = 20_000;
@@ -88,6 +90,12 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): AgentS
   if (branding !== undefined) {
     if (!isPlainObject(branding)) errors.push('branding: must be an object');
     else out.branding = branding;
+  }
+  const publicCollection = fields['public_collection_id'];
+  if (publicCollection !== undefined) {
+    if (publicCollection !== null && (typeof publicCollection !== 'number' || !Number.isInteger(publicCollection) || publicCollection < 1 || publicCollection > MAX_ID)) {
+      errors.push('public_collection_id: must be a collection id or null');
+    } else out.publicCollectionId = publicCollection;
   }
   const mcp = fields['mcp_servers'];
   if (mcp !== undefined) {

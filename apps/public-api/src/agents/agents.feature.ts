@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
-import { BadRequestError, NotFoundError } from '@docflow/service-kit';
+import { BadRequestError, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import { idParam } from '../platform';
 import { currentUser } from '../identity';
 import type { ApiFeature, PlatformServices } from '../platform';
@@ -45,7 +45,12 @@ export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conv
       api.post('/agents/:slug/public-chat', keyOrBearer, async (req, res) => {
         const turn = parsePublicChat(req.body, req.query['session_id']);
         const key = req.header('x-agent-key');
-        res.json(await agents.publicChat(String(req.params['slug']), key ? { key } : { user: currentUser(req) }, turn));
+        try {
+          res.json(await agents.publicChat(String(req.params['slug']), key ? { key } : { user: currentUser(req) }, turn));
+        } catch (err) {
+          if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.details['retry_after']));
+          throw err;
+        }
       });
 
       api.get('/agents', requireAuth, async (req, res) => {

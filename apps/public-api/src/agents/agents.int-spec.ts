@@ -27,10 +27,22 @@ beforeAll(async () => {
   const documentId = (up.body as { id: number }).id;
   await request(kit.app).post(`/api/documents/${documentId}/rag-enable`).set('authorization', kit.alice.auth).send({});
   expect((await settled(kit, documentId)).rag_processing_status).toBe('completed');
+  // The policy is made public to the agent's key holders through a collection.
+  const collection = await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.alice.auth).send({ data: { name: 'HR public', documents: [documentId] } });
+  expect(collection.status).toBe(201);
   const res = await request(kit.app)
     .post('/api/agents')
     .set('authorization', kit.alice.auth)
-    .send({ data: { name: 'HR Assistant', goal: 'Answer HR questions from the policies', available_tools: ['search_documents', 'list_workflows', 'made_up_tool'], conversational: true, welcome_message: 'Hello' } });
+    .send({
+      data: {
+        name: 'HR Assistant',
+        goal: 'Answer HR questions from the policies',
+        available_tools: ['search_documents', 'list_workflows', 'made_up_tool'],
+        conversational: true,
+        welcome_message: 'Hello',
+        public_collection_id: (collection.body as { data: { id: number } }).data.id,
+      },
+    });
   expect(res.status).toBe(201);
   agent = (res.body as { data: AgentView }).data;
 });
@@ -40,14 +52,22 @@ afterAll(async () => {
 });
 
 describe('agents (spec 2.10, 4.11)', () => {
-  it('creates an agent with defaults, a slug and a key its owner can read again', async () => {
+  it('creates an agent with defaults, a slug and a key shown once: never in later reads, nor stored', async () => {
     expect(agent).toMatchObject({ name: 'HR Assistant', slug: 'hr-assistant', model: 'provider_a', max_iterations: 10, temperature: 0.3, conversational: true, active: true, owner: { id: kit.alice.id } });
     expect(agent.api_key).toMatch(/^agk_[A-Za-z0-9_-]{40,}$/);
-    const read = (await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).body as { data: AgentView };
-    expect(read.data.api_key).toBe(agent.api_key);
-    expect(JSON.stringify(await kit.bed.database.query('SELECT * FROM agents'))).not.toContain(agent.api_key);
-    const list = (await request(kit.app).get('/api/agents').set('authorization', kit.alice.auth)).body as { data: AgentView[] };
-    expect(list.data.map((a) => a.slug)).toEqual(['hr-assistant']);
+    const read = await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth);
+    expect((read.body as { data: AgentView }).data.name).toBe('HR Assistant');
+    const list = await request(kit.app).get('/api/agents').set('authorization', kit.alice.auth);
+    expect((list.body as { data: AgentView[] }).data.map((a) => a.slug)).toEqual(['hr-assistant']);
+    const updated = await request(kit.app).put(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth).send({ data: { welcome_message: 'Hello' } });
+    expect(updated.status).toBe(200);
+    for (const res of [read, list, updated]) {
+      expect(JSON.stringify(res.body)).not.toContain('api_key');
+      expect(JSON.stringify(res.body)).not.toContain(agent.api_key!);
+    }
+    const rows = JSON.stringify(await kit.bed.database.query('SELECT * FROM agents'));
+    expect(rows).not.toContain(agent.api_key);
+    expect(rows).not.toContain('api_key_sealed');
     expect((await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
   });
 
@@ -84,7 +104,8 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(body.session_id).toMatch(/^[0-9a-f-]{36}$/);
 
     const [first, , second] = chatCalls().slice(before);
-    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['list_workflows', 'search_documents']);
+    // A key holder is offered only the tools scoped to what the owner made public (list_workflows is the owner's).
+    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['search_documents']);
     const toolMessage = second!.messages.find((m) => m.role === 'tool')!;
     expect(toolMessage.tool_call_id).toBe('call_1');
     expect(toolMessage.content).toContain('Holiday policy');
@@ -110,7 +131,7 @@ describe('agents (spec 2.10, 4.11)', () => {
   it('runs at most 10 tool calls of one model reply and answers the rest with an error', async () => {
     const calls = Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, type: 'function' as const, function: { name: 'list_workflows', arguments: '{}' } }));
     kit.llm.chatReplies.push({ content: '', tool_calls: calls }, { content: 'Listed.' });
-    const res = await chat(agent.slug, { key: agent.api_key }, { query: 'List my workflows, many times' });
+    const res = await chat(agent.slug, { bearer: kit.alice.auth }, { query: 'List my workflows, many times' });
     expect(res.status).toBe(200);
     const tools = (res.body as ChatAnswer).trace.filter((t) => t.type === 'tool');
     expect(tools).toHaveLength(12);
@@ -151,9 +172,12 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(sessions.data.map((s) => s.session_id)).toContain((res.body as ChatAnswer).session_id);
   });
 
-  it('lets the Composer create a workflow only in the turn where the user confirms, as a draft', async () => {
+  it('lets the Composer create a workflow only with the confirmation id of the exact preview the user confirmed, as a draft', async () => {
     const definition = { nodes: [{ id: 'start', type: 'start', data: { label: 'Start', task_type: 'custom_task', config: {} } }], edges: [], input_schema: { type: 'object', properties: {} } };
-    const createCall = (id: string) => ({ content: '', tool_calls: [{ id, type: 'function' as const, function: { name: 'composer_create_workflow', arguments: JSON.stringify({ name: 'Hello flow', workflow_definition: definition }) } }] });
+    const createCall = (id: string, extra: Record<string, unknown> = {}) => ({
+      content: '',
+      tool_calls: [{ id, type: 'function' as const, function: { name: 'composer_create_workflow', arguments: JSON.stringify({ name: 'Hello flow', workflow_definition: definition, ...extra }) } }],
+    });
     const count = async () => ((await kit.bed.database.query("SELECT count(*)::int AS n FROM activities WHERE name = 'Hello flow'")) as { n: number }[])[0]!.n;
 
     kit.llm.chatReplies.push(createCall('p1'), { content: 'Here is the workflow I propose. Shall I create it?' });
@@ -161,15 +185,40 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(proposal.status).toBe(200);
     expect(await count()).toBe(0);
     const sessionId = (proposal.body as ChatAnswer).session_id;
+    const block = /:::composer_block workflow_preview\n(.*)\n:::/.exec((proposal.body as ChatAnswer).answer);
+    const preview = JSON.parse(block![1]!) as { confirmation_id: string; expires_at: string; data: { name: string } };
+    expect(preview.confirmation_id).toMatch(/^cfm_/);
+    expect(preview.data.name).toBe('Hello flow');
 
-    kit.llm.chatReplies.push(createCall('p2'), { content: 'Created.' });
-    const confirmed = await chat('composer', { bearer: kit.bob.auth }, { query: 'Yes, create it', session_id: sessionId });
+    // "Yes" is no longer a key to every create tool: without the id, or naming it in a message that does not, nothing is made.
+    kit.llm.chatReplies.push(createCall('p2'), createCall('p3', { confirmation_id: preview.confirmation_id }), { content: 'Created.' });
+    const bareYes = await chat('composer', { bearer: kit.bob.auth }, { query: 'Yes, create it', session_id: sessionId });
+    expect(bareYes.status).toBe(200);
+    expect(await count()).toBe(0);
+    // Another user cannot use bob's confirmation, even naming it.
+    kit.llm.chatReplies.push(createCall('a1', { confirmation_id: preview.confirmation_id }), { content: 'Created.' });
+    await chat('composer', { bearer: kit.alice.auth }, { query: `Confirm ${preview.confirmation_id}` });
+    expect(await count()).toBe(0);
+    // Nor can the model swap in other arguments under it.
+    kit.llm.chatReplies.push(
+      { content: '', tool_calls: [{ id: 'p4', type: 'function', function: { name: 'composer_create_workflow', arguments: JSON.stringify({ name: 'Other flow', workflow_definition: definition, confirmation_id: preview.confirmation_id }) } }] },
+      { content: 'Created.' },
+    );
+    await chat('composer', { bearer: kit.bob.auth }, { query: `Confirm ${preview.confirmation_id}`, session_id: sessionId });
+    expect(((await kit.bed.database.query("SELECT count(*)::int AS n FROM activities WHERE name = 'Other flow'")) as { n: number }[])[0]!.n).toBe(0);
+
+    kit.llm.chatReplies.push(createCall('p5', { confirmation_id: preview.confirmation_id }), { content: 'Created.' });
+    const confirmed = await chat('composer', { bearer: kit.bob.auth }, { query: `Confirm ${preview.confirmation_id}`, session_id: sessionId });
     expect(confirmed.status).toBe(200);
     const body = confirmed.body as ChatAnswer;
     expect(body.tools_used).toEqual(['composer_create_workflow']);
     expect(body.answer).toMatch(/^Created\.\n\n:::composer_block creation_result\n\{"created":\[\{"type":"workflow","id":\d+,"name":"Hello flow"\}\]\}\n:::$/);
     const [row] = (await kit.bed.database.query("SELECT owner_id, status FROM activities WHERE name = 'Hello flow'")) as { owner_id: number; status: string }[];
     expect(row).toEqual({ owner_id: kit.bob.id, status: 'draft' });
+    // Used once: the same confirmation creates nothing more.
+    kit.llm.chatReplies.push(createCall('p6', { confirmation_id: preview.confirmation_id }), { content: 'Created again?' });
+    await chat('composer', { bearer: kit.bob.auth }, { query: `Confirm ${preview.confirmation_id}`, session_id: sessionId });
+    expect(await count()).toBe(1);
   });
 
   it('manages conversations: create, add messages (also internally), escalate, filter, delete', async () => {
@@ -217,8 +266,16 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(byKey.status).toBe(200);
     expect(await count('Planted by a visitor')).toBe(0);
 
-    kit.llm.chatReplies.push(createCall('o1', 'Made by the owner'), { content: 'Done.' });
-    const byOwner = await chat(builder.slug, { bearer: kit.alice.auth }, { query: 'Yes, create it' });
+    kit.llm.chatReplies.push(createCall('o1', 'Made by the owner'), { content: 'Shall I?' });
+    const previewed = await chat(builder.slug, { bearer: kit.alice.auth }, { query: 'Make a prompt' });
+    const confirmationId = /"confirmation_id":"(cfm_[^"]+)"/.exec((previewed.body as ChatAnswer).answer)![1]!;
+    const confirmCall = { content: '', tool_calls: [{ id: 'o2', type: 'function' as const, function: { name: 'composer_create_prompt', arguments: JSON.stringify({ title: 'Made by the owner', type: 'extraction', confirmation_id: confirmationId }) } }] };
+    // The owner's confirmation id in a key holder's message is still a key holder's message.
+    kit.llm.chatReplies.push(confirmCall, { content: 'Done.' });
+    await chat(builder.slug, { key: builder.api_key }, { query: `Confirm ${confirmationId}` });
+    expect(await count('Made by the owner')).toBe(0);
+    kit.llm.chatReplies.push(confirmCall, { content: 'Done.' });
+    const byOwner = await chat(builder.slug, { bearer: kit.alice.auth }, { query: `Confirm ${confirmationId}` });
     expect(byOwner.status).toBe(200);
     expect(await count('Made by the owner')).toBe(1);
   });

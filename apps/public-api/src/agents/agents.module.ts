@@ -2,16 +2,19 @@ import type { DocumentsModule } from '../documents';
 import type { AuthGuards } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import type { RagModule } from '../rag';
+import type { WorkflowsModule } from '../workflows';
 import { createAgentRuntime } from './agent-runtime';
 import { createAgentsFeature } from './agents.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { createSquadsFeature } from './squads/squads.feature';
 
-export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> {
+export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> {
   auth: AuthGuards;
   /** Agents' tools read documents; chatbots and agents answer from RAG. */
   documents: DocumentsModule;
   rag: RagModule;
+  /** Agents' tools list activities, and the Composer drafts them. */
+  activities: WorkflowsModule['activities'];
 }
 
 export interface AgentsModule {
@@ -20,8 +23,8 @@ export interface AgentsModule {
 
 /** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
 export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
-  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag });
-  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, auth: deps.auth };
+  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities });
+  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, auth: deps.auth };
   return {
     features: {
       chatbots: bindFeature(createChatbotsFeature({ rag: deps.rag }), needs),

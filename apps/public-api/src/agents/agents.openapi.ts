@@ -26,6 +26,7 @@ const agentFields = {
   branding: { type: 'object' },
   welcome_message: { type: ['string', 'null'] },
   mcp_servers: { type: 'array', items: { type: 'object' } },
+  public_collection_id: { type: ['integer', 'null'], description: 'One of the owner’s collections: the only documents key holders may list and search' },
   active: { type: 'boolean', default: true },
 };
 
@@ -39,7 +40,7 @@ const escalationBody = { type: 'object', required: ['escalation_status'], proper
 export function describeAgentRoutes(openapi: OpenApiRegistry): void {
   openapi.addSchema('Agent', {
     type: 'object',
-    properties: { id: { type: 'integer' }, ...agentFields, owner: { type: ['object', 'null'] }, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, api_key: { type: 'string', description: 'For the owner; none for system agents' } },
+    properties: { id: { type: 'integer' }, ...agentFields, owner: { type: ['object', 'null'] }, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, api_key: { type: 'string', description: 'Only in the answer of create (and regenerate-key): shown once' } },
   });
   openapi.addSchema('AgentConversation', {
     type: 'object',
@@ -67,7 +68,8 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     errors: [404],
   });
   openapi.add('post', '/agents/{slug}/public-chat', {
-    summary: 'Chat with an agent: X-Agent-Key, or the owner’s bearer token (any user’s for the Composer and other system agents)',
+    summary:
+      'Chat with an agent: X-Agent-Key, or the owner’s bearer token (any user’s for the Composer and other system agents). Key holders get only the document tools, over the agent’s public collection; requests are limited per key and per session (429), and each request’s model and tool calls are capped.',
     tags: ['agents'],
     parameters: [slugParam, { name: 'X-Agent-Key', in: 'header', schema: { type: 'string' } }, { name: 'session_id', in: 'query', schema: { type: 'string' } }],
     requestBody: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, session_id: { type: 'string' }, file_urls: { type: 'array', items: { type: 'object', properties: { url: {}, mime_type: {}, name: {} } } } } },

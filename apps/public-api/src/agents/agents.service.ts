@@ -1,15 +1,15 @@
 import type { DataShieldOptions } from '@docflow/contracts';
 import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../workflows';
-import type { CredentialSealer } from '../identity';
 import { apiKeyMatches, newApiKey, sha256Hex } from '../platform';
 import { slugify } from '../platform';
 import type { AgentEntity } from './agent.entity';
-import { type AgentRun, runAgent } from './agent-runner';
-import { composerBlock, isConfirmation } from './composer-tools';
-import type { AgentTool } from './agent-tools';
+import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
+import type { ChatRateLimiter } from './chat-rate-limit';
+import { composerBlocksOf } from './composer-tools';
+import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
 import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
@@ -34,6 +34,8 @@ export interface AgentView {
   welcome_message: string | null;
   mcp_servers: Record<string, unknown>[];
   active: boolean;
+  /** Docflow's own: the collection whose documents key holders may list and search. */
+  public_collection_id: number | null;
   owner: { id: number } | null;
   createdAt: string;
   updatedAt: string;
@@ -43,10 +45,14 @@ export interface AgentView {
 export interface AgentsServiceDeps {
   repo: AgentsRepository;
   conversations: ConversationsService;
-  /** Seals agent keys so that their owner can read them again (CREDENTIALS_MASTER_KEY). */
-  sealer: CredentialSealer;
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
+  /** Public chat's limits: requests a minute per agent key and per session, and what one request may spend. */
+  chatLimits: { limiter: ChatRateLimiter; perKey: number; perSession: number; budget: RequestBudget };
+  /** The owner's collections, for what an agent makes public (`public_collection_id`). */
+  collections: { owns(userId: number, collectionId: number): Promise<boolean>; documentIds(collectionId: number): Promise<number[]> };
+  /** Where the Composer's previews are confirmed (composer_confirmations). */
+  confirmations: ConfirmationGate['store'];
   logger?: Logger;
   /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
@@ -59,9 +65,8 @@ export type ChatCaller = { key: string } | { user: Caller };
 export class AgentsService {
   constructor(private readonly deps: AgentsServiceDeps) {}
 
-  private view(a: AgentEntity, withKey: boolean): AgentView {
-    let apiKey: string | undefined;
-    if (withKey && a.apiKeySealed && a.ownerId !== null) apiKey = this.deps.sealer.open(a.apiKeySealed, a.ownerId)['api_key'];
+  /** `apiKey` only in the answers of create and regenerate-key: the key is kept as its hash alone, so it is shown once. */
+  private view(a: AgentEntity, apiKey?: string): AgentView {
     return {
       id: a.id,
       name: a.name,
@@ -78,6 +83,7 @@ export class AgentsService {
       welcome_message: a.welcomeMessage,
       mcp_servers: a.mcpServers,
       active: a.active,
+      public_collection_id: a.publicCollectionId,
       owner: a.ownerId === null ? null : { id: a.ownerId },
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
@@ -85,9 +91,9 @@ export class AgentsService {
     };
   }
 
-  private newKey(ownerId: number): { apiKeyHash: string; apiKeySealed: string } {
+  private newKey(): { key: string; apiKeyHash: string } {
     const key = newApiKey('agk');
-    return { apiKeyHash: sha256Hex(key), apiKeySealed: this.deps.sealer.seal({ api_key: key }, ownerId) };
+    return { key, apiKeyHash: sha256Hex(key) };
   }
 
   /** Owned, or a system agent (read-only, for reading). */
@@ -105,15 +111,24 @@ export class AgentsService {
 
   async list(user: Caller, q: ListQuery): Promise<{ data: AgentView[]; meta: { pagination: PaginationMeta } }> {
     const { rows, total } = await this.deps.repo.listOwned(user.id, q);
-    return { data: rows.map((a) => this.view(a, true)), meta: { pagination: paginationMeta(q.pagination, total) } };
+    return { data: rows.map((a) => this.view(a)), meta: { pagination: paginationMeta(q.pagination, total) } };
   }
 
   async get(user: Caller, id: number): Promise<AgentView> {
-    const a = await this.readable(user, id);
-    return this.view(a, a.ownerId === user.id);
+    return this.view(await this.readable(user, id));
+  }
+
+  /** A `public_collection_id` must name one of the owner's collections. */
+  private async checkPublicCollection(userId: number, s: AgentSettings): Promise<void> {
+    if (s.publicCollectionId === undefined || s.publicCollectionId === null) return;
+    if (!(await this.deps.collections.owns(userId, s.publicCollectionId))) {
+      throw BadRequestError.withErrors('Invalid agent', [`public_collection_id: ${s.publicCollectionId} names no collection of yours`]);
+    }
   }
 
   async create(user: Caller, s: AgentSettings & { name: string }): Promise<AgentView> {
+    await this.checkPublicCollection(user.id, s);
+    const { key, apiKeyHash } = this.newKey();
     const base = {
       ownerId: user.id,
       name: s.name,
@@ -129,23 +144,25 @@ export class AgentsService {
       welcomeMessage: s.welcomeMessage ?? null,
       mcpServers: s.mcpServers ?? [],
       active: s.active ?? true,
-      ...this.newKey(user.id),
+      publicCollectionId: s.publicCollectionId ?? null,
+      apiKeyHash,
     };
     const first = s.slug ?? slugify(s.name, 'agent');
     for (let attempt = 0; ; attempt++) {
       const slug = attempt === 0 ? first : `${first}-${Math.random().toString(16).slice(2, 10)}`;
       const saved = await this.deps.repo.insert({ ...base, slug });
-      if (saved !== 'slug_taken') return this.view(saved, true);
+      if (saved !== 'slug_taken') return this.view(saved, key);
       if (s.slug !== undefined || attempt >= 3) throw new ConflictError(`The slug ${slug} is taken`, { errors: [`slug: ${slug} is taken`] });
     }
   }
 
   async update(user: Caller, id: number, s: AgentSettings): Promise<AgentView> {
     await this.writable(user, id);
+    await this.checkPublicCollection(user.id, s);
     const updated = await this.deps.repo.update(id, s);
     if (updated === 'slug_taken') throw new ConflictError(`The slug ${s.slug ?? ''} is taken`, { errors: [`slug: ${s.slug ?? ''} is taken`] });
     if (!updated) throw new NotFoundError(AGENT_NOT_FOUND);
-    return this.view(updated, true);
+    return this.view(updated);
   }
 
   async delete(user: Caller, id: number): Promise<void> {
@@ -155,10 +172,15 @@ export class AgentsService {
 
   async regenerateKey(user: Caller, id: number): Promise<{ id: number; api_key: string }> {
     await this.writable(user, id);
-    const keys = this.newKey(user.id);
-    const updated = await this.deps.repo.update(id, keys);
+    const { key, apiKeyHash } = this.newKey();
+    const updated = await this.deps.repo.update(id, { apiKeyHash });
     if (!updated || updated === 'slug_taken') throw new NotFoundError(AGENT_NOT_FOUND);
-    return { id, api_key: this.view(updated, true).api_key ?? '' };
+    return { id, api_key: key };
+  }
+
+  private async limit(key: string, perMinute: number, where: string): Promise<void> {
+    const verdict = await this.deps.chatLimits.limiter.hit(key, perMinute);
+    if (!verdict.allowed) throw new TooManyRequestsError(`At most ${perMinute} chat requests a minute ${where}`, { retry_after: verdict.retryAfterSeconds });
   }
 
   async publicConfig(slug: string): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
@@ -185,24 +207,37 @@ export class AgentsService {
       actingUser = caller.user.id;
     }
     if (!agent.active) throw new ForbiddenError('This agent is inactive');
+    const limits = this.deps.chatLimits;
+    const keyHash = 'key' in caller ? agent.apiKeyHash : null;
+    if (keyHash !== null) await this.limit(`agent-key:${keyHash}`, limits.perKey, 'with this agent key');
 
     const { conversations } = this.deps;
     const named = turn.sessionId !== undefined ? await conversations.find(turn.sessionId, undefined).catch(() => undefined) : undefined;
     // A session created by a parallel first turn with the same session_id comes back from create: checked like a found one.
-    const session = named ?? (await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) }));
-    if (session.ownerId !== actingUser || session.agentId !== agent.id) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+    const session =
+      named ??
+      (await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, apiKeyHash: keyHash, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) }));
+    // A session belongs to the key it was made with (null: the signed-in user's own): another key's, or a key's for a signed-in caller, is 404.
+    if (session.ownerId !== actingUser || session.agentId !== agent.id || session.apiKeyHash !== keyHash) throw new NotFoundError(CONVERSATION_NOT_FOUND);
+    await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
     const created: { type: string; id: number; name: string }[] = [];
+    const previews: ComposerPreview[] = [];
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
-    const ctx = { userId: actingUser, role: 'user' in caller ? caller.user.role : ('user' as const), userConfirmed: 'user' in caller && isConfirmation(turn.query), created, logger: this.deps.logger };
+    const confirmations: ConfirmationGate = { allowed: 'user' in caller, userMessage: turn.query, store: this.deps.confirmations };
+    const role = 'user' in caller ? caller.user.role : ('user' as const);
+    // Key holders reach only the documents of the collection the owner made public to this agent.
+    const publicDocumentIds = keyHash === null ? undefined : agent.publicCollectionId === null ? [] : await this.deps.collections.documentIds(agent.publicCollectionId);
+    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, ...(dataShield ? { dataShield } : {}) });
-    // What the Composer created this turn, as a block its client renders (2.10: creation_result).
-    if (created.length > 0) run.answer = `${run.answer}\n\n${composerBlock('creation_result', { created })}`;
+    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, budget: limits.budget, ...(dataShield ? { dataShield } : {}) });
+    // What the Composer previewed (with the confirmation id a client's confirm button sends) and created this turn (2.10 blocks).
+    const blocks = composerBlocksOf(previews, created);
+    if (blocks !== '') run.answer = `${run.answer}\n\n${blocks}`;
     await conversations.append(session.id, [
       { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
       { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },

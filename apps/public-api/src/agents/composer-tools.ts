@@ -2,20 +2,20 @@ import { AppError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import type { ActivitiesService } from '../workflows';
 import type { PromptsService } from '../documents';
-import type { AgentTool, ToolContext } from './agent-tools';
+import type { AgentTool, ComposerPreview, ComposerRecordType, ToolContext } from './agent-tools';
 
 /** A `:::composer_block` marker as the Composer's replies embed them (2.10): the type, then its data as JSON. */
 export function composerBlock(type: 'workflow_preview' | 'agent_preview' | 'squad_preview' | 'prompt_preview' | 'navigation' | 'creation_result', data: unknown): string {
   return `:::composer_block ${type}\n${JSON.stringify(data)}\n:::`;
 }
 
-/** Words that make a user's message an explicit go-ahead. */
-const CONFIRMATION = /\b(yes|yep|yeah|confirm(ed)?|go ahead|do it|create it|please (do|create)|approved?|ok(ay)?|sure|proceed|sounds good)\b/i;
-const REFUSAL = /\b(no|not yet|don'?t|do not|wait|stop|cancel)\b/i;
+const PREVIEW_BLOCKS = { workflow: 'workflow_preview', agent: 'agent_preview', squad: 'squad_preview', prompt: 'prompt_preview' } as const satisfies Record<ComposerRecordType, string>;
 
-/** Whether a message explicitly confirms (and does not refuse) what was proposed. */
-export function isConfirmation(text: string): boolean {
-  return CONFIRMATION.test(text) && !REFUSAL.test(text);
+/** The blocks a turn's answer ends with: one `<type>_preview` per preview issued, then the creation_result. */
+export function composerBlocksOf(previews: readonly ComposerPreview[], created: readonly { type: string; id: number; name: string }[]): string {
+  const blocks = previews.map((p) => composerBlock(PREVIEW_BLOCKS[p.type], { confirmation_id: p.confirmation_id, expires_at: p.expires_at, data: p.data }));
+  if (created.length > 0) blocks.push(composerBlock('creation_result', { created }));
+  return blocks.join('\n\n');
 }
 
 export interface ComposerCreateDeps {
@@ -25,18 +25,49 @@ export interface ComposerCreateDeps {
   createSquad(ctx: ToolContext, fields: Record<string, unknown>): Promise<{ id: number; name: string }>;
 }
 
-const NOT_CONFIRMED = {
-  error: 'Not created. Show the user a preview and ask them to confirm; create it in the turn where they explicitly say yes.',
+const KEY_HOLDER = {
+  error: 'Not created: only the signed-in owner of the account can confirm a creation, in their own chat.',
 };
 
-function creator(type: string, description: string, parameters: Record<string, unknown>, create: (ctx: ToolContext, fields: Record<string, unknown>) => Promise<{ id: number; name: string }>): AgentTool {
+const NOT_NAMED = {
+  error:
+    'Not created: the user’s latest message does not name this confirmation_id. Show the preview and ask the user to confirm it; their confirmation names the id.',
+};
+
+const NO_MATCH = {
+  error: 'Not created: this confirmation_id is not a preview of exactly these arguments by this user, or it expired or was used. Preview again (call without confirmation_id).',
+};
+
+type Made = { id: number; name: string };
+
+/**
+ * A create tool in two steps (issue 13, item 10). Called without
+ * `confirmation_id`, it creates nothing: it issues a confirmation bound to
+ * this tool, the hash of these exact arguments, the user and an expiry, and
+ * answers the preview with its id (the turn's answer gets a `<type>_preview`
+ * block carrying it). Called with `confirmation_id`, it creates only when the
+ * user's message of this turn names that id and the confirmation matches
+ * tool, arguments and user, is unexpired and unused (it is then used up).
+ */
+function creator(name: string, type: ComposerRecordType, description: string, parameters: Record<string, unknown>, create: (ctx: ToolContext, fields: Record<string, unknown>) => Promise<Made>): AgentTool {
+  const properties = isPlainObject(parameters['properties']) ? parameters['properties'] : {};
   return {
-    description: `${description} Only after the user has explicitly confirmed the preview in their latest message.`,
-    parameters,
+    description: `${description} Call it first without confirmation_id: that only previews and returns a confirmation_id. Create by calling again with the same arguments and that confirmation_id, once the user's message confirms it by naming the id.`,
+    parameters: { ...parameters, properties: { ...properties, confirmation_id: { type: 'string', description: 'The id a preview returned, once the user confirmed it' } } },
     async run(ctx, args) {
-      if (!ctx.userConfirmed) return NOT_CONFIRMED;
+      const gate = ctx.confirmations;
+      if (!gate || !gate.allowed) return KEY_HOLDER;
+      const { confirmation_id: confirmationId, ...fields } = isPlainObject(args) ? args : {};
+      if (confirmationId === undefined || confirmationId === null || confirmationId === '') {
+        const issued = await gate.store.issue(ctx.userId, name, fields);
+        const preview = { type, confirmation_id: issued.id, expires_at: issued.expiresAt.toISOString(), data: fields };
+        ctx.previews?.push(preview);
+        return { preview: fields, confirmation_id: issued.id, expires_at: preview.expires_at, created: false, next: 'Show the preview; create it only after the user confirms this confirmation_id.' };
+      }
+      if (typeof confirmationId !== 'string' || !gate.userMessage.includes(confirmationId)) return NOT_NAMED;
+      if (!(await gate.store.consume(confirmationId, ctx.userId, name, fields))) return NO_MATCH;
       try {
-        const made = await create(ctx, isPlainObject(args) ? args : {});
+        const made = await create(ctx, fields);
         ctx.created?.push({ type, id: made.id, name: made.name });
         return { created: type, id: made.id, name: made.name };
       } catch (err) {
@@ -49,9 +80,9 @@ function creator(type: string, description: string, parameters: Record<string, u
 
 /**
  * The Composer's creating tools (spec 2.10): each creates for the acting
- * user through the same use case as the API, and only in a turn whose user
- * message is an explicit confirmation; workflows are created as drafts and
- * not validated.
+ * user through the same use case as the API, and only with the confirmation
+ * id of a preview the user confirmed (see `creator`); workflows are created
+ * as drafts and not validated, prompts at the user's own level.
  */
 export function composerCreateTools(deps: ComposerCreateDeps): Map<string, AgentTool> {
   const caller = (ctx: ToolContext) => ({ id: ctx.userId, role: ctx.role ?? 'user' });
@@ -59,6 +90,7 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
     [
       'composer_create_workflow',
       creator(
+        'composer_create_workflow',
         'workflow',
         'Create a workflow (activity) as a draft from a name, description and workflow_definition {nodes, edges, input_schema}.',
         { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' }, workflow_definition: { type: 'object' } }, required: ['name', 'workflow_definition'] },
@@ -71,6 +103,7 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
     [
       'composer_create_agent',
       creator(
+        'composer_create_agent',
         'agent',
         'Create an agent from name, goal, description, available_tools, model, temperature, max_iterations.',
         { type: 'object', properties: { name: { type: 'string' }, goal: { type: 'string' }, description: { type: 'string' }, available_tools: { type: 'array', items: { type: 'string' } } }, required: ['name'] },
@@ -80,6 +113,7 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
     [
       'composer_create_squad',
       creator(
+        'composer_create_squad',
         'squad',
         'Create a squad from name, process, manager_agent, agents [{agent_slug, role}] and tasks [{id, description, agent_slug, depends_on, output_key, expected_output}].',
         { type: 'object', properties: { name: { type: 'string' }, process: { type: 'string' }, agents: { type: 'array' }, tasks: { type: 'array' } }, required: ['name'] },
@@ -89,11 +123,13 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
     [
       'composer_create_prompt',
       creator(
+        'composer_create_prompt',
         'prompt',
         'Create a prompt from title, type (extraction, classification, summarization, ...), description, roles, tasks, instructions, output_format.',
         { type: 'object', properties: { title: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } }, required: ['title', 'type'] },
         async (ctx, f) => {
-          const p = await deps.prompts.create(caller(ctx), { level: 'user', ...f });
+          // Always the caller's own level: a model asking for `level: system` does not get it, even for a super administrator.
+          const p = await deps.prompts.create(caller(ctx), { ...f, level: 'user' });
           return { id: p.id, name: p.title };
         },
       ),

@@ -14,6 +14,10 @@ export class ConversationEntity {
   @Column({ name: 'agent_id', type: 'integer', nullable: true })
   agentId!: number | null;
 
+  /** The SHA-256 of the agent key a public chat created it with; only that key may use it. Never shown. */
+  @Column({ name: 'api_key_hash', type: 'char', length: 64, nullable: true })
+  apiKeyHash!: string | null;
+
   @Column({ type: 'varchar', length: 255, nullable: true })
   title!: string | null;
 

@@ -51,7 +51,7 @@ export class ConversationsRepository {
   }
 
   /** The new session; when its session_id was taken meanwhile (two first turns at once), the one that was. */
-  async insert(row: Pick<ConversationEntity, 'sessionId' | 'ownerId' | 'agentId' | 'title' | 'agentConfig'>): Promise<ConversationEntity> {
+  async insert(row: Pick<ConversationEntity, 'sessionId' | 'ownerId' | 'agentId' | 'title' | 'agentConfig' | 'apiKeyHash'>): Promise<ConversationEntity> {
     try {
       return await this.sessions.save(this.sessions.create({ ...row, active: true, messageCount: 0 }));
     } catch (err) {

@@ -63,8 +63,9 @@ export class ConversationsService {
     return { data: rows.map(toSessionView), meta: { pagination: paginationMeta(q.pagination, total) } };
   }
 
-  create(ownerId: number, input: { title: string | null; agentConfig: Record<string, unknown>; agentId: number | null; sessionId?: string }): Promise<ConversationEntity> {
-    return this.repo.insert({ sessionId: input.sessionId ?? randomUUID(), ownerId, agentId: input.agentId, title: input.title, agentConfig: input.agentConfig });
+  /** `apiKeyHash`: the agent key a public chat made it with (only that key may use it); null or absent for a signed-in user's own. */
+  create(ownerId: number, input: { title: string | null; agentConfig: Record<string, unknown>; agentId: number | null; sessionId?: string; apiKeyHash?: string | null }): Promise<ConversationEntity> {
+    return this.repo.insert({ sessionId: input.sessionId ?? randomUUID(), ownerId, agentId: input.agentId, title: input.title, agentConfig: input.agentConfig, apiKeyHash: input.apiKeyHash ?? null });
   }
 
   /** The session, when `ownerId` (undefined: any owner, for internal callers) owns it. */

@@ -1,11 +1,7 @@
-import { BadRequestError, NotFoundError } from '@docflow/service-kit';
+import { BadRequestError, isPlainObject, NotFoundError } from '@docflow/service-kit';
 import { RAG_STATUSES, type RagStatus } from './document-types';
 import type { DocumentPatch } from './documents.repository';
 import { checkDescription, checkMetadata, checkTags, checkTitle } from './upload/upload-form';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `{data: {...}}` (the standard write shape) or the fields at the top level. */
 function fieldsOf(body: unknown, errors: string[]): Record<string, unknown> {

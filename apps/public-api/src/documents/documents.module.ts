@@ -13,7 +13,10 @@ import { UploadService } from './upload/upload.service';
 import type { AuditLog, AuthGuards } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
+import { internalTextFeature } from './internal-text/internal-text.feature';
 import { promptsFeature } from './prompts/prompts.feature';
+import { PromptsRepository } from './prompts/prompts.repository';
+import { PromptsService } from './prompts/prompts.service';
 import { createStorageFromConfig, uploadTempDir } from './storage-from-config';
 
 const MB = 1024 * 1024;
@@ -37,13 +40,15 @@ export interface DocumentsModuleDeps extends Pick<PlatformServices, 'config' | '
 
 /** Documents and collections with what they share (storage, the DOCX converter and background text extraction), prompts and classification jobs. */
 export interface DocumentsModule {
-  features: { documents: MountableFeature; collections: MountableFeature; prompts: MountableFeature; classificationJobs: MountableFeature };
+  features: { documents: MountableFeature; collections: MountableFeature; prompts: MountableFeature; classificationJobs: MountableFeature; internalText: MountableFeature };
   uploads: UploadService;
   /** Where upload middlewares spool files (webhook triggers build one of their own). */
   uploadTempDir: string;
   storage: StorageDriver;
   documents: DocumentsService;
   textExtraction: TextExtractionRunner;
+  /** Prompts for agents' tools (listing, and the Composer's drafts). */
+  prompts: { repo: PromptsRepository; service: PromptsService };
   /** Starts the periodic sweep for left-behind text extractions (main; tests call textExtraction.sweepOnce). */
   start(): void;
   /** Stops the sweep and waits for running extractions. */
@@ -81,6 +86,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     extractsEnqueued: deps.textExtraction !== 'elsewhere',
     ...(deps.textExtraction === 'sweeper-only' ? { pendingGraceSeconds: 0 } : {}),
   });
+  const prompts = new PromptsRepository(database);
   const collections = new CollectionsService(new CollectionsRepository(database), documents);
   const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth };
 
@@ -90,12 +96,14 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
       collections: bindFeature(createCollectionsFeature(collections), needs),
       prompts: bindFeature(promptsFeature, needs),
       classificationJobs: bindFeature(classificationJobsFeature, needs),
+      internalText: bindFeature(internalTextFeature, needs),
     },
     storage,
     documents,
     uploads,
     uploadTempDir: tempDir,
     textExtraction,
+    prompts: { repo: prompts, service: new PromptsService(prompts) },
     start: () => textExtraction.start(),
     stop: () => textExtraction.stop(),
   };

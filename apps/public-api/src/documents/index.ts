@@ -36,7 +36,8 @@ export const DOCUMENTS_MIGRATIONS = [CreateDocuments1764000000020, CreateCollect
 // Used by other modules.
 export { RAG_PROCESSING_STATUSES, RAG_STATUSES } from './document-types';
 export { documentListSpec } from './documents.repository';
-export { PromptsRepository } from './prompts/prompts.repository';
-export { PromptsService } from './prompts/prompts.service';
+export { CollectionsRepository } from './collections/collections.repository';
+export type { PromptsRepository } from './prompts/prompts.repository';
+export type { PromptsService } from './prompts/prompts.service';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
 export type { SpooledFile } from './upload/upload-middleware';

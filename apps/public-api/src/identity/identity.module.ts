@@ -2,7 +2,7 @@ import type { MountableFeature, PlatformServices } from '../platform';
 import { bindFeature } from '../platform';
 import { AuditLog } from './audit/audit-log';
 import { auditFeature } from './audit/audit.feature';
-import { createAuthModule } from './auth/auth.module';
+import { createAuthFeature } from './auth/auth.feature';
 import type { AuthGuards } from './auth/guards';
 import type { PrincipalCache } from './auth/principal-cache';
 import { credentialsFeature } from './credentials/credentials.feature';
@@ -10,7 +10,7 @@ import { usersFeature } from './users/users.feature';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
-export interface IdentityModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'mailer' | 'openapi'> {
+export interface IdentityModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'mailer' | 'openapi' | 'limits'> {
   /** The audit log's writer (main's, closed before the database); default: one of this module's own. */
   audit?: AuditLog;
 }
@@ -32,8 +32,8 @@ export interface IdentityModule extends IdentityServices {
 /** Authentication, users, the audit log and credentials over one database. */
 export function createIdentityModule(deps: IdentityModuleDeps): IdentityModule {
   const users = new UsersService(new UsersRepository(deps.database));
-  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
-  const auth = createAuthModule({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit });
+  const audit = deps.audit ?? new AuditLog({ database: deps.database, logger: deps.logger, metrics: deps.metrics, retentionDays: deps.config.AUDIT_LOG_RETENTION_DAYS });
+  const auth = createAuthFeature({ config: deps.config, database: deps.database, users, mailer: deps.mailer, logger: deps.logger, metrics: deps.metrics, audit, limits: deps.limits });
   const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, auth: auth.guards, audit };
   return {
     users,

@@ -9,6 +9,7 @@ import { CreateAuthTables1764000000001 } from './migrations/1764000000001-Create
 import { AuthChangeNotifications1764000000060 } from './migrations/1764000000060-AuthChangeNotifications';
 import { CreateAuditLog1764000000070 } from './migrations/1764000000070-CreateAuditLog';
 import { CreateCredentials1764000000071 } from './migrations/1764000000071-CreateCredentials';
+import { AuditAggregatesAndTokenVersion1764000000091 } from './migrations/1764000000091-AuditAggregatesAndTokenVersion';
 import { UserEntity } from './users/user.entity';
 
 export { createIdentityModule } from './identity.module';
@@ -28,13 +29,16 @@ export { UsersRepository } from './users/users.repository';
 export { UsersService } from './users/users.service';
 export type { UserRole } from './users/user-role';
 export { runUserCreate } from './users/user-create.command';
+export { configurePasswordHashing } from './users/password';
 export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { AuditLog } from './audit/audit-log';
-export type { AuditEntry } from './audit/audit-log';
+export type { AuditEntry, RepeatedEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';
 export { createCredentialsService } from './credentials/credentials.feature';
 export { CredentialSealer } from './credentials/credential-sealer';
+export { CredentialsRepository } from './credentials/credentials.repository';
+export { rotateCredentialKeys } from './credentials/credential-key-rotation';
 
 export const IDENTITY_ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, AuditRecordEntity, CredentialEntity];
-export const IDENTITY_MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, AuthChangeNotifications1764000000060, CreateAuditLog1764000000070, CreateCredentials1764000000071];
+export const IDENTITY_MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, AuthChangeNotifications1764000000060, CreateAuditLog1764000000070, CreateCredentials1764000000071, AuditAggregatesAndTokenVersion1764000000091];
 

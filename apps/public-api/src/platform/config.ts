@@ -1,5 +1,9 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { BaseConfig, EnvBoolean, EnvInt, Secret } from '@docflow/service-kit';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { BaseConfig, EnvBoolean, EnvInt, EnvList, Secret } from '@docflow/service-kit';
+
+/** What one public API process runs: `api` serves HTTP, `workers` runs the background work (see workers/). */
+export const PUBLIC_API_ROLES = ['api', 'workers'] as const;
+export type PublicApiRole = (typeof PUBLIC_API_ROLES)[number];
 
 /** The public API's settings, read once at boot from the environment (runtime-contract.md). */
 export class PublicApiConfig extends BaseConfig {
@@ -14,6 +18,15 @@ export class PublicApiConfig extends BaseConfig {
    */
   @EnvInt() @IsInt() @Min(1) @Max(64)
   PUBLIC_API_WORKERS = 1;
+
+  /**
+   * Comma-separated roles of this process: `api` (HTTP), `workers` (results
+   * consumer, execution reaper, RAG indexing, text extraction and OCR,
+   * scheduler tick, housekeeping), or both, so that OCR and PDF parsing can
+   * run apart from HTTP serving.
+   */
+  @EnvList() @IsArray() @ArrayNotEmpty() @ArrayUnique() @IsIn(PUBLIC_API_ROLES, { each: true, message: `PUBLIC_API_ROLES must list roles among ${PUBLIC_API_ROLES.join(', ')}` })
+  PUBLIC_API_ROLES: PublicApiRole[] = ['api', 'workers'];
 
   /** The public API is the platform's door: it listens on every interface unless told otherwise (internal services use BIND_HOST). */
   @IsString() @MinLength(1)
@@ -112,11 +125,19 @@ export class PublicApiConfig extends BaseConfig {
   STORAGE_QUOTA_MB = 1024;
 
   /**
-   * Key of the credential store (AES-256-GCM): 64 hex characters; never change it once credentials are stored.
+   * Key of the credential store (AES-256-GCM): 64 hex characters. To change it, move the old value to
+   * CREDENTIALS_MASTER_KEY_PREVIOUS and run `npm run credentials:rotate-key`.
    * Outside production a fixed development value is used when unset.
    */
   @Secret() @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY must be 64 hex characters' })
   CREDENTIALS_MASTER_KEY!: string;
+
+  /**
+   * The key CREDENTIALS_MASTER_KEY replaces, during a rotation: values sealed under it still open until
+   * `npm run credentials:rotate-key` has re-sealed every one under the current key; then remove it.
+   */
+  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY_PREVIOUS must be 64 hex characters' })
+  CREDENTIALS_MASTER_KEY_PREVIOUS?: string;
 
   /** How often the scheduler looks for due workflow schedules (each replica; a due tick is taken by one). */
   @EnvInt() @IsInt() @Min(1) @Max(3600)
@@ -136,6 +157,26 @@ export class PublicApiConfig extends BaseConfig {
 
   @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
   SIGNED_URL_TTL_SECONDS = 3600;
+
+  /** Lifetime of the signed download URLs a chatbot hands its visitors (minutes, not the hour of SIGNED_URL_TTL_SECONDS). */
+  @EnvInt() @IsInt() @Min(30) @Max(3600)
+  CHATBOT_SIGNED_URL_TTL_SECONDS = 300;
+
+  /** Cost cap of one agent public-chat request: model calls (the agent's max_iterations applies too). */
+  @EnvInt() @IsInt() @Min(1) @Max(50)
+  AGENT_CHAT_MAX_MODEL_CALLS = 12;
+
+  /** Cost cap of one agent public-chat request: tool runs, all model replies together (a tool may itself call a model). */
+  @EnvInt() @IsInt() @Min(0) @Max(500)
+  AGENT_CHAT_MAX_TOOL_CALLS = 20;
+
+  /** Agent public-chat requests a minute with one agent key (429 with Retry-After beyond). */
+  @EnvInt() @IsInt() @Min(1) @Max(100_000)
+  AGENT_CHAT_RATE_PER_KEY = 60;
+
+  /** Agent public-chat requests a minute in one conversation session. */
+  @EnvInt() @IsInt() @Min(1) @Max(100_000)
+  AGENT_CHAT_RATE_PER_SESSION = 20;
 
   /** HMAC key of signed download URLs; unset: derived from JWT_SECRET (HKDF-SHA256). */
   @IsOptional() @IsString() @MinLength(16)
@@ -209,4 +250,32 @@ export class PublicApiConfig extends BaseConfig {
   /** How long the answer's LLM call may take before the answer falls back to quoting the sources. */
   @EnvInt() @IsInt() @Min(1) @Max(600)
   RAG_ANSWER_TIMEOUT_SECONDS = 60;
+
+  // Abuse controls (issue 13): counted in PostgreSQL, shared by every process and replica.
+  /** Failed logins one account may have per LOGIN_THROTTLE_WINDOW_SECONDS; then 429 until the window ends. */
+  @EnvInt() @IsInt() @Min(1) @Max(10000)
+  LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
+
+  /** Failed logins one client address may have per LOGIN_THROTTLE_WINDOW_SECONDS (whatever the accounts); then 429. */
+  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
+
+  @EnvInt() @IsInt() @Min(1) @Max(86400)
+  LOGIN_THROTTLE_WINDOW_SECONDS = 900;
+
+  /** Worker threads that run bcrypt (logins, new users), off the event loop. */
+  @EnvInt() @IsInt() @Min(1) @Max(64)
+  PASSWORD_HASH_THREADS = 2;
+
+  /** Password checks that may wait for a thread; one more is 503 with Retry-After. */
+  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  PASSWORD_HASH_MAX_QUEUE = 200;
+
+  /**
+   * Express's `trust proxy`, which decides the client address the login
+   * throttle counts: `false` (the peer's address), `true`, a hop count, or
+   * addresses/subnets of the proxies (comma-separated, e.g. `loopback,10.0.0.0/8`).
+   */
+  @IsString() @Matches(/^[\w.:/,\s-]+$/, { message: 'TRUST_PROXY must be false, true, a hop count or a list of addresses' })
+  TRUST_PROXY = 'false';
 }

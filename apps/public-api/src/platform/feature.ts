@@ -4,6 +4,7 @@ import type { Logger, Metrics } from '@docflow/service-kit';
 import type { PublicApiConfig } from './config';
 import type { PublicApiDatabase } from './database';
 import type { OpenApiRegistry } from './openapi/registry';
+import type { RateLimits } from './rate-limits/rate-limits';
 
 /** What the platform gives every module; a module's factory takes the part of it that it uses. */
 export interface PlatformServices {
@@ -14,6 +15,8 @@ export interface PlatformServices {
   mailer: Mailer;
   /** Every route describes itself here; a test fails when a mounted route is missing from the document. */
   openapi: OpenApiRegistry;
+  /** Rate limits and throttles, counted in the store every process shares. */
+  limits: RateLimits;
 }
 
 /**

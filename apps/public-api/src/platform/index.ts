@@ -1,12 +1,16 @@
 // The platform module: what every module of the public API may use (config, the database handle's type,
-// feature wiring, request-body helpers, rate limiting, OpenAPI fragments, public access, the router client).
+// feature wiring, request-body helpers, rate limits shared by every process (PostgreSQL), OpenAPI fragments, public access, the router client).
 // It imports no other module.
-export { PublicApiConfig } from './config';
+export { PUBLIC_API_ROLES, PublicApiConfig } from './config';
+export type { PublicApiRole } from './config';
 export type { PublicApiDatabase } from './database';
 export { bindFeature } from './feature';
 export type { ApiFeature, MountableFeature, PlatformServices } from './feature';
 export { idParam, requestFields } from './request-body';
-export { FixedWindowLimiter } from './rate-limit';
+export { PER_MINUTE, RateLimits, tooManyRequests } from './rate-limits/rate-limits';
+export type { Limit, LimitVerdict } from './rate-limits/rate-limits';
+export type { WindowCount } from './rate-limits/rate-limit.repository';
+export { CreateRateLimitCounters1764000000090 } from './migrations/1764000000090-CreateRateLimitCounters';
 export * from './openapi/registry';
 export { listRoutes, toOpenApiPath } from './openapi/list-routes';
 export type { MountedRoute } from './openapi/list-routes';

@@ -26,6 +26,8 @@ export interface RetrievalQuery {
   /** The question's L2-normalised embedding and the model that made it; null: full-text only. */
   embedding: { vector: number[]; model: string } | null;
   limit: number;
+  /** Only chunks of these documents (an agent's key holders: the collection made public to it, issue 13 item 11). */
+  onlyDocumentIds?: number[];
 }
 
 export interface RetrievedChunk {
@@ -136,7 +138,7 @@ export class RagRetrievalRepository {
       settings.rrfK,
       q.limit,
     );
-    return this.details(q.userId, ranked);
+    return this.details(q.userId, ranked, q.onlyDocumentIds ?? null);
   }
 
   /** Full-text candidates, best first: the plan's scans in order until they found enough. */
@@ -228,14 +230,18 @@ export class RagRetrievalRepository {
     return out;
   }
 
-  /** The chunks' text and documents, in fused order (visibility checked again). */
-  private async details(userId: number, ranked: Ranked[]): Promise<RetrievedChunk[]> {
+  /**
+   * The chunks' text and documents, in fused order (visibility checked again; with `onlyDocumentIds`
+   * the chunks of other documents are dropped here, before any text is read).
+   */
+  private async details(userId: number, ranked: Ranked[], onlyDocumentIds: number[] | null): Promise<RetrievedChunk[]> {
     if (ranked.length === 0) return [];
     const rows = (await this.ds.query(
       `SELECT c.id, c.document_id, d.title, d.visibility, d.global_key, c.chunk_index, c.page, c.content
        FROM rag_chunks c JOIN documents d ON d.id = c.document_id
-       WHERE c.id = ANY($2::bigint[]) AND ${VISIBLE} AND ${SERVED}`,
-      [userId, ranked.map((r) => r.id)],
+       WHERE c.id = ANY($2::bigint[]) AND ${VISIBLE} AND ${SERVED}
+         AND ($3::int[] IS NULL OR c.document_id = ANY($3::int[]))`,
+      [userId, ranked.map((r) => r.id), onlyDocumentIds],
     )) as ChunkRow[];
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     return ranked.flatMap((r) => {

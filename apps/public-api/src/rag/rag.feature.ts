@@ -3,7 +3,7 @@ import { requireServiceAuth } from '@docflow/internal-auth';
 import { BadRequestError } from '@docflow/service-kit';
 import { currentUser } from '../identity';
 import type { ApiFeature, PlatformServices } from '../platform';
-import { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, parseBody, parseDocumentId, RagEnableBody, RagQueryBody } from './rag.dto';
+import { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, parseRagBody, parseDocumentId, RagEnableBody, RagQueryBody } from './rag.dto';
 import { describeRagRoutes } from './rag.openapi';
 import type { RagService } from './rag.service';
 import type { AuthGuards } from '../identity';
@@ -27,24 +27,24 @@ export function createRagFeature(service: RagService): ApiFeature<Pick<PlatformS
 
       api.post('/documents/:id/rag-enable', requireAuth, async (req, res) => {
         const id = parseDocumentId(req.params.id);
-        const body = parseBody(RagEnableBody, req.body);
+        const body = parseRagBody(RagEnableBody, req.body);
         const result = await service.enable(id, currentUser(req).id, body.force_reprocess ?? false);
         res.status(result.queued ? 202 : 200).json(result);
       });
 
       api.post('/rag/query', requireAuth, async (req, res) => {
-        const body = parseBody(RagQueryBody, req.body);
+        const body = parseRagBody(RagQueryBody, req.body);
         res.json(await service.ask(currentUser(req).id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
       });
 
       api.post('/internal/rag/enable', requireService, async (req, res) => {
-        const body = parseBody(InternalRagEnableBody, req.body);
+        const body = parseRagBody(InternalRagEnableBody, req.body);
         const result = await service.enable(body.document_id, body.user_id, body.force_reprocess ?? false);
         res.status(result.queued ? 202 : 200).json(result);
       });
 
       api.post('/internal/rag/query', requireService, async (req, res) => {
-        const body = parseBody(InternalRagQueryBody, req.body);
+        const body = parseRagBody(InternalRagQueryBody, req.body);
         res.json(await service.ask(body.user_id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
       });
 

@@ -77,6 +77,10 @@ export interface RagQueryInput {
   sessionId?: string;
   /** Shields the answer's model call (a chatbot that opted in; beyond spec 4.17 rule 6). */
   dataShield?: DataShieldOptions;
+  /** Answer only from these documents (an agent's key holders). */
+  onlyDocumentIds?: number[];
+  /** Lifetime of the sources' signed URLs; default SIGNED_URL_TTL_SECONDS (chatbot visitors get minutes). */
+  signedUrlTtlSeconds?: number;
 }
 
 export interface RagServiceDeps {
@@ -161,10 +165,16 @@ export class RagService {
     const vector = embedded?.vectors[0];
     metrics.queryStage('embedding', seconds(t));
     t = performance.now();
-    const chunks = await retrieval.search({ userId, text: input.query, embedding: vector && embedded ? { vector, model: embedded.model } : null, limit: input.topK });
+    const chunks = await retrieval.search({
+      userId,
+      text: input.query,
+      embedding: vector && embedded ? { vector, model: embedded.model } : null,
+      limit: input.topK,
+      ...(input.onlyDocumentIds !== undefined ? { onlyDocumentIds: input.onlyDocumentIds } : {}),
+    });
     metrics.queryStage('retrieval', seconds(t));
     const rankers = vector ? 2 : 1;
-    const sources = this.sources(chunks, rankers);
+    const sources = this.sources(chunks, rankers, input.signedUrlTtlSeconds);
     const base = { sources, query: input.query, ...(input.sessionId !== undefined ? { session_id: input.sessionId } : {}) };
     if (chunks.length === 0) return { answer: NO_ANSWER, context_used: 0, answer_mode: 'none', provider: null, model: null, ...base };
     t = performance.now();
@@ -191,7 +201,7 @@ export class RagService {
     }
   }
 
-  private sources(chunks: RetrievedChunk[], rankers: number): RagSource[] {
+  private sources(chunks: RetrievedChunk[], rankers: number, ttlSeconds: number | undefined): RagSource[] {
     const { config } = this.deps;
     const now = this.deps.now?.() ?? Date.now();
     const best = rankers / ((this.deps.rrfK ?? 60) + 1);
@@ -199,7 +209,7 @@ export class RagService {
     return chunks.map((c) => {
       let link = signed.get(c.documentId);
       if (!link) {
-        link = signedDownloadUrl(config, c.documentId, { now });
+        link = signedDownloadUrl(config, c.documentId, { now, ...(ttlSeconds !== undefined ? { ttlSeconds } : {}) });
         signed.set(c.documentId, link);
       }
       return {

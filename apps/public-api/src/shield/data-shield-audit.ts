@@ -1,13 +1,9 @@
 import { checkEntityType } from '@docflow/data-shield';
-import { BadRequestError } from '@docflow/service-kit';
+import { BadRequestError, isPlainObject } from '@docflow/service-kit';
 import type { AuditEntry } from '../identity';
 
 const MAX_EVENTS = 500;
 const LAYERS = new Set(['L1', 'L2', 'L3']);
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const shortText = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length > 0 ? v.slice(0, max) : null);
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
@@ -22,16 +18,16 @@ const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(
  * redaction and be blanked.
  */
 export function auditEntriesOf(body: unknown, retentionDays: number): AuditEntry[] {
-  const events = isRecord(body) ? body['events'] : undefined;
+  const events = isPlainObject(body) ? body['events'] : undefined;
   if (!Array.isArray(events) || events.length > MAX_EVENTS) throw BadRequestError.withErrors('Invalid audit events', [`events must be an array of at most ${MAX_EVENTS} events`]);
   const entries: AuditEntry[] = [];
   for (const e of events) {
-    if (!isRecord(e) || e['action'] !== 'data_shield.tokenise') continue;
-    const counts = isRecord(e['entity_counts']) ? e['entity_counts'] : {};
+    if (!isPlainObject(e) || e['action'] !== 'data_shield.tokenise') continue;
+    const counts = isPlainObject(e['entity_counts']) ? e['entity_counts'] : {};
     const entityCounts = Object.entries(counts)
       .filter(([type]) => checkEntityType(type).ok)
       .map(([type, n]) => ({ type, count: count(n) }));
-    const latencies = isRecord(e['latencies_ms']) ? e['latencies_ms'] : {};
+    const latencies = isPlainObject(e['latencies_ms']) ? e['latencies_ms'] : {};
     const actor = e['actor_user'];
     entries.push({
       action: 'data_shield.tokenise',

@@ -58,6 +58,8 @@ export interface TestAppOptions {
   mailer?: Mailer;
   logger?: Logger;
   features?: PublicApiDeps['features'];
+  broker?: PublicApiDeps['broker'];
+  cloudDrive?: PublicApiDeps['cloudDrive'];
 }
 
 export function buildTestApi(bed: TestBed, options: TestAppOptions = {}): PublicApi {
@@ -70,6 +72,8 @@ export function buildTestApi(bed: TestBed, options: TestAppOptions = {}): Public
     mailer: options.mailer ?? createMailer({ outboxDir: bed.outboxDir, from: 'Docflow <no-reply@docflow.local>', logger }),
     health: [databaseHealthCheck(bed.database)],
     features: options.features,
+    broker: options.broker,
+    cloudDrive: options.cloudDrive,
   });
 }
 

@@ -1,4 +1,5 @@
-// The workers role: background work started by PUBLIC_API_ROLES=workers (see main.ts).
-
-// Used by other modules.
+// The workers role: background work started when PUBLIC_API_ROLES includes workers (see server.ts).
+export { startWorkers } from './workers';
+export type { WorkersDeps } from './workers';
 export { startHousekeeping } from './housekeeping';
+export type { HousekeepingTask } from './housekeeping';

@@ -3,6 +3,8 @@ import type { IdentityServices } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import type { RagModule } from '../rag';
 import { activitiesFeature } from './activities/activities.feature';
+import { ActivitiesRepository } from './activities/activities.repository';
+import { ActivitiesService } from './activities/activities.service';
 import { workflowAnalyticsFeature } from './analytics/workflow-analytics.feature';
 import { executionListFeature } from './executions/execution-list.feature';
 import { createExecutionServices, type ExecutionServices, workflowExecutionsFeature } from './executions/workflow-executions.feature';
@@ -10,13 +12,18 @@ import { createSchedulesFeature } from './schedules/schedules.feature';
 import type { SchedulesService } from './schedules/schedules.service';
 import { workflowToolsFeature } from './tools/workflow-tools.feature';
 import { createWebhooksFeature } from './webhooks/webhooks.feature';
+import { createEventBusModule, defaultDriveSettings, type EventBusBroker, type EventBusDriveSettings, type EventBusModule } from './event-bus/event-bus.module';
 
-export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi'>, IdentityServices {
+export interface WorkflowsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi' | 'limits'>, IdentityServices {
   /** Webhook triggers upload files as documents and may index them for RAG. */
   documents: DocumentsModule;
   rag: RagModule;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this module's own. */
   executions?: ExecutionServices;
+  /** RabbitMQ for the event bus's read queue; without it drive reads run where the notification arrived. */
+  broker?: EventBusBroker;
+  /** CLOUD_DRIVE_* (runtime contract); default: their defaults. */
+  cloudDrive?: EventBusDriveSettings;
 }
 
 export interface WorkflowsModule {
@@ -28,18 +35,30 @@ export interface WorkflowsModule {
     executions: MountableFeature;
     webhooks: MountableFeature;
     schedules: MountableFeature;
+    eventBus: MountableFeature;
   };
+  /** Cloud-drive and e-mail event sources: main starts their background work. */
+  eventBus: EventBusModule;
   executions: ExecutionServices;
+  /** Activities for agents' tools (listing, and the Composer's drafts). */
+  activities: { repo: ActivitiesRepository; service: ActivitiesService };
   /** The schedules' use case, once their feature is mounted (main's scheduler tick; tests call tick). */
   schedules(): SchedulesService;
 }
 
 /** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
 export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModule {
-  const { config, database, logger, metrics, openapi, users, auth, audit } = deps;
+  const { config, database, logger, metrics, openapi, limits, users, auth, audit } = deps;
   const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit });
-  const needs = { config, database, logger, openapi, users, auth, audit, executions };
+  const needs = { config, database, logger, openapi, limits, users, auth, audit, executions };
   const schedules = createSchedulesFeature();
+  const eventBus = createEventBusModule({
+    needs: { config, database, logger, openapi, users, auth, audit, executions },
+    documents: deps.documents,
+    drive: deps.cloudDrive ?? defaultDriveSettings(),
+    broker: deps.broker,
+  });
+  const activities = new ActivitiesRepository(database);
   return {
     features: {
       activities: bindFeature(activitiesFeature, needs),
@@ -49,8 +68,11 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
       executions: bindFeature(workflowExecutionsFeature, needs),
       webhooks: bindFeature(createWebhooksFeature({ documents: deps.documents, rag: deps.rag }), needs),
       schedules: bindFeature(schedules.feature, needs),
+      eventBus: eventBus.feature,
     },
+    eventBus,
     executions,
+    activities: { repo: activities, service: new ActivitiesService(activities) },
     schedules: () => schedules.service(),
   };
 }

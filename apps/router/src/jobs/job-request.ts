@@ -1,5 +1,5 @@
 import { JobRequest } from '@docflow/contracts';
-import { BadRequestError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, parseBody } from '@docflow/service-kit';
 
 const REQUIRED = ['job_id', 'job_type', 'payload'] as const;
 
@@ -25,9 +25,7 @@ export function parseJobRequest(body: unknown): JobRequest {
     const missing = REQUIRED.filter((field) => isAbsent(record[field]));
     if (missing.length) throw missingField([...missing], missing.map((field) => `${field} is required`));
   }
-  const parsed = validatePlain(JobRequest, body);
-  if (!parsed.ok) throw BadRequestError.withErrors('Invalid job request', parsed.errors);
-  const req = parsed.value;
+  const req = parseBody(JobRequest, body, { message: 'Invalid job request' });
   if (req.job_type === 'task_based_workflow') {
     const definition = req.payload['workflow_definition'];
     if (definition === undefined || definition === null) {

@@ -1,6 +1,6 @@
 import { JobAcceptedResponse, JobMessageV1, JobRequest, JobStatusResponse, queueForJobType } from '@docflow/contracts';
 import type { Broker } from '@docflow/messaging';
-import { ConflictError, Logger, NotFoundError } from '@docflow/service-kit';
+import { ConflictError, errorMessage, Logger, NotFoundError } from '@docflow/service-kit';
 import type { RouterMetrics } from '../metrics';
 import type { RouterJobsRepository } from './router-jobs.repository';
 
@@ -37,9 +37,9 @@ export class JobsService {
       await broker.publish(queue, JobMessageV1, message, { messageId: req.job_id });
     } catch (err) {
       await jobs.delete(req.job_id).catch((cleanup: unknown) =>
-        logger.error('could not remove a job that was not queued', { jobId: req.job_id, error: cleanup instanceof Error ? cleanup.message : String(cleanup) }),
+        logger.error('could not remove a job that was not queued', { jobId: req.job_id, error: errorMessage(cleanup) }),
       );
-      logger.warn('job not queued', { jobId: req.job_id, jobType: req.job_type, queue, error: err instanceof Error ? err.message : String(err) });
+      logger.warn('job not queued', { jobId: req.job_id, jobType: req.job_type, queue, error: errorMessage(err) });
       throw err;
     }
     metrics.jobsSubmitted.inc({ job_type: req.job_type });

@@ -11,6 +11,7 @@ import {
   WorkflowEvaluationError,
   type WorkflowNode,
 } from '@docflow/workflow';
+import { errorMessage } from '@docflow/service-kit';
 import type { CheckpointStore, NodeCheckpoint } from '../checkpoints/checkpoint-store';
 import type { ExecutorRegistry } from '../executors/executor-registry';
 import { isPause, NodeFailure, type NodeContext, type PauseOutcome } from '../executors/executor';
@@ -61,10 +62,6 @@ interface Pause {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** Bytes of `output` as it is checkpointed and published. */
 function outputBytes(output: unknown): number {
@@ -267,7 +264,7 @@ export class WorkflowRun {
         stored = await this.deps.checkpoints.saveTerminal(this.req.executionKey, this.req.jobId, checkpoint);
       } catch (err) {
         this.infraError ??= err;
-        this.controller.abort(new RunAborted('infrastructure', `checkpoint of node ${node.id} could not be written: ${errorText(err)}`));
+        this.controller.abort(new RunAborted('infrastructure', `checkpoint of node ${node.id} could not be written: ${errorMessage(err)}`));
         return;
       }
     }
@@ -311,8 +308,8 @@ export class WorkflowRun {
     if (err instanceof NodeFailure) failure = err;
     else if (err instanceof WorkflowEvaluationError) failure = new NodeFailure('configuration_error', err.message);
     else {
-      this.req.logger.error('node failed unexpectedly', { nodeId: node.id, taskType, error: errorText(err), stack: err instanceof Error ? err.stack : undefined });
-      failure = new NodeFailure('internal_error', `Node ${node.id} failed unexpectedly: ${errorText(err)}`);
+      this.req.logger.error('node failed unexpectedly', { nodeId: node.id, taskType, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
+      failure = new NodeFailure('internal_error', `Node ${node.id} failed unexpectedly: ${errorMessage(err)}`);
     }
     await this.settle(node, {
       nodeId: node.id,
@@ -349,7 +346,7 @@ export class WorkflowRun {
         record = await this.deps.checkpoints.savePause(this.req.executionKey, this.req.jobId, pause);
       } catch (err) {
         this.infraError ??= err;
-        this.controller.abort(new RunAborted('infrastructure', `pause of node ${node.id} could not be recorded: ${errorText(err)}`));
+        this.controller.abort(new RunAborted('infrastructure', `pause of node ${node.id} could not be recorded: ${errorMessage(err)}`));
         return;
       }
     }

@@ -10,6 +10,7 @@ import { buildAiExecutors } from './ai/ai-executors';
 import { createCloudDriveFetchExecutor, type CloudDriveFetchDeps } from './cloud-drive/cloud-drive-fetch.executor';
 import { notAvailableExecutor } from './not-available/not-available';
 import { buildRagExecutors, type RagExecutorDeps } from './rag/rag-executors';
+import type { NodeCredentialSource } from './rest-api/node-credentials';
 import { createRestApiExecutor } from './rest-api/rest-api.executor';
 import { userInputExecutor } from './user-input.executor';
 import { createWaitExecutor } from './wait.executor';
@@ -28,6 +29,8 @@ export interface ExecutorDeps {
   rag?: RagExecutorDeps;
   /** The run user's drive and the public API's document import; without them cloud_drive_fetch_task fails as not_available. */
   drive?: CloudDriveFetchDeps;
+  /** The public API's node-credential route; without it a rest_api_task naming a credential_id fails as configuration_error. */
+  credentials?: NodeCredentialSource;
 }
 
 /** One executor per task type id (spec 2.7) plus custom_task; throws when one is missing or doubled. */
@@ -45,7 +48,12 @@ export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
     .register('cloud_drive_fetch_task', deps.drive ? createCloudDriveFetchExecutor(deps.drive) : notAvailableExecutor('cloud_drive_fetch_task'))
     .register(
       'rest_api_task',
-      createRestApiExecutor({ client: deps.outbound, defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds, maxTimeoutSeconds: limits.maxRestTimeoutSeconds }),
+      createRestApiExecutor({
+        client: deps.outbound,
+        defaultTimeoutSeconds: deps.restDefaultTimeoutSeconds,
+        maxTimeoutSeconds: limits.maxRestTimeoutSeconds,
+        credentials: deps.credentials,
+      }),
     )
     .register('email_send_task', createEmailSendExecutor({ mailer: deps.mailer, maxRecipients: limits.maxRecipientsPerEmail, allowedFrom: deps.mailSenders ?? [] }))
     .register(

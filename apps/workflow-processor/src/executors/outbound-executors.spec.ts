@@ -23,8 +23,8 @@ function recordingClient(body: unknown = { status: 'completed' }): { client: Out
 }
 
 describe('outbound executors: headers a node sets', () => {
-  // A credential's fields are bound into header values before the processor sees the node, so any
-  // header the node sets may hold a secret: none of them follows a redirect to another origin.
+  // Any header a node sets may hold a secret (a template over an input, say): none of them follows a
+  // redirect to another origin, except the few that describe the exchange.
   const headers = { 'X-Api-Key': '{{bound secret}}', Authorization: 'Bearer x', Accept: 'application/json', 'Content-Type': 'application/json' };
 
   it('rest_api_task marks every header but Accept and Content-Type as sensitive', async () => {
@@ -37,6 +37,38 @@ describe('outbound executors: headers a node sets', () => {
     const { client, requests } = recordingClient();
     await createWaitExecutor({ client, requestTimeoutSeconds: 30 })(ctx('wait_task', { endpoint: 'https://api.example/s', watch_field: 'status', headers }));
     expect(requests[0]?.sensitiveHeaders).toEqual(['X-Api-Key', 'Authorization']);
+  });
+});
+
+describe('rest_api_task with a credential_id (spec 2.7 rule 3)', () => {
+  const opened: { executionId: number; jobId: string; nodeId: string }[] = [];
+  const credentials = {
+    fieldsFor: async (node: { executionId: number; jobId: string; nodeId: string }) => {
+      opened.push({ executionId: node.executionId, jobId: node.jobId, nodeId: node.nodeId });
+      return { api_key: 'sk-live', accept: 'application/vnd.secret+json' };
+    },
+  };
+
+  it('opens the credential as the node runs: its fields resolve first, the scope the rest, and every header it filled is sensitive', async () => {
+    const { client, requests } = recordingClient();
+    const rawConfig = {
+      url: 'https://api.example/{{path}}',
+      headers: { 'X-Api-Key': '{{api_key}}', Accept: '{{credential.accept}}', 'X-Trace': '{{path}}' },
+      credential_id: 4,
+    };
+    // An input named like a field does not replace the credential's value.
+    const node = { ...ctx('rest_api_task', rawConfig), executionId: 12, scope: { path: 'items', api_key: 'from-input' } };
+    await createRestApiExecutor({ client, defaultTimeoutSeconds: 30, credentials })(node);
+    expect(opened).toEqual([{ executionId: 12, jobId: 'wf_1', nodeId: 'n' }]);
+    expect(requests[0]).toMatchObject({ url: 'https://api.example/items', headers: { 'X-Api-Key': 'sk-live', Accept: 'application/vnd.secret+json', 'X-Trace': 'items' } });
+    expect(requests[0]?.sensitiveHeaders).toEqual(expect.arrayContaining(['X-Api-Key', 'Accept', 'X-Trace']));
+  });
+
+  it('fails as configuration_error without an execution or a credential source', async () => {
+    const { client } = recordingClient();
+    const config = { url: 'https://api.example/x', credential_id: 4 };
+    await expect(createRestApiExecutor({ client, defaultTimeoutSeconds: 30, credentials })(ctx('rest_api_task', config))).rejects.toMatchObject({ errorType: 'configuration_error' });
+    await expect(createRestApiExecutor({ client, defaultTimeoutSeconds: 30 })({ ...ctx('rest_api_task', config), executionId: 3 })).rejects.toMatchObject({ errorType: 'configuration_error' });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { JobMessageV1 } from '@docflow/contracts';
-import type { Broker, MessageMeta } from '@docflow/messaging';
-import type { Logger } from '@docflow/service-kit';
+import { InFlightJobs, type Broker, type MessageMeta } from '@docflow/messaging';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { WorkflowLimits } from '@docflow/workflow';
 import { RunAborted } from '../engine/abort';
 import type { RunOutcome } from '../engine/run-types';
@@ -60,29 +60,26 @@ function finalResult(outcome: RunOutcome): FinalResult {
  * the job is requeued and continues from its checkpoints.
  */
 export class WorkflowJobHandler {
-  private readonly active = new Set<AbortController>();
-  private readonly inFlight = new Set<Promise<void>>();
+  /** The runs in progress; their stop signal is aborted at shutdown. */
+  readonly jobs = new InFlightJobs();
 
   constructor(private readonly deps: WorkflowJobHandlerDeps) {}
 
-  readonly handle = (msg: JobMessageV1, meta: MessageMeta): Promise<void> => {
-    const work = this.run(msg, meta);
-    const tracked = work.catch(() => undefined).finally(() => this.inFlight.delete(tracked));
-    this.inFlight.add(tracked);
-    return work;
-  };
+  readonly handle = this.jobs.handler((msg: JobMessageV1, meta: MessageMeta): Promise<void> => this.run(msg, meta));
+
+  /** Why runs stop at shutdown: they are redelivered and continue from their checkpoints. */
+  static shutdownReason(): RunAborted {
+    return new RunAborted('shutdown', 'the processor is shutting down');
+  }
 
   /** Stops every run in progress without a result (their jobs are redelivered). */
   abortAll(): void {
-    for (const controller of this.active) controller.abort(new RunAborted('shutdown', 'the processor is shutting down'));
+    this.jobs.abortAll(WorkflowJobHandler.shutdownReason());
   }
 
   /** Resolves when no handler is running, or after `timeoutMs`. */
-  async idle(timeoutMs: number): Promise<void> {
-    if (this.inFlight.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
-    if (timer) clearTimeout(timer);
+  idle(timeoutMs: number): Promise<void> {
+    return this.jobs.idle(timeoutMs);
   }
 
   private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
@@ -105,14 +102,12 @@ export class WorkflowJobHandler {
       metrics.executions.inc({ status: 'failed' });
       return;
     }
-    const controller = new AbortController();
-    this.active.add(controller);
     metrics.inFlight.inc();
     try {
       const outcome = await new WorkflowRun(this.deps.engine, {
         ...parsed.job,
         meta,
-        stopSignal: controller.signal,
+        stopSignal: this.jobs.signal,
         logger,
         onProgress: (states) => results.progress(states),
       }).execute();
@@ -129,11 +124,10 @@ export class WorkflowJobHandler {
         return;
       }
       if (err instanceof RunAborted && err.kind === 'shutdown') logger.info('workflow run interrupted by shutdown; the job will be redelivered');
-      else logger.warn('workflow run could not finish; the job will be retried', { error: err instanceof Error ? err.message : String(err) });
+      else logger.warn('workflow run could not finish; the job will be retried', { error: errorMessage(err) });
       throw err;
     } finally {
       metrics.inFlight.dec();
-      this.active.delete(controller);
     }
   }
 }

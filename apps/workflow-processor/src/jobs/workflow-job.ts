@@ -1,7 +1,7 @@
 import { executionIdFromJobId, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
 import { verifyJobUser } from '@docflow/internal-auth';
+import { errorMessage, validatePlain } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
-import { validatePlain } from '@docflow/service-kit';
 import {
   buildGraph,
   DEFAULT_WORKFLOW_LIMITS,
@@ -105,7 +105,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   try {
     graph = buildGraph(payload.workflow_definition as unknown as WorkflowDefinition);
   } catch (err) {
-    return reject(`Invalid workflow definition: ${err instanceof Error ? err.message : String(err)}`);
+    return reject(`Invalid workflow definition: ${errorMessage(err)}`);
   }
 
   const inputs = isPlainObject(payload.inputs) ? payload.inputs : {};

@@ -1,8 +1,8 @@
 import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, type ResultMessage, type TaskState } from '@docflow/contracts';
-import type { PublishOptions } from '@docflow/messaging';
+import { nextResultSequence as nextSequence, type PublishOptions } from '@docflow/messaging';
 import { silentLogger } from '@docflow/service-kit';
 import { sleep } from '../engine/abort';
-import { JobResults, nextSequence } from './job-results';
+import { JobResults } from './job-results';
 
 class FakeBroker {
   readonly published: { queue: string; msg: ResultMessage; options: PublishOptions }[] = [];

@@ -27,6 +27,8 @@ export interface FileSettlerOptions {
   logger: Logger;
   /** Files settled per pass. Default 200. */
   batchSize?: number;
+  /** Files observed or settled side by side (store round trips overlap). Default 4. */
+  concurrency?: number;
   clock?: () => Date;
   newEventId?: () => string;
 }
@@ -53,6 +55,7 @@ export interface SettlePass {
  */
 export class FileSettler {
   private readonly batchSize: number;
+  private readonly concurrency: number;
   private readonly clock: () => Date;
   private readonly newEventId: () => string;
   private timer: NodeJS.Timeout | undefined;
@@ -61,16 +64,20 @@ export class FileSettler {
   constructor(private readonly options: FileSettlerOptions) {
     if (!Number.isFinite(options.settleMs) || options.settleMs < 0) throw new RangeError('settleMs must be a non-negative number');
     this.batchSize = options.batchSize ?? 200;
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.clock = options.clock ?? (() => new Date());
     this.newEventId = options.newEventId ?? randomUUID;
   }
 
   /** Records the files of a change page: present ones start (or keep) settling, removed ones are forgotten. */
   async observeChanges(sourceId: number, changes: readonly DriveChange[]): Promise<void> {
-    for (const change of changes) {
+    // The latest change of each file wins; files are independent of each other, so their round trips overlap.
+    const latest = new Map<string, DriveChange>();
+    for (const change of changes) latest.set(change.fileId, change);
+    await eachLimited([...latest.values()], this.concurrency, async (change) => {
       if (change.removed || !change.file) await this.options.store.drop(sourceId, change.fileId);
       else if (!change.file.isFolder) await this.options.store.observe(sourceId, change.file, this.clock());
-    }
+    });
   }
 
   /** One pass over the files that look settled; passes never overlap in one process. */
@@ -101,7 +108,7 @@ export class FileSettler {
     const { store } = this.options;
     const result: SettlePass = { emitted: [], restarted: 0, dropped: 0, deferred: 0 };
     const stableBefore = new Date(this.clock().getTime() - this.options.settleMs);
-    for (const pending of await store.due(stableBefore, this.batchSize)) {
+    await eachLimited(await store.due(stableBefore, this.batchSize), this.concurrency, async (pending) => {
       let now: DriveFile | null;
       try {
         now = await this.options.recheck(pending);
@@ -111,27 +118,45 @@ export class FileSettler {
         else {
           result.deferred += 1;
           this.options.logger.warn('drive file recheck failed; it stays pending', { sourceId: pending.sourceId, fileId: pending.fileId, kind: err.kind });
-          continue;
+          return;
         }
       }
       if (!now || now.isFolder) {
         await store.drop(pending.sourceId, pending.fileId);
         result.dropped += 1;
-        continue;
+        return;
       }
       if (now.version !== pending.version || now.size !== pending.size) {
         await store.observe(pending.sourceId, now, this.clock());
         result.restarted += 1;
-        continue;
+        return;
       }
       const eventId = this.newEventId();
       const occurredAt = this.clock();
       const eventType = await store.claim(pending, { eventId, occurredAt });
-      if (!eventType) continue;
+      if (!eventType) return;
       const event: SettledFileEvent = { eventId, sourceId: pending.sourceId, eventType, file: now, occurredAt };
       result.emitted.push(event);
       await this.options.onEvent(event);
-    }
+    });
     return result;
   }
+}
+
+/** Runs `work` over `items`, at most `limit` at a time; the first error rejects once all started work ended. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const errors: unknown[] = [];
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      try {
+        await work(item);
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (errors.length > 0) throw errors[0];
 }

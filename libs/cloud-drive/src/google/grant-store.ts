@@ -1,7 +1,8 @@
 /**
  * Seals and opens a user's token fields, bound to the user (AES-256-GCM with
  * the credentials key and the owner id as associated data). The public API's
- * `CredentialSealer` has exactly this shape and is what phase 2 passes in.
+ * `CredentialSealer` (AES-256-GCM, key ids, `CREDENTIALS_MASTER_KEY` rotation) binds each value to a
+ * credential id and owner; phase 2 adapts it to this shape, binding a grant to its user.
  */
 export interface DriveTokenSealer {
   seal(fields: Readonly<Record<string, string>>, ownerId: number): string;

@@ -1,3 +1,4 @@
+import { errorMessage } from '@docflow/service-kit';
 import { type DetectedEntity, EntitySelection, type Layer, LAYER_PRIORITY } from '../entities';
 import { builtInL1 } from '../l1/builtin-l1';
 import { WordAutomaton } from '../l2/aho-corasick';
@@ -146,7 +147,7 @@ export class DetectionEngine {
       const order: Layer[] = ['L1', 'L2', 'L3'];
       return { entities, latencies: { l1_ms: round(l1), l2_ms: round(l2ms), l3_ms: round(l3), resolve_ms: round(resolve) }, layers: order.filter((l) => layers.has(l)) };
     } catch (err) {
-      throw new DetectorError(`a detector failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw new DetectorError(`a detector failed: ${errorMessage(err)}`);
     }
   }
 }

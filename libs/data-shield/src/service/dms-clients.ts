@@ -1,5 +1,5 @@
-import { signServiceToken } from '@docflow/internal-auth';
-import { CORRELATION_HEADER, currentCorrelationId, type Logger } from '@docflow/service-kit';
+import { InternalHttpClient } from '@docflow/internal-http';
+import { errorMessage, isPlainObject, type Logger } from '@docflow/service-kit';
 import type { TenantDetectors, TenantPattern, TenantRecognizer, TenantWordList } from '../tenant/tenant-detectors';
 import type { AuditSink, ShieldAuditEvent, TenantDetectorSource } from './ports';
 
@@ -16,35 +16,31 @@ export interface DmsClientOptions {
 export const DMS_DETECTORS_PATH = '/api/internal/data-shield/detectors';
 export const DMS_AUDIT_PATH = '/api/internal/data-shield/audit-events';
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+const arrayOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v.filter(isPlainObject) as unknown as T[]) : []);
 
-const arrayOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v.filter(isRecord) as unknown as T[]) : []);
-
-async function dmsFetch(options: DmsClientOptions, path: string, init: { method: string; body?: string }): Promise<Response> {
-  const correlation = currentCorrelationId();
-  return fetch(options.baseUrl.replace(/\/+$/, '') + path, {
-    method: init.method,
-    body: init.body,
-    headers: {
-      authorization: `Bearer ${signServiceToken(options.jwtSecret, options.service, 120)}`,
-      'content-type': 'application/json',
-      ...(correlation ? { [CORRELATION_HEADER]: correlation } : {}),
-    },
-    signal: AbortSignal.timeout(options.timeoutMs ?? 3000),
+/** The public API, called with a short-lived service JWT (120 s) per request. */
+function dmsHttp(options: DmsClientOptions): InternalHttpClient {
+  return new InternalHttpClient({
+    service: 'public-api',
+    baseUrl: options.baseUrl,
+    auth: { kind: 'service-jwt', secret: options.jwtSecret, service: options.service, ttlSeconds: 120 },
+    timeoutMs: options.timeoutMs ?? 3000,
   });
 }
 
 /** GET {DMS_URL}/api/internal/data-shield/detectors?tenant=…: a tenant's patterns, word lists and recognizers, packs included. */
 export class DmsTenantDetectorSource implements TenantDetectorSource {
-  constructor(private readonly options: DmsClientOptions) {}
+  private readonly http: InternalHttpClient;
+
+  constructor(options: DmsClientOptions) {
+    this.http = dmsHttp(options);
+  }
 
   async load(tenant: string): Promise<TenantDetectors> {
-    const res = await dmsFetch(this.options, `${DMS_DETECTORS_PATH}?tenant=${encodeURIComponent(tenant)}`, { method: 'GET' });
-    if (!res.ok) throw new Error(`the public API answered HTTP ${res.status} for tenant detectors`);
-    const body: unknown = await res.json();
-    if (!isRecord(body)) throw new Error('the public API sent tenant detectors that are not an object');
+    const res = await this.http.request({ method: 'GET', path: DMS_DETECTORS_PATH, query: { tenant } });
+    if (res.status < 200 || res.status >= 300) throw new Error(`the public API answered HTTP ${res.status} for tenant detectors`);
+    const body = res.body;
+    if (!isPlainObject(body)) throw new Error('the public API sent tenant detectors that are not an object');
     return {
       tenant,
       patterns: arrayOf<TenantPattern>(body.patterns),
@@ -72,8 +68,11 @@ export class DmsAuditSink implements AuditSink {
   private pending: ShieldAuditEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private sending: Promise<void> = Promise.resolve();
+  private readonly http: InternalHttpClient;
 
-  constructor(private readonly options: DmsAuditSinkOptions) {}
+  constructor(private readonly options: DmsAuditSinkOptions) {
+    this.http = dmsHttp(options);
+  }
 
   emit(event: ShieldAuditEvent): void {
     this.pending.push(event);
@@ -95,20 +94,20 @@ export class DmsAuditSink implements AuditSink {
     return this.sending;
   }
 
-  close(): Promise<void> {
-    return this.flush();
+  async close(): Promise<void> {
+    await this.flush();
+    this.http.close();
   }
 
   private async send(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.slice(0, 200);
       try {
-        const res = await dmsFetch(this.options, DMS_AUDIT_PATH, { method: 'POST', body: JSON.stringify({ events: batch }) });
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        await res.arrayBuffer();
+        const res = await this.http.request({ method: 'POST', path: DMS_AUDIT_PATH, json: { events: batch } });
+        if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
         this.pending.splice(0, batch.length);
       } catch (err) {
-        this.options.logger.warn('sending data shield audit events failed; they are retried with the next batch', { events: batch.length, error: err instanceof Error ? err.message : String(err) });
+        this.options.logger.warn('sending data shield audit events failed; they are retried with the next batch', { events: batch.length, error: errorMessage(err) });
         return;
       }
     }

@@ -49,4 +49,14 @@ describe('ShieldService: tenant detectors', () => {
     expect((await tokenise('alpha and beta')).texts[0]).toMatch(/^alpha and CODE_[0-9a-f]{8}$/);
     expect(source.loads).toBe(2);
   });
+
+  it('waits for a fresh set once the cached one is older than twice the cache time', async () => {
+    now += 61_000;
+    let done = false;
+    const call = tokenise('alpha and gamma').then((r) => ((done = true), r));
+    await flush();
+    expect(done).toBe(false);
+    source.release('gamma');
+    expect((await call).texts[0]).toMatch(/^alpha and CODE_[0-9a-f]{8}$/);
+  });
 });

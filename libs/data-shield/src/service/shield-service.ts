@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { DetectedEntity, Layer } from '../entities';
 import { type CompiledTenant, type DetectionEngine, DetectorError } from '../engine/detection-engine';
 import { type ScopeSealer } from '../tokens/scope-seal';
@@ -160,19 +160,22 @@ export class ShieldService {
 
   /**
    * A tenant's compiled detectors: cached for tenantCacheMs, recompiled only
-   * when they changed; empty when the source fails. Only a tenant's first
-   * call waits for the source: once its set is cached, an expired set is
-   * still used while a fresh one loads in the background, so no call pays
-   * for the round trip to the public API and its database.
+   * when they changed; empty when the source fails. A set that expired
+   * less than one more tenantCacheMs ago is still used while a fresh one
+   * loads in the background, so a tenant in steady use never waits for the
+   * round trip to the public API and its database; an older set (and a
+   * cache time of 0) is waited for, so a detector saved a while ago always
+   * applies.
    */
   private async tenant(tenant: string): Promise<CompiledTenant> {
     const cached = this.tenants.get(tenant);
     const ttl = this.options.tenantCacheMs ?? 30_000;
-    if (cached && this.now() - cached.fetchedAt < ttl) return cached.compiled;
+    const age = cached ? this.now() - cached.fetchedAt : Infinity;
+    if (cached && age < ttl) return cached.compiled;
     const inFlight = this.loading.get(tenant);
     const load = inFlight ?? this.loadTenant(tenant, cached).finally(() => this.loading.delete(tenant));
     if (!inFlight) this.loading.set(tenant, load);
-    return cached ? cached.compiled : load;
+    return cached && age < 2 * ttl ? cached.compiled : load;
   }
 
   private async loadTenant(tenant: string, cached: CachedTenant | undefined): Promise<CompiledTenant> {
@@ -188,7 +191,7 @@ export class ShieldService {
       this.remember(tenant, { compiled, version, fetchedAt: this.now() });
       return compiled;
     } catch (err) {
-      this.options.logger.warn('tenant detectors unavailable; using the built-in detectors only', { tenant, error: err instanceof Error ? err.message : String(err) });
+      this.options.logger.warn('tenant detectors unavailable; using the built-in detectors only', { tenant, error: errorMessage(err) });
       const empty = this.options.engine.compileTenant(EMPTY_TENANT_DETECTORS(tenant));
       // Retried soon, not at every call.
       this.remember(tenant, { compiled: empty, version: '', fetchedAt: this.now() - (this.options.tenantCacheMs ?? 30_000) + FAILED_SOURCE_RETRY_MS });
@@ -221,7 +224,7 @@ export class ShieldService {
     try {
       this.options.audit.emit(event);
     } catch (err) {
-      this.options.logger.warn('data shield audit event dropped', { error: err instanceof Error ? err.message : String(err) });
+      this.options.logger.warn('data shield audit event dropped', { error: errorMessage(err) });
     }
   }
 }

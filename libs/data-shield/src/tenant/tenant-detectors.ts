@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { errorMessage } from '@docflow/service-kit';
 import type { DetectedEntity } from '../entities';
 import { ENTITY_TYPE_PATTERN, LAYER_PRIORITY, MAX_ENTITY_TYPE_LENGTH } from '../entities';
 import { type CompiledContext, compileContext, scoreWithContext } from '../engine/context';
@@ -66,7 +67,7 @@ export function checkTenantRegex(pattern: string): RegexCheck {
     if (re.programSize() > TENANT_LIMITS.programSize) return { ok: false, reason: `is too complex (RE2 program of ${re.programSize()} instructions, at most ${TENANT_LIMITS.programSize})` };
     if (re.matcher('').matches()) return { ok: false, reason: 'must not match the empty string' };
   } catch (err) {
-    return { ok: false, reason: `is not a valid RE2 expression: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, reason: `is not a valid RE2 expression: ${errorMessage(err)}` };
   }
   return { ok: true };
 }

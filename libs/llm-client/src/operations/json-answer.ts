@@ -1,14 +1,11 @@
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
+import { isPlainObject } from '@docflow/service-kit';
 /**
  * The JSON object of an LLM answer: the parsed content itself, or the first
  * object inside a text answer (bare or in a ```json fence). Undefined when
  * there is none.
  */
 export function answerObject(content: unknown): Record<string, unknown> | undefined {
-  if (isRecord(content)) return content;
+  if (isPlainObject(content)) return content;
   if (typeof content !== 'string') return undefined;
   const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(content);
   for (const candidate of [fenced?.[1], content]) {
@@ -18,7 +15,7 @@ export function answerObject(content: unknown): Record<string, unknown> | undefi
     if (start < 0 || end <= start) continue;
     try {
       const parsed = JSON.parse(candidate.slice(start, end + 1)) as unknown;
-      if (isRecord(parsed)) return parsed;
+      if (isPlainObject(parsed)) return parsed;
     } catch {
       // not JSON: try the next candidate
     }

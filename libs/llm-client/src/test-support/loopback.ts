@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
+import type http from 'node:http';
+import { HttpTarget } from '@docflow/testing';
 export interface LoopbackRequest {
   method: string;
   path: string;
@@ -21,63 +20,31 @@ export interface LoopbackReply {
   reset?: boolean;
 }
 
-/** A recording HTTP server on 127.0.0.1 for unit tests of the internal clients. */
+/** A recording HTTP server on 127.0.0.1 (libs/testing's HttpTarget) for unit tests of the internal clients. */
 export class LoopbackServer {
   readonly requests: LoopbackRequest[] = [];
-  private connections = 0;
 
-  private constructor(private readonly server: http.Server) {}
+  private constructor(private readonly target: HttpTarget) {}
 
   static async start(handler: (req: LoopbackRequest) => LoopbackReply | Promise<LoopbackReply>): Promise<LoopbackServer> {
-    const holder: { self?: LoopbackServer } = {};
-    const ids = new WeakMap<object, number>();
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const self = holder.self;
-        if (!self) return;
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = raw;
-        try {
-          body = raw ? (JSON.parse(raw) as unknown) : undefined;
-        } catch {
-          body = raw;
-        }
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const recorded: LoopbackRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, connection: ids.get(req.socket) ?? 0 };
-        self.requests.push(recorded);
-        void Promise.resolve(handler(recorded)).then((reply) => {
-          if (reply.hang) return;
-          if (reply.reset) {
-            req.socket.destroy();
-            return;
-          }
-          const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
-          res.writeHead(reply.status ?? 200, { 'content-type': typeof reply.body === 'string' ? 'text/plain' : 'application/json', ...(reply.headers ?? {}) });
-          res.end(text);
-        });
-      });
+    const self = new LoopbackServer(await HttpTarget.start());
+    self.target.otherwise((hit) => {
+      const recorded: LoopbackRequest = { method: hit.method, path: hit.path, query: new URLSearchParams(hit.query), headers: hit.headers, body: hit.json, connection: hit.connection };
+      self.requests.push(recorded);
+      return handler(recorded);
     });
-    server.on('connection', (socket) => {
-      const self = holder.self;
-      if (self) ids.set(socket, ++self.connections);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    holder.self = new LoopbackServer(server);
-    return holder.self;
+    return self;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.target.url('');
   }
 
   get connectionCount(): number {
-    return this.connections;
+    return this.target.connectionCount;
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  stop(): Promise<void> {
+    return this.target.stop();
   }
 }

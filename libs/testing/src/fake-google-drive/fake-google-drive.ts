@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@docflow/service-kit';
 import { DriveState, fileResource, type FakeChannel, type FakeFile } from './drive-state';
 import { parseDriveQuery } from './drive-query';
 import { OAuthState } from './oauth-state';
@@ -209,7 +210,7 @@ export class FakeGoogleDrive {
     try {
       reply = this.route(request, req.headers, body);
     } catch (err) {
-      reply = googleError(500, 'backendError', err instanceof Error ? err.message : String(err));
+      reply = googleError(500, 'backendError', errorMessage(err));
     }
     if (reply.raw) {
       res.writeHead(reply.status, reply.headers);
@@ -326,7 +327,7 @@ export class FakeGoogleDrive {
       const filter = parseDriveQuery(query.get('q') ?? '');
       matches = [...this.drive.files.values()].filter((f) => f.id !== 'root' && filter(f));
     } catch (err) {
-      return googleError(400, 'invalid', `Invalid Value: ${err instanceof Error ? err.message : String(err)}`);
+      return googleError(400, 'invalid', `Invalid Value: ${errorMessage(err)}`);
     }
     if ((query.get('orderBy') ?? '').includes('modifiedTime desc')) matches.sort((a, b) => b.modifiedTime.getTime() - a.modifiedTime.getTime());
     const pageSize = Math.min(Number(query.get('pageSize') ?? 100) || 100, 1000);

@@ -1,6 +1,6 @@
+import { isPlainObject } from '@docflow/service-kit';
 import { isJsonPath, selectJsonPath, WorkflowEvaluationError } from '../jsonpath';
 import { resolveTemplates, type TemplateScope } from '../templates';
-import { isPlainObject } from '../types';
 import { decisionLabels, DECISION_OPERATORS, isDecisionOperator, type DecisionOperator } from './decision-config';
 import { applyOperator } from './operators';
 

@@ -1,5 +1,6 @@
+import { isPlainObject } from '@docflow/service-kit';
 import { edgeMatchesBranch } from '../decision/branch-edges';
-import { isPlainObject, type TaskStatus, type WorkflowEdge } from '../types';
+import { type TaskStatus, type WorkflowEdge } from '../types';
 import { isDecisionNode, type WorkflowGraph } from './build-graph';
 
 /**

@@ -6,6 +6,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
 import { LRUCache } from 'lru-cache';
+import { errorMessage } from '@docflow/service-kit';
 
 /**
  * Compiles JSON Schemas (from the registry and from user definitions) with a
@@ -100,6 +101,6 @@ export function compileSchema(schema: unknown): CompileResult {
     return { validate };
   } catch (err) {
     ajv.removeSchema(schema);
-    return { error: (err instanceof Error ? err.message : String(err)).replace(/^schema is invalid: /, '') };
+    return { error: (errorMessage(err)).replace(/^schema is invalid: /, '') };
   }
 }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { isPlainObject } from '@docflow/service-kit';
 import { TEMPLATE_STRING_PATTERN } from '../task-types/schema-fragments';
 
 /**
@@ -75,11 +76,11 @@ function describeComposite(composite: ErrorObject, children: readonly ErrorObjec
 }
 
 function isTemplateBranch(branch: unknown): boolean {
-  return isRecord(branch) && branch['pattern'] === TEMPLATE_STRING_PATTERN;
+  return isPlainObject(branch) && branch['pattern'] === TEMPLATE_STRING_PATTERN;
 }
 
 function requiredOnlyFields(branch: unknown): string[] | undefined {
-  if (!isRecord(branch)) return undefined;
+  if (!isPlainObject(branch)) return undefined;
   const keys = Object.keys(branch).filter((k) => k !== 'description' && k !== 'title');
   const required = branch['required'];
   if (keys.length !== 1 || !Array.isArray(required) || !required.every((r) => typeof r === 'string')) return undefined;
@@ -87,7 +88,7 @@ function requiredOnlyFields(branch: unknown): string[] | undefined {
 }
 
 function describeBranch(branch: unknown): string | undefined {
-  if (!isRecord(branch)) return undefined;
+  if (!isPlainObject(branch)) return undefined;
   if (isTemplateBranch(branch)) return 'a {{template}} string';
   if ('const' in branch) return JSON.stringify(branch['const']);
   const type = branch['type'];
@@ -137,6 +138,3 @@ function joinField(path: string, field: string): string {
   return path === '' ? field : `${path}.${field}`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}

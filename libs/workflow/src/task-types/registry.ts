@@ -1,4 +1,5 @@
-import { isPlainObject, type JsonSchema } from '../types';
+import { isPlainObject } from '@docflow/service-kit';
+import { type JsonSchema } from '../types';
 import { classificationTask, classifyAndExtract, extractionTask, llmTask, summarizationTask } from './ai-task-types';
 import { decisionTask, userInputTask, waitTask } from './control-task-types';
 import { cloudDriveFetchTask, emailSendTask, restApiTask } from './integration-task-types';

@@ -1,3 +1,4 @@
+import { isPlainObject } from '@docflow/service-kit';
 import { edgeLabels, edgeMatchesBranch, sameLabel } from '../decision/branch-edges';
 import { decisionLabels } from '../decision/decision-config';
 import { regexProblem } from '../decision/safe-regex';
@@ -6,7 +7,7 @@ import type { WorkflowLimits } from '../limits';
 import { jsonSchemaProblem, validateAgainstSchema } from '../schema/validate-schema';
 import { getTaskType } from '../task-types/registry';
 import { hasTemplate } from '../templates';
-import { isPlainObject, type WorkflowEdge, type WorkflowNode } from '../types';
+import { type WorkflowEdge, type WorkflowNode } from '../types';
 import { taskLimitErrors } from './limit-rules';
 import { retryConfigErrors } from '../retry/retry-policy';
 

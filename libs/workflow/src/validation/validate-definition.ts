@@ -1,9 +1,10 @@
+import { isPlainObject } from '@docflow/service-kit';
 import { DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from '../limits';
 import { normalizeDefinition } from '../normalize';
 import { jsonSchemaProblem } from '../schema/validate-schema';
 import { isKnownTaskType } from '../task-types/registry';
 import { CONTEXT_NAMES, isContextName } from '../templates';
-import { isControlNodeType, isPlainObject, TASK_NODE_TYPE, type WorkflowDefinition, type WorkflowEdge, type WorkflowNode } from '../types';
+import { isControlNodeType, TASK_NODE_TYPE, type WorkflowDefinition, type WorkflowEdge, type WorkflowNode } from '../types';
 import { findCycles } from './cycles';
 import { graphLimitErrors, sizeErrors } from './limit-rules';
 import { checkTaskNode } from './task-node-rules';

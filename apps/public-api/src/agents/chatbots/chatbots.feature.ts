@@ -1,10 +1,9 @@
-import { NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { NotFoundError } from '@docflow/service-kit';
 import { idParam } from '../../platform';
 import { currentUser } from '../../identity';
 import type { ApiFeature, PlatformServices } from '../../platform';
 import { createDataShieldSettings } from '../../shield';
 import type { RagModule } from '../../rag';
-import { FixedWindowLimiter } from '../../platform';
 import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './chatbots.dto';
 import { describeChatbotRoutes } from './chatbots.openapi';
 import { ChatbotsRepository } from './chatbots.repository';
@@ -18,7 +17,7 @@ function chatbotId(value: unknown): number {
 }
 
 /** Spec 4.12: chatbots of the caller, and their public config and chat (X-Chatbot-Key). */
-export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'database' | 'openapi'> & { auth: AuthGuards }> {
+export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'openapi' | 'limits'> & { auth: AuthGuards }> {
   return {
     name: 'chatbots',
     register(api, ctx) {
@@ -28,10 +27,10 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick
         // A chatbot whose owner turned Data Shield on answers through a shielded model call.
         ask: async (ownerId, q, chatbotId) => {
           const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
-          return deps.rag.service.ask(ownerId, { ...q, ...(dataShield ? { dataShield } : {}) });
+          // Visitors get download links of minutes (issue 13, low), not the hour of the owner's own answers.
+          return deps.rag.service.ask(ownerId, { ...q, signedUrlTtlSeconds: ctx.config.CHATBOT_SIGNED_URL_TTL_SECONDS, ...(dataShield ? { dataShield } : {}) });
         },
-        // Each chatbot's own rate_limit is passed per hit.
-        limiter: new FixedWindowLimiter(60, 60_000),
+        limits: ctx.limits,
       });
       const { requireAuth, requireStepUp } = ctx.auth;
 
@@ -41,12 +40,7 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick
 
       api.post('/chatbots/:slug/chat', async (req, res) => {
         const question = parseChatQuestion(req.body, req.query['session_id']);
-        try {
-          res.json(await chatbots.chat({ slug: String(req.params['slug']), key: req.header('x-chatbot-key'), origin: req.header('origin'), referer: req.header('referer'), ...question }));
-        } catch (err) {
-          if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.details['retry_after']));
-          throw err;
-        }
+        res.json(await chatbots.chat({ slug: String(req.params['slug']), key: req.header('x-chatbot-key'), origin: req.header('origin'), referer: req.header('referer'), ...question }));
       });
 
       api.get('/chatbots', requireAuth, async (req, res) => {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { upload } from '../../documents/test-support/documents-kit';
 import { openRagKit, type RagKit, settled } from '../../rag/test-support/rag-kit';
 import { completeStepUp, newestOutboxMail } from '../../test-support/step-up-mail';
+import { buildTestApi } from '../../test-support/test-app';
 import type { ChatAnswer, ChatbotView } from './chatbots.service';
 
 let kit: RagKit;
@@ -66,6 +67,10 @@ describe('chatbots (spec 4.12)', () => {
     expect(body.session_id).toBe('visitor-1');
     expect(body.answer.toLowerCase()).toContain('twenty-eight days');
     expect(body.sources[0]).toMatchObject({ title: 'Employee handbook', document_id: documentId, content: expect.stringContaining('holiday'), file_url: expect.any(String), signed_url: expect.any(String) });
+    // Visitors' download links live minutes (CHATBOT_SIGNED_URL_TTL_SECONDS, 300), not the hour of signed URLs.
+    const lifetime = Number(new URL(body.sources[0]!.signed_url).searchParams.get('expires')) - Date.now() / 1000;
+    expect(lifetime).toBeGreaterThan(240);
+    expect(lifetime).toBeLessThanOrEqual(300);
     const fresh = await chat('hr-helper', bot.api_key, { query: 'expenses approval' });
     expect((fresh.body as ChatAnswer).session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await request(kit.app).get(`/api/chatbots/${bot.id}`).set('authorization', kit.alice.auth)).body as { data: ChatbotView }).data.query_count).toBe(2);
@@ -86,6 +91,17 @@ describe('chatbots (spec 4.12)', () => {
     const limited = await chat(other.data.slug, other.data.api_key, { query: 'holiday' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('counts the rate_limit across processes: a second app over the same database shares the window', async () => {
+    const second = buildTestApi(kit.bed, { config: kit.config }).app;
+    const busy = (await request(kit.app).post('/api/chatbots').set('authorization', kit.alice.auth).send({ name: 'Shared', rate_limit: 2 })).body as { data: ChatbotView };
+    const ask = (target: typeof kit.app) => request(target).post(`/api/chatbots/${busy.data.slug}/chat`).set('X-Chatbot-Key', busy.data.api_key!).send({ query: 'holiday' });
+    expect((await ask(kit.app)).status).toBe(200);
+    expect((await ask(second)).status).toBe(200);
+    const limited = [await ask(kit.app), await ask(second)];
+    expect(limited.map((r) => r.status)).toEqual([429, 429]);
+    expect((limited[1]!.body as { error: { details: { retry_after: number } } }).error.details.retry_after).toBe(Number(limited[1]!.headers['retry-after']));
   });
 
   it('checks allowed_origins and active, and takes owner-only changes', async () => {

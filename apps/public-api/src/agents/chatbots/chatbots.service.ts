@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@docflow/service-kit';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@docflow/service-kit';
 import { apiKeyMatches, newApiKey, sha256Hex } from '../../platform';
 import { originAllowed } from '../../platform';
 import { slugify } from '../../platform';
 import type { RagAnswer } from '../../rag';
-import type { FixedWindowLimiter } from '../../platform';
+import { PER_MINUTE, type RateLimits } from '../../platform';
 import type { ChatbotEntity } from './chatbot.entity';
 import type { ChatbotsRepository } from './chatbots.repository';
 import { type ChatbotSettings, DEFAULT_RATE_LIMIT } from './chatbots.dto';
@@ -46,7 +46,8 @@ export interface ChatbotsServiceDeps {
   repo: ChatbotsRepository;
   /** RAG over a user's documents (RagService.query). */
   ask(ownerId: number, question: { query: string; topK: number; sessionId?: string }, chatbotId: number): Promise<RagAnswer>;
-  limiter: FixedWindowLimiter;
+  /** Each chatbot's own `rate_limit` a minute, shared by every process. */
+  limits: RateLimits;
 }
 
 function view(c: ChatbotEntity): ChatbotView {
@@ -151,8 +152,7 @@ export class ChatbotsService {
     if (!apiKeyMatches(req.key, c.apiKeyHash)) throw new UnauthorizedError('Invalid chatbot key');
     if (!c.active) throw new ForbiddenError('This chatbot is inactive');
     if (!originAllowed(c.allowedOrigins, req.origin, req.referer)) throw new ForbiddenError('This origin may not use the chatbot');
-    const verdict = this.deps.limiter.hit(`chatbot:${c.id}`, c.rateLimit);
-    if (!verdict.allowed) throw new TooManyRequestsError(`At most ${c.rateLimit} questions a minute for this chatbot`, { retry_after: verdict.retryAfterSeconds });
+    await this.deps.limits.enforce(`chatbot:${c.id}`, PER_MINUTE(c.rateLimit), `At most ${c.rateLimit} questions a minute for this chatbot`);
     const sessionId = req.sessionId ?? randomUUID();
     const answer = await this.deps.ask(c.ownerId, { query: req.query, topK: SOURCES, sessionId }, c.id);
     await this.deps.repo.countQuery(c.id);

@@ -1,6 +1,4 @@
-import type { Request } from 'express';
-import { requireServiceAuth } from '@docflow/internal-auth';
-import { BadRequestError, NotFoundError } from '@docflow/service-kit';
+import { NotFoundError } from '@docflow/service-kit';
 import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
 import type { ApiFeature, PlatformServices } from '../../platform';
@@ -8,7 +6,6 @@ import { RouterClient } from '../../platform';
 import { describeClassificationJobRoutes } from './classification-jobs.openapi';
 import { ClassificationJobsRepository } from './classification-jobs.repository';
 import { ClassificationJobsService, COLLECTION_NOT_FOUND, JOB_NOT_FOUND } from './classification-jobs.service';
-import { readDocumentText } from './internal-document-text';
 import type { AuthGuards } from '../../identity';
 
 const JOB_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -24,27 +21,12 @@ export function createClassificationJobsService(ctx: Pick<PlatformServices, 'con
   });
 }
 
-function optionalUserId(req: Request): number | undefined {
-  const value = (req.query as Record<string, unknown>)['user_id'];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > 2147483647) {
-    throw BadRequestError.withErrors('Invalid query', ['user_id: must be a positive integer']);
-  }
-  return Number(value);
-}
-
-/**
- * Classification jobs (spec 4.5): POST /jobs/collection/{collection_id}/generate
- * and GET /jobs/{job_id}/status; and the internal text read the extraction
- * processor uses for the documents of a job.
- */
+/** Classification jobs (spec 4.5): POST /jobs/collection/{collection_id}/generate and GET /jobs/{job_id}/status. */
 export const classificationJobsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards }> = {
   name: 'classification-jobs',
   register(api, ctx) {
     const jobs = createClassificationJobsService(ctx);
-    const repo = new ClassificationJobsRepository(ctx.database);
     const auth = ctx.auth.requireAuth;
-    const service = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
 
     api.post('/jobs/collection/:collection_id/generate', auth, async (req, res) => {
       const collectionId = idParam(req.params['collection_id']);
@@ -56,12 +38,6 @@ export const classificationJobsFeature: ApiFeature<Pick<PlatformServices, 'confi
       const jobId = req.params['job_id'];
       if (typeof jobId !== 'string' || !JOB_ID.test(jobId)) throw new NotFoundError(JOB_NOT_FOUND);
       res.json(await jobs.status(currentUser(req), jobId));
-    });
-
-    api.get('/internal/documents/:id/text', service, async (req, res) => {
-      const id = idParam(req.params['id']);
-      if (id === undefined) throw new NotFoundError('Document not found');
-      res.json(await readDocumentText(repo, id, optionalUserId(req)));
     });
 
     describeClassificationJobRoutes(ctx.openapi);

@@ -86,33 +86,4 @@ export function describeClassificationJobRoutes(openapi: OpenApiRegistry): void 
     },
     errors: [404, 503],
   });
-  openapi.add('get', '/internal/documents/{id}/text', {
-    summary: 'A document’s extracted text, for internal services (the extraction processor)',
-    description: 'Header `X-Service-Key` or a service JWT. With user_id, only that user’s documents and global ones.',
-    tags: ['internal'],
-    auth: 'none',
-    parameters: [
-      { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
-      { name: 'user_id', in: 'query', schema: { type: 'integer', minimum: 1 } },
-    ],
-    responses: {
-      200: {
-        description: 'The text (null until extraction completed)',
-        schema: {
-          type: 'object',
-          required: ['document_id', 'title', 'mime_type', 'text_status', 'text', 'pages'],
-          properties: {
-            document_id: { type: 'integer' },
-            title: { type: 'string' },
-            mime_type: { type: 'string' },
-            text_status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed', 'not_applicable'] },
-            text: { type: ['string', 'null'] },
-            pages: { type: ['array', 'null'], items: { type: 'object', properties: { page: { type: 'integer' }, text: { type: 'string' } } } },
-            text_error: { type: ['string', 'null'] },
-          },
-        },
-      },
-    },
-    errors: [400, 401, 404],
-  });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { JobStatus } from '@docflow/contracts';
+import type { ExtractionJobPayload, JobStatus } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
 import { fileUrlOf } from '../document-view';
 import type { RouterClient } from '../../platform';
@@ -12,26 +12,6 @@ export const JOB_NOT_FOUND = 'Job not found';
 export const COLLECTION_NOT_FOUND = 'Collection not found';
 
 const JOB_ID_PREFIX: Record<ExtractionJobType, string> = { classification: 'cls', document_extraction: 'ext', OCR: 'ocr' };
-
-/** One document in a job's payload; the processor reads its text from GET /api/internal/documents/{id}/text. */
-export interface JobPayloadDocument {
-  id: number;
-  title: string;
-  mime_type: string;
-  file_url: string;
-  text_status: string;
-}
-
-/** The payload of a classification, document_extraction or OCR job (forwarded by the router unmodified). */
-export interface ExtractionJobPayload {
-  documents: JobPayloadDocument[];
-  collection_id: number;
-  user_id: number;
-  /** signJobUser(INTERNAL_SERVICE_JWT_SECRET, job id, user_id): the processor acts for no unsigned user. */
-  user_signature: string;
-  metadata: Record<string, unknown>;
-  config: Record<string, unknown>;
-}
 
 export interface SubmittedJob {
   job_id: string;
@@ -62,10 +42,6 @@ export interface ClassificationJobsDeps {
   jobUserSecret: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The processor's result as the status endpoint shows it: what the
  * processor put in `outputs` (`extraction_result` and `metadata` for one
@@ -73,7 +49,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * with `extraction_result` and `metadata` always present.
  */
 export function resultFromRouter(stored: Record<string, unknown> | null | undefined): JobStatusView['result'] {
-  const outputs = isRecord(stored) && isRecord(stored['outputs']) ? stored['outputs'] : {};
+  const outputs = isPlainObject(stored) && isPlainObject(stored['outputs']) ? stored['outputs'] : {};
   return { ...outputs, extraction_result: outputs['extraction_result'] ?? null, metadata: outputs['metadata'] ?? null };
 }
 
@@ -106,7 +82,7 @@ export class ClassificationJobsService {
     try {
       await router.submitJob({ jobId, jobType, payload: payload as unknown as Record<string, unknown> });
     } catch (err) {
-      await repo.delete(jobId).catch((cleanup: unknown) => logger.error('could not remove a job that was not queued', { jobId, error: cleanup instanceof Error ? cleanup.message : String(cleanup) }));
+      await repo.delete(jobId).catch((cleanup: unknown) => logger.error('could not remove a job that was not queued', { jobId, error: errorMessage(cleanup) }));
       throw err;
     }
     logger.info('extraction job queued', { jobId, jobType, collectionId, documents: documents.length });

@@ -1,4 +1,4 @@
-import { BadRequestError } from '@docflow/service-kit';
+import { BadRequestError, isPlainObject } from '@docflow/service-kit';
 
 export interface CreateCollectionBody {
   name: string;
@@ -9,10 +9,6 @@ export interface CreateCollectionBody {
 const NAME_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
 const DOCUMENTS_MAX = 1000;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isId(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 2_147_483_647;

@@ -1,4 +1,4 @@
-import { BadRequestError } from '@docflow/service-kit';
+import { BadRequestError, isPlainObject } from '@docflow/service-kit';
 
 /** The non-file fields of POST /documents/upload, validated. */
 export interface UploadFields {
@@ -17,10 +17,6 @@ export const TAGS_MAX = 50;
 export const TAG_MAX = 100;
 export const METADATA_MAX_BYTES = 64 * 1024;
 export const GLOBAL_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseJson(text: string, field: string, errors: string[]): unknown {
   try {

@@ -1,4 +1,5 @@
-import { currentCorrelationId, type Logger } from '@docflow/service-kit';
+import type { Counter } from 'prom-client';
+import { currentCorrelationId, type Logger, type Metrics } from '@docflow/service-kit';
 import type { PublicApiDatabase } from '../../platform';
 import { AuditRepository, type AuditRow } from './audit.repository';
 import { redactDetails } from './redact';
@@ -15,6 +16,16 @@ export interface AuditEntry {
   retentionDays?: number;
 }
 
+/** A failure that may repeat many times (wrong webhook secrets): counted per subject and window, one row per window. */
+export interface RepeatedEntry {
+  action: string;
+  /** What the failures are counted per, e.g. `webhook:12`. */
+  subject: string;
+  actorUserId?: number | null;
+  details?: Readonly<Record<string, unknown>>;
+  windowSeconds: number;
+}
+
 export interface AuditLogOptions {
   database: PublicApiDatabase;
   logger: Logger;
@@ -23,9 +34,13 @@ export interface AuditLogOptions {
   flushDelayMs?: number;
   /** Rows per INSERT. Default 500. */
   maxBatch?: number;
-  /** Rows held while the database does not take them; older ones are dropped beyond it. Default 10,000. */
+  /** Rows held while the database does not take them; older ones are dropped beyond it (counted and alerted). Default 10,000. */
   maxPending?: number;
+  /** Where `docflow_audit_rows_dropped_total` is counted; without it, drops are only logged. */
+  metrics?: Metrics;
 }
+
+export const DROPPED_ROWS_METRIC = 'docflow_audit_rows_dropped_total';
 
 const DAY_MS = 86_400_000;
 
@@ -35,8 +50,15 @@ const DAY_MS = 86_400_000;
  * per batch, not per action, to the paths it watches. A write that fails is
  * tolerated (spec 4.17: the call succeeds, the row is missing): it is logged
  * with the number of rows, retried with the next batch while the backlog is
- * below maxPending, and rows beyond it are dropped, oldest first. `close`
- * writes what is pending (call it before the database closes).
+ * below maxPending; rows beyond it are dropped, oldest first, and never
+ * silently: each is counted in `docflow_audit_rows_dropped_total` and an
+ * error line starting with ALERT says how many. `close` writes what is
+ * pending (call it before the database closes).
+ *
+ * Failures anyone can cause without credentials (a wrong webhook secret)
+ * would otherwise write one 400-day row per request: `recordRepeated`
+ * counts them per subject and window instead (table audit_aggregates), and
+ * `closeWindows` turns each ended window into one row with its `count`.
  */
 export class AuditLog {
   private pending: AuditRow[] = [];
@@ -46,12 +68,22 @@ export class AuditLog {
   private readonly flushDelayMs: number;
   private readonly maxBatch: number;
   private readonly maxPending: number;
+  private readonly droppedRows: Counter | undefined;
+  private droppedTotal = 0;
+  private windowTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: AuditLogOptions) {
     this.flushDelayMs = options.flushDelayMs ?? 100;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxPending = options.maxPending ?? 10_000;
     this.repo = new AuditRepository(options.database);
+    const metrics = options.metrics;
+    this.droppedRows = metrics ? ((metrics.registry.getSingleMetric(DROPPED_ROWS_METRIC) as Counter | undefined) ?? metrics.counter(DROPPED_ROWS_METRIC, 'Audit rows dropped because the backlog was full (the database did not take them)')) : undefined;
+  }
+
+  /** Rows this writer has dropped since it started. */
+  get dropped(): number {
+    return this.droppedTotal;
   }
 
   record(entry: AuditEntry): void {
@@ -67,7 +99,14 @@ export class AuditLog {
     });
     if (this.pending.length > this.maxPending) {
       const dropped = this.pending.splice(0, this.pending.length - this.maxPending);
-      this.options.logger.warn('audit rows dropped: the backlog is full', { dropped: dropped.length, maxPending: this.maxPending });
+      this.droppedTotal += dropped.length;
+      this.droppedRows?.inc(dropped.length);
+      this.options.logger.error('ALERT audit rows dropped: the backlog is full and the database is not taking rows', {
+        dropped: dropped.length,
+        droppedTotal: this.droppedTotal,
+        maxPending: this.maxPending,
+        actions: [...new Set(dropped.map((r) => r.action))],
+      });
     }
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.flushDelayMs);
@@ -83,8 +122,40 @@ export class AuditLog {
     return this.writing;
   }
 
-  close(): Promise<void> {
-    return this.flush();
+  /**
+   * Counts one repeated failure in its subject's current window; never
+   * throws. If the count cannot be written, the failure is recorded as a row
+   * of its own instead, so it is never lost.
+   */
+  recordRepeated(entry: RepeatedEntry): void {
+    const correlationId = currentCorrelationId() ?? null;
+    const row = { action: entry.action, subject: entry.subject, windowSeconds: entry.windowSeconds, actorUserId: entry.actorUserId ?? null, correlationId, details: JSON.stringify(redactDetails(entry.details)) };
+    this.repo.countRepeated(row).catch((err: unknown) => {
+      this.options.logger.warn('counting a repeated audit action failed; recording it as a row', { action: entry.action, error: err instanceof Error ? err.message : String(err) });
+      this.record({ action: entry.action, actorUserId: entry.actorUserId, details: { ...entry.details, count: 1 }, ...(correlationId ? { correlationId } : {}) });
+    });
+  }
+
+  /** Writes one row per ended window of repeated failures (any process's); returns how many. */
+  closeWindows(): Promise<number> {
+    return this.repo.closeWindows(this.options.retentionDays);
+  }
+
+  /** Closes ended windows every `intervalMs` until close(). */
+  startClosingWindows(intervalMs = 15_000): void {
+    if (this.windowTimer) return;
+    this.windowTimer = setInterval(() => {
+      this.closeWindows().catch((err: unknown) => this.options.logger.warn('closing audit windows failed', { error: err instanceof Error ? err.message : String(err) }));
+    }, intervalMs);
+    this.windowTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.windowTimer) clearInterval(this.windowTimer);
+    this.windowTimer = undefined;
+    await this.flush();
+    // Windows still open stay in audit_aggregates, a logged table: the next process to run closes them.
+    await this.closeWindows().catch((err: unknown) => this.options.logger.warn('closing audit windows failed', { error: err instanceof Error ? err.message : String(err) }));
   }
 
   /** Deletes rows whose retention has ended (the table's trigger allows only those); returns how many. */

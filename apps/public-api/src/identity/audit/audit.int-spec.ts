@@ -4,6 +4,7 @@ import { seedDemoUsers } from '../seed/demo-users';
 import { buildTestApi, LogLine, openTestBed, recordingLogger, TestBed } from '../../test-support/test-app';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
+import { Metrics } from '@docflow/service-kit';
 import { AuditLog } from './audit-log';
 import type { AuditRecordView } from './audit.feature';
 
@@ -167,6 +168,20 @@ describe('the audit_log table', () => {
       { action: 'test.unstorable', details: { reason: 'ab', ['k\ufffd']: ['\ufffdx'] } },
       { action: 'test.neighbour', details: { n: 1 } },
     ]);
+  });
+
+  it('never drops a row silently: rows shed beyond maxPending are counted in docflow_audit_rows_dropped_total and alerted', async () => {
+    const metrics = new Metrics('public-api');
+    const alerts: LogLine[] = [];
+    const small = new AuditLog({ database: bed.database, logger: recordingLogger(alerts), metrics, retentionDays: 1, maxPending: 3, flushDelayMs: 60_000 });
+    for (let i = 0; i < 5; i++) small.record({ action: 'test.shed', details: { n: i } });
+    expect(small.dropped).toBe(2);
+    expect(await metrics.render()).toMatch(/^docflow_audit_rows_dropped_total\{service="public-api"\} 2$/m);
+    const alert = alerts.filter((l) => l.level === 'error' && l.message.startsWith('ALERT audit rows dropped')).pop();
+    expect(alert?.meta).toMatchObject({ dropped: 1, droppedTotal: 2, maxPending: 3, actions: ['test.shed'] });
+    await small.close();
+    const kept = (await bed.database.query("SELECT details->>'n' AS n FROM audit_log WHERE action = 'test.shed' ORDER BY id")) as Array<{ n: string }>;
+    expect(kept.map((r) => r.n)).toEqual(['2', '3', '4']);
   });
 
   it('tolerates a failed write: the action succeeds, the failure is logged, and the row is written once the table takes it', async () => {

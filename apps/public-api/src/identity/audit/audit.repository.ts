@@ -37,8 +37,44 @@ export interface AuditRow {
 const INSERT = `INSERT INTO audit_log (action, actor_user_id, tenant, correlation_id, details, created_at, retain_until)
   SELECT * FROM unnest($1::varchar[], $2::int[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::timestamptz[], $7::timestamptz[])`;
 
+/** One repeated failure, counted in its subject's current window (aligned to the epoch, by the database's clock). */
+const COUNT_REPEATED = `INSERT INTO audit_aggregates AS a (action, subject, window_start, window_end, count, actor_user_id, correlation_id, details)
+  SELECT $1, $2, w.start, w.start + make_interval(secs => $3), 1, $4, $5, $6::jsonb
+    FROM (SELECT date_bin(make_interval(secs => $3), now(), timestamptz 'epoch') AS start) w
+  ON CONFLICT (action, subject, window_start) DO UPDATE SET count = a.count + 1`;
+
+/** Moves every ended window into the audit log as one row with its count, in one statement (so two processes never write a window twice). */
+const CLOSE_WINDOWS = `WITH closed AS (DELETE FROM audit_aggregates WHERE window_end <= now() RETURNING *)
+  INSERT INTO audit_log (action, actor_user_id, tenant, correlation_id, details, created_at, retain_until)
+  SELECT action, actor_user_id, NULL, correlation_id,
+         details || jsonb_build_object('count', count, 'window_start', window_start, 'window_end', window_end),
+         now(), now() + make_interval(days => $1)
+    FROM closed
+  RETURNING id`;
+
+/** A failure counted per subject and window instead of one row each (see AuditLog.recordRepeated). */
+export interface RepeatedRow {
+  action: string;
+  subject: string;
+  windowSeconds: number;
+  actorUserId: number | null;
+  correlationId: string | null;
+  /** JSON text of the redacted details. */
+  details: string;
+}
+
 export class AuditRepository {
   constructor(private readonly database: PublicApiDatabase) {}
+
+  async countRepeated(r: RepeatedRow): Promise<void> {
+    await this.database.query(COUNT_REPEATED, [r.action, r.subject, r.windowSeconds, r.actorUserId, r.correlationId, r.details]);
+  }
+
+  /** Writes one row per ended window of repeated failures; returns how many. */
+  async closeWindows(retentionDays: number): Promise<number> {
+    const rows = (await this.database.query(CLOSE_WINDOWS, [retentionDays])) as unknown[];
+    return rows.length;
+  }
 
   async insertBatch(batch: readonly AuditRow[]): Promise<void> {
     await this.database.query(INSERT, [

@@ -5,6 +5,7 @@ import type { AuditLog } from '../audit/audit-log';
 export type AuthEvent =
   | 'login_succeeded'
   | 'login_failed'
+  | 'login_throttled'
   | 'logout'
   | 'token_rejected'
   | 'step_up_requested'
@@ -13,6 +14,7 @@ export type AuthEvent =
   | 'step_up_failed'
   | 'step_up_locked'
   | 'step_up_rejected'
+  | 'step_up_throttled'
   | 'step_up_required';
 
 /**

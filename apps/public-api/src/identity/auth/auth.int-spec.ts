@@ -189,6 +189,40 @@ describe('GET /api/users/me', () => {
   });
 });
 
+describe('POST /api/auth/logout-all', () => {
+  it('refuses every token the user holds, on every app over the database, while later logins work', async () => {
+    await new UsersService(new UsersRepository(bed.database)).create({ username: 'carol', email: 'carol@docflow.local', password: 'Carol#Pass123', role: 'user' });
+    const first = await login(app, 'carol', 'Carol#Pass123');
+    const second = await login(app, 'carol', 'Carol#Pass123');
+    const carolId = Number((jwt.decode(first) as { sub: string }).sub);
+    // A token signed before token versions existed (no `tv` claim) counts as version 0.
+    const legacy = jwt.sign(claimsFor(carolId), TEST_JWT_SECRET, { algorithm: 'HS256' });
+    const other = buildTestApp(bed);
+    for (const token of [first, second, legacy]) await request(other).get('/api/users/me').set('authorization', `Bearer ${token}`).expect(200);
+    const alice = await login(app, 'alice', 'Alice#Pass123');
+
+    const res = await request(app).post('/api/auth/logout-all').set('authorization', `Bearer ${second}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: expect.any(String) });
+    for (const target of [app, other]) {
+      for (const token of [first, second, legacy]) {
+        const after = await request(target).get('/api/users/me').set('authorization', `Bearer ${token}`);
+        expect(after.status).toBe(401);
+        expect((after.body as ErrorBody).error.message).toBe('Token has been revoked');
+      }
+    }
+    const fresh = await login(app, 'carol', 'Carol#Pass123');
+    await request(other).get('/api/users/me').set('authorization', `Bearer ${fresh}`).expect(200);
+    // Other users keep their sessions.
+    await request(other).get('/api/users/me').set('authorization', `Bearer ${alice}`).expect(200);
+    expect(lines.some((l) => l.message === 'auth.logout_all' && l.meta?.['userId'] === carolId)).toBe(true);
+  });
+
+  it('needs a token', async () => {
+    expect((await request(app).post('/api/auth/logout-all')).status).toBe(401);
+  });
+});
+
 describe('POST /api/auth/logout', () => {
   it('revokes the presented token, also for another app over the same database (a restart)', async () => {
     const token = await login(app, 'alice', 'Alice#Pass123');

@@ -31,25 +31,32 @@ export function describeAuthRoutes(openapi: OpenApiRegistry): void {
     auth: 'none',
     requestBody: { $ref: '#/components/schemas/LoginRequest' },
     responses: { 200: { description: 'Logged in', schema: { $ref: '#/components/schemas/LoginResponse' } } },
-    errors: [400, 413],
+    description: 'Failed logins are limited per account and per client address (LOGIN_MAX_FAILURES_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS per LOGIN_THROTTLE_WINDOW_SECONDS); over either, 429 with Retry-After whatever the password.',
+    errors: [400, 413, 429, 503],
   });
   openapi.add('post', '/auth/logout', {
     summary: 'Log out: the presented token is refused from now on',
     tags: ['auth'],
     responses: { 200: { description: 'Logged out', schema: { $ref: '#/components/schemas/Message' } } },
   });
+  openapi.add('post', '/auth/logout-all', {
+    summary: 'Log out everywhere: every token of the caller issued until now is refused',
+    tags: ['auth'],
+    responses: { 200: { description: 'Logged out everywhere', schema: { $ref: '#/components/schemas/Message' } } },
+  });
   openapi.add('post', '/auth/step-up', {
     summary: 'Mail a 6-digit step-up code to the caller (valid 10 minutes, replaces any previous code)',
     tags: ['auth'],
     responses: { 200: { description: 'Code sent', schema: { $ref: '#/components/schemas/Message' } } },
-    errors: [503],
+    description: 'At most one code per 30 seconds and five an hour per user; more is 429 with Retry-After.',
+    errors: [429, 503],
   });
   openapi.add('post', '/auth/step-up/verify', {
     summary: 'Verify the step-up code; grants step-up to the presented token for 300 seconds',
-    description: 'Then send `X-Step-Up-Verified: true` on sensitive operations. A code allows 5 wrong tries.',
+    description: 'Then send `X-Step-Up-Verified: true` on sensitive operations. A user may enter 5 wrong codes an hour, across codes (a new code does not start the count again); then 429 with Retry-After.',
     tags: ['auth'],
     requestBody: { $ref: '#/components/schemas/StepUpVerifyRequest' },
     responses: { 200: { description: 'Verified', schema: { $ref: '#/components/schemas/StepUpVerifyResponse' } } },
-    errors: [400],
+    errors: [400, 429],
   });
 }

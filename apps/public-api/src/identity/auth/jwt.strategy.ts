@@ -22,7 +22,7 @@ export async function resolveUser(payload: unknown, deps: JwtStrategyDeps): Prom
   const claims = claimsOf(payload);
   if (!claims) return 'Malformed token claims';
   const userId = Number(claims.sub);
-  const user = await deps.principals.lookup(userId, claims.jti, () => deps.revocations.principal(userId, claims.jti));
+  const user = await deps.principals.lookup(userId, claims.jti, () => deps.revocations.principal(userId, claims.jti, claims.tv));
   if (user?.revoked) return 'Token has been revoked';
   if (!user) return 'User not found';
   if (user.blocked) return 'User is blocked';

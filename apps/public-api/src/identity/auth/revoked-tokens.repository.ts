@@ -26,15 +26,20 @@ export class RevokedTokensRepository {
    * Everything a bearer request needs to know about its token's user, in one
    * round trip: this runs on every authenticated request.
    */
-  async principal(userId: number, jti: string): Promise<TokenPrincipal | null> {
+  async principal(userId: number, jti: string, tokenVersion: number): Promise<TokenPrincipal | null> {
     const rows: TokenPrincipal[] = await this.ds.query(
       `SELECT u.id, u.username, u.email, u.role, u.blocked,
-              EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.jti = $2) AS revoked
+              u.token_version > $3 OR EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.jti = $2) AS revoked
          FROM users u
         WHERE u.id = $1`,
-      [userId, jti],
+      [userId, jti, tokenVersion],
     );
     return rows[0] ?? null;
+  }
+
+  /** Refuses every token the user holds now (POST /auth/logout-all); the users trigger tells every replica's cache. */
+  async revokeAll(userId: number): Promise<void> {
+    await this.ds.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [userId]);
   }
 
   /** Idempotent: revoking a token twice keeps the first row. */

@@ -70,6 +70,16 @@ beforeAll(async () => {
   app = buildTestApp(bed, { mailer, logger, features: [guardedRoutes] });
 });
 
+// Each test starts with no code requested and no wrong code entered in the shared windows (STEP_UP_REQUESTS, STEP_UP_FAILURES).
+beforeEach(async () => {
+  await bed.database.query('DELETE FROM rate_limit_counters');
+});
+
+/** Ends the current window of the shared counters whose key starts with `prefix`, as if its time had passed. */
+async function endWindows(prefix: string): Promise<void> {
+  await bed.database.query("UPDATE rate_limit_counters SET expires_at = now() - interval '1 second' WHERE key LIKE $1", [`${prefix}%`]);
+}
+
 afterAll(async () => {
   mailer?.close();
   await smtp?.stop();
@@ -137,7 +147,7 @@ describe('step-up', () => {
     await verify(token, code).expect(200);
   });
 
-  it('kills a code after 5 wrong tries, even when the right one follows', async () => {
+  it('kills a code after 5 wrong tries, even when the right one follows, and answers 429 until the hour ends', async () => {
     const token = await login('bob', 'Bob#Pass123');
     const code = await requestCode(token);
     const remaining: unknown[] = [];
@@ -147,18 +157,61 @@ describe('step-up', () => {
       remaining.push((res.body as ErrorBody).error.details.attemptsRemaining);
     }
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
-    const right = await verify(token, code);
-    expect(right.status).toBe(400);
-    expect((right.body as ErrorBody).error.message).toMatch(/request a new one/);
     expect(lines.some((l) => l.message === 'auth.step_up.locked')).toBe(true);
+    const right = await verify(token, code);
+    expect(right.status).toBe(429);
+    expect((right.body as ErrorBody).error).toMatchObject({ status: 429, name: 'TooManyRequestsError', details: { retry_after: expect.any(Number) } });
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(3000);
 
+    await endWindows('step_up:');
     const fresh = await requestCode(token);
     await verify(token, fresh).expect(200);
+  });
+
+  it('counts wrong codes per user across codes: a new code does not give five more tries', async () => {
+    const token = await login('bob', 'Bob#Pass123');
+    const first = await requestCode(token);
+    for (let i = 0; i < 3; i++) await verify(token, wrongCode(first)).expect(400);
+    await endWindows('step_up:request:30:');
+    const second = await requestCode(token);
+    const fourth = await verify(token, wrongCode(second));
+    expect((fourth.body as ErrorBody).error.details.attemptsRemaining).toBe(1);
+    await verify(token, wrongCode(second)).expect(400);
+    // Five wrong codes this hour, over two codes: the right one is refused, and so is a third code's.
+    expect((await verify(token, second)).status).toBe(429);
+    await endWindows('step_up:request:30:');
+    const third = await requestCode(token);
+    expect((await verify(token, third)).status).toBe(429);
+    // Another user is not affected.
+    const alice = await login('alice', 'Alice#Pass123');
+    await verify(alice, await requestCode(alice)).expect(200);
+  });
+
+  it('sends at most one code per 30 seconds and five an hour (429 with Retry-After, no mail)', async () => {
+    const token = await login('alice', 'Alice#Pass123');
+    const mailsBefore = smtp.received.length;
+    await requestCode(token);
+    const again = await request(app).post('/api/auth/step-up').set(bearer(token));
+    expect(again.status).toBe(429);
+    expect((again.body as ErrorBody).error).toMatchObject({ name: 'TooManyRequestsError', details: { retry_after: expect.any(Number) } });
+    const wait = Number(again.headers['retry-after']);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(30);
+    for (let i = 0; i < 4; i++) {
+      await endWindows('step_up:request:30:');
+      await requestCode(token);
+    }
+    await endWindows('step_up:request:30:');
+    const sixth = await request(app).post('/api/auth/step-up').set(bearer(token));
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(30);
+    expect(smtp.received.length).toBe(mailsBefore + 5);
   });
 
   it('invalidates the previous code when a new one is requested', async () => {
     const token = await login('alice', 'Alice#Pass123');
     const first = await requestCode(token);
+    await endWindows('step_up:request:30:');
     const second = await requestCode(token);
     if (first !== second) expect((await verify(token, first)).status).toBe(400);
     await verify(token, second).expect(200);

@@ -3,12 +3,12 @@ import { claimsOf, JWT_ISSUER, signAccessToken } from './tokens';
 import { generateStepUpCode, hashStepUpCode } from './step-up.service';
 
 describe('signAccessToken', () => {
-  it('signs HS256 with sub, jti, role, iat, exp and iss', () => {
-    const signed = signAccessToken({ id: 42, role: 'super_admin' }, { secret: 's3cret-s3cret-s3cret', expiresInSeconds: 3600 });
+  it('signs HS256 with sub, jti, role, iat, exp, iss and the token version', () => {
+    const signed = signAccessToken({ id: 42, role: 'super_admin', tokenVersion: 3 }, { secret: 's3cret-s3cret-s3cret', expiresInSeconds: 3600 });
     const decoded = jwt.verify(signed.token, 's3cret-s3cret-s3cret', { algorithms: ['HS256'], complete: true });
     expect(decoded.header.alg).toBe('HS256');
     const claims = claimsOf(decoded.payload);
-    expect(claims).toEqual({ sub: '42', jti: signed.jti, role: 'super_admin', iat: expect.any(Number), exp: signed.exp, iss: JWT_ISSUER });
+    expect(claims).toEqual({ sub: '42', jti: signed.jti, role: 'super_admin', iat: expect.any(Number), exp: signed.exp, iss: JWT_ISSUER, tv: 3 });
     expect(signed.exp - claims!.iat).toBe(3600);
   });
 
@@ -23,7 +23,10 @@ describe('claimsOf', () => {
   const good = { sub: '7', jti: '0b7e4c1e-7d0e-4a8e-9a53-0a6c1f0b8d11', role: 'user', iat: 1, exp: 2, iss: JWT_ISSUER };
 
   it('refuses payloads missing a claim or with a wrong one', () => {
-    expect(claimsOf(good)).toEqual(good);
+    expect(claimsOf(good)).toEqual({ ...good, tv: 0 });
+    expect(claimsOf({ ...good, tv: 2 })).toEqual({ ...good, tv: 2 });
+    expect(claimsOf({ ...good, tv: -1 })).toBeUndefined();
+    expect(claimsOf({ ...good, tv: '2' })).toBeUndefined();
     expect(claimsOf({ ...good, sub: 'seven' })).toBeUndefined();
     expect(claimsOf({ ...good, sub: '0' })).toBeUndefined();
     expect(claimsOf({ ...good, jti: 'x' })).toBeUndefined();

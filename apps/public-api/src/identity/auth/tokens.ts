@@ -16,6 +16,8 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   iss: string;
+  /** The user's token version when the token was issued (0 for tokens issued before versions existed). */
+  tv: number;
 }
 
 export interface SignedAccessToken {
@@ -31,11 +33,11 @@ export interface TokenSigningOptions {
 }
 
 /** Signs the access token returned by POST /auth/local. */
-export function signAccessToken(user: { id: number; role: UserRole }, options: TokenSigningOptions): SignedAccessToken {
+export function signAccessToken(user: { id: number; role: UserRole; tokenVersion?: number }, options: TokenSigningOptions): SignedAccessToken {
   const jti = randomUUID();
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + options.expiresInSeconds;
-  const token = jwt.sign({ role: user.role, iat, exp }, hmacKey(options.secret), { algorithm: JWT_ALGORITHM, subject: String(user.id), jwtid: jti, issuer: JWT_ISSUER });
+  const token = jwt.sign({ role: user.role, iat, exp, tv: user.tokenVersion ?? 0 }, hmacKey(options.secret), { algorithm: JWT_ALGORITHM, subject: String(user.id), jwtid: jti, issuer: JWT_ISSUER });
   return { token, jti, exp };
 }
 
@@ -45,9 +47,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function claimsOf(payload: unknown): AccessTokenClaims | undefined {
   if (payload === null || typeof payload !== 'object') return undefined;
   const p = payload as Record<string, unknown>;
-  const { sub, jti, role, iat, exp, iss } = p;
+  const { sub, jti, role, iat, exp, iss, tv = 0 } = p;
   if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return undefined;
   if (typeof jti !== 'string' || !UUID.test(jti)) return undefined;
   if (!isUserRole(role) || typeof exp !== 'number' || typeof iat !== 'number' || typeof iss !== 'string') return undefined;
-  return { sub, jti, role, iat, exp, iss };
+  if (typeof tv !== 'number' || !Number.isSafeInteger(tv) || tv < 0) return undefined;
+  return { sub, jti, role, iat, exp, iss, tv };
 }

@@ -8,7 +8,11 @@ import { completeStepUp } from '../../test-support/step-up-mail';
 import { buildTestApi, LogLine, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
+import { silentLogger } from '@docflow/service-kit';
+import { rotateCredentialKeys } from './credential-key-rotation';
+import { CredentialSealer } from './credential-sealer';
 import { createCredentialsService } from './credentials.feature';
+import { CredentialsRepository } from './credentials.repository';
 import type { CredentialView } from './credentials.service';
 
 let bed: TestBed;
@@ -153,5 +157,42 @@ describe('credentials (spec 4.13)', () => {
     await audit.flush();
     const rows = (await bed.database.query("SELECT actor_user_id, details FROM audit_log WHERE action = 'credential.deleted'")) as { actor_user_id: number; details: { credential_id: number } }[];
     expect(rows).toEqual([{ actor_user_id: aliceId, details: { credential_id: id } }]);
+  });
+
+  it('binds each sealed value to its credential: a value copied onto another of the owner’s rows does not open', async () => {
+    const service = createCredentialsService({ config: testConfig(), database: bed.database, audit });
+    const a = await service.create(aliceId, { name: 'A', provider: 'p', description: null, fields: { k: 'value-a' } });
+    const b = await service.create(aliceId, { name: 'B', provider: 'p', description: null, fields: { k: 'value-b' } });
+    await bed.database.query('UPDATE credentials SET sealed_fields = (SELECT sealed_fields FROM credentials WHERE id = $1) WHERE id = $2', [a.id, b.id]);
+    expect(await service.fieldsFor(aliceId, a.id)).toEqual({ k: 'value-a' });
+    await expect(service.fieldsFor(aliceId, b.id)).rejects.toThrow();
+  });
+
+  it('rotates CREDENTIALS_MASTER_KEY: the previous key reads until credentials:rotate-key re-seals every value under the new one', async () => {
+    const [oldKey, newKey] = ['1f'.repeat(32), '2e'.repeat(32)];
+    const before = createCredentialsService({ config: { CREDENTIALS_MASTER_KEY: oldKey }, database: bed.database, audit });
+    const ids: number[] = [];
+    for (const n of [1, 2, 3]) ids.push((await before.create(aliceId, { name: `R${n}`, provider: 'p', description: null, fields: { token: `rot-${n}` } })).id);
+
+    const during = createCredentialsService({ config: { CREDENTIALS_MASTER_KEY: newKey, CREDENTIALS_MASTER_KEY_PREVIOUS: oldKey }, database: bed.database, audit });
+    const newOnly = createCredentialsService({ config: { CREDENTIALS_MASTER_KEY: newKey }, database: bed.database, audit });
+    expect(await during.fieldsFor(aliceId, ids[0]!)).toEqual({ token: 'rot-1' });
+    await expect(newOnly.fieldsFor(aliceId, ids[0]!)).rejects.toThrow();
+    // A value written during the rotation is already under the new key.
+    await during.update(aliceId, ids[2]!, { fields: { token: 'rot-3b' } });
+
+    const repo = new CredentialsRepository(bed.database);
+    const sealer = new CredentialSealer(newKey, oldKey);
+    const report = await rotateCredentialKeys(repo, sealer, silentLogger);
+    // Rows of the other tests are under the development key, which neither key opens: reported, left alone.
+    expect(report.resealed).toBe(2);
+    expect(report.unreadable.length).toBe(report.examined - report.resealed - report.current);
+    expect(report.unreadable.filter((id) => ids.includes(id))).toEqual([]);
+    for (const [i, id] of ids.entries()) expect(await newOnly.fieldsFor(aliceId, id)).toEqual({ token: i === 2 ? 'rot-3b' : `rot-${i + 1}` });
+    await expect(before.fieldsFor(aliceId, ids[0]!)).rejects.toThrow();
+    const sealed = (await bed.database.query('SELECT sealed_fields FROM credentials WHERE id = ANY($1)', [ids])) as { sealed_fields: string }[];
+    for (const row of sealed) expect(row.sealed_fields.startsWith(`v2.${sealer.keyId}.`)).toBe(true);
+    // Running it again changes nothing.
+    expect((await rotateCredentialKeys(repo, sealer, silentLogger)).resealed).toBe(0);
   });
 });

@@ -20,10 +20,16 @@ export interface NewCredentialRow {
   provider: string;
   description: string | null;
   fieldNames: string[];
-  sealedFields: string;
 }
 
-export type CredentialRowChanges = Partial<Omit<NewCredentialRow, 'ownerId'>>;
+export type CredentialRowChanges = Partial<Omit<NewCredentialRow, 'ownerId'>> & { sealedFields?: string };
+
+/** One stored sealed value, as key rotation reads it. */
+export interface SealedRow {
+  id: number;
+  ownerId: number;
+  sealed: string;
+}
 
 /** Every read is scoped to the owner: another user's credential is not found. */
 export class CredentialsRepository {
@@ -49,9 +55,20 @@ export class CredentialsRepository {
     return row?.sealed;
   }
 
-  async insert(row: NewCredentialRow): Promise<CredentialEntity> {
-    const saved = await this.repo.save(this.repo.create(row));
-    return (await this.findOwned(saved.id, row.ownerId)) ?? saved;
+  /**
+   * Inserts the row with its fields sealed by `seal`, which is given the new row's id (the sealed value is
+   * bound to it); one transaction, so no row is ever seen without its value.
+   */
+  async insert(row: NewCredentialRow, seal: (id: number) => string): Promise<CredentialEntity> {
+    const id = await this.database.transaction(async (tx) => {
+      const repo = tx.getRepository(CredentialEntity);
+      const saved = await repo.save(repo.create({ ...row, sealedFields: '' }));
+      await repo.update({ id: saved.id }, { sealedFields: seal(saved.id) });
+      return saved.id;
+    });
+    const inserted = await this.findOwned(id, row.ownerId);
+    if (!inserted) throw new Error(`credential ${id} vanished after insert`);
+    return inserted;
   }
 
   /** Applies the changes to an owned credential; null when there is none. */
@@ -59,6 +76,23 @@ export class CredentialsRepository {
     const result = await this.repo.update({ id, ownerId }, changes);
     if (!result.affected) return null;
     return this.findOwned(id, ownerId);
+  }
+
+  /** Up to `limit` sealed values with ids above `afterId`, in id order (key rotation walks the table with it). */
+  sealedPage(afterId: number, limit: number): Promise<SealedRow[]> {
+    return this.repo
+      .createQueryBuilder('c')
+      .select(['"c"."id" AS id', '"c"."owner_id" AS "ownerId"', '"c"."sealed_fields" AS sealed'])
+      .where('"c"."id" > :afterId', { afterId })
+      .orderBy('"c"."id"', 'ASC')
+      .limit(limit)
+      .getRawMany<SealedRow>();
+  }
+
+  /** Replaces a sealed value only if it is still `previous` (a PUT in between wins); whether it was replaced. */
+  async replaceSealed(id: number, previous: string, next: string): Promise<boolean> {
+    const result = await this.repo.update({ id, sealedFields: previous }, { sealedFields: next });
+    return (result.affected ?? 0) > 0;
   }
 
   async delete(id: number, ownerId: number): Promise<boolean> {

@@ -51,21 +51,17 @@ export class CredentialsService {
   }
 
   async create(ownerId: number, input: CredentialInput): Promise<CredentialView> {
-    const row = await this.repo.insert({
-      ownerId,
-      name: input.name,
-      provider: input.provider,
-      description: input.description,
-      fieldNames: Object.keys(input.fields),
-      sealedFields: this.sealer.seal(input.fields, ownerId),
-    });
+    const row = await this.repo.insert(
+      { ownerId, name: input.name, provider: input.provider, description: input.description, fieldNames: Object.keys(input.fields) },
+      (credentialId) => this.sealer.seal(input.fields, { credentialId, ownerId }),
+    );
     this.audit.record({ action: 'credential.created', actorUserId: ownerId, details: { credential_id: row.id, provider: row.provider, field_count: row.fieldNames.length } });
     return toView(row);
   }
 
   async update(ownerId: number, id: number, changes: CredentialChanges): Promise<CredentialView> {
     const { fields, ...metadata } = changes;
-    const rowChanges: CredentialRowChanges = { ...metadata, ...(fields ? { fieldNames: Object.keys(fields), sealedFields: this.sealer.seal(fields, ownerId) } : {}) };
+    const rowChanges: CredentialRowChanges = { ...metadata, ...(fields ? { fieldNames: Object.keys(fields), sealedFields: this.sealer.seal(fields, { credentialId: id, ownerId }) } : {}) };
     const row = await this.repo.update(id, ownerId, rowChanges);
     if (!row) throw notFound();
     this.audit.record({ action: 'credential.updated', actorUserId: ownerId, details: { credential_id: id, fields_replaced: fields !== undefined } });
@@ -78,9 +74,14 @@ export class CredentialsService {
     return { id };
   }
 
+  /** Whether the owner has this credential (a run binds only its owner's credentials at start). */
+  async exists(ownerId: number, id: number): Promise<boolean> {
+    return (await this.repo.findOwned(id, ownerId)) !== null;
+  }
+
   /** The opened fields of an owned credential, for a workflow node's `credential_id` (spec 2.7); undefined when there is none. */
   async fieldsFor(ownerId: number, id: number): Promise<Record<string, string> | undefined> {
     const sealed = await this.repo.sealedFields(id, ownerId);
-    return sealed === undefined ? undefined : this.sealer.open(sealed, ownerId);
+    return sealed === undefined ? undefined : this.sealer.open(sealed, { credentialId: id, ownerId });
   }
 }

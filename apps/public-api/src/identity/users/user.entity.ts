@@ -22,6 +22,10 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   blocked!: boolean;
 
+  /** Tokens carry it as `tv`; POST /auth/logout-all increments it, and tokens with a lower one are refused. */
+  @Column({ name: 'token_version', type: 'integer', default: 0 })
+  tokenVersion!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

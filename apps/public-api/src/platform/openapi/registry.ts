@@ -41,6 +41,7 @@ export const ERROR_RESPONSES = {
   409: { name: 'Conflict', description: 'Conflicts with an existing resource' },
   413: { name: 'PayloadTooLarge', description: 'Request body too large' },
   422: { name: 'UnprocessableEntity', description: 'Valid in format but semantically wrong' },
+  429: { name: 'TooManyRequests', description: 'Over a rate limit or throttle; the Retry-After header and details.retry_after say when to try again' },
   500: { name: 'InternalError', description: 'Unexpected failure (details.errorId identifies the logged error)' },
   503: { name: 'ServiceUnavailable', description: 'A dependency is unavailable; retry later' },
 } as const;

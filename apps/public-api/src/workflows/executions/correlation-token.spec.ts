@@ -1,5 +1,4 @@
 import { correlationTokenMatches, CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
-import { FixedWindowLimiter } from '../../platform';
 import { looksLikePollingToken, signPollingToken, verifyPollingToken } from './polling-token';
 
 describe('correlation tokens', () => {
@@ -33,18 +32,5 @@ describe('polling tokens', () => {
     expect(verifyPollingToken(token, 'other-secret-0123456789')).toBeUndefined();
     expect(verifyPollingToken(signPollingToken({ executionId: 9, userId: 3 }, 'jwt-secret-0123456789', -10), 'jwt-secret-0123456789')).toBeUndefined();
     expect(looksLikePollingToken('not.a.jwt')).toBe(false);
-  });
-});
-
-describe('FixedWindowLimiter', () => {
-  it('allows `limit` hits per key and window, then refuses until the window ends', () => {
-    let now = 1_000_000;
-    const limiter = new FixedWindowLimiter(3, 60_000, () => now);
-    expect([1, 2, 3, 4].map(() => limiter.hit('a').allowed)).toEqual([true, true, true, false]);
-    expect(limiter.hit('b').allowed).toBe(true);
-    now += 30_000;
-    expect(limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 30 });
-    now += 30_000;
-    expect(limiter.hit('a').allowed).toBe(true);
   });
 });

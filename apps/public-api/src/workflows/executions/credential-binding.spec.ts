@@ -1,10 +1,13 @@
 import { BadRequestError } from '@docflow/service-kit';
 import type { WorkflowDefinition } from '@docflow/workflow';
-import { bindCredentials, type CredentialSource } from './credential-binding';
+import { bindCredentials, nodeCredentialId, type CredentialSource } from './credential-binding';
 
 const store: CredentialSource = {
   async fieldsFor(ownerId, id) {
     return ownerId === 1 && id === 7 ? { api_key: 'sk-123', 'acct.id': 'a-9' } : undefined;
+  },
+  async exists(ownerId, id) {
+    return ownerId === 1 && id === 7;
   },
 };
 
@@ -24,20 +27,17 @@ function configOf(def: WorkflowDefinition, id: string): Record<string, unknown> 
 }
 
 describe('bindCredentials', () => {
-  it('resolves the node’s templates from the credential fields, keeps the others, and drops credential_id', async () => {
-    const given = definition({
-      url: 'https://api.example.com/v1/{{start.path}}',
-      headers: { Authorization: 'Bearer {{api_key}}', 'X-Account': '{{credential["acct.id"]}}' },
-      credential_id: 7,
-    });
-    const bound = await bindCredentials(given, 1, store);
-    expect(configOf(bound, 'call')).toEqual({
-      url: 'https://api.example.com/v1/{{start.path}}',
-      headers: { Authorization: 'Bearer sk-123', 'X-Account': 'a-9' },
-    });
-    // The stored definition is untouched.
-    expect(configOf(given, 'call').credential_id).toBe(7);
-    expect((configOf(given, 'call').headers as Record<string, string>).Authorization).toBe('Bearer {{api_key}}');
+  it('keeps only the credential id in the job: no field value, templates left for the processor', async () => {
+    const config = { url: 'https://api.example.com/v1/{{start.path}}', headers: { Authorization: 'Bearer {{api_key}}', 'X-Account': '{{credential["acct.id"]}}' } };
+    const bound = await bindCredentials(definition({ ...config, credential_id: '7' }), 1, store);
+    expect(configOf(bound, 'call')).toEqual({ ...config, credential_id: 7 });
+    expect(JSON.stringify(bound)).not.toContain('sk-123');
+    expect(nodeCredentialId(bound, 'call')).toBe(7);
+    expect(nodeCredentialId(bound, 'start')).toBeUndefined();
+  });
+
+  it('drops a null credential_id', async () => {
+    expect(configOf(await bindCredentials(definition({ url: 'u', credential_id: null }), 1, store), 'call')).toEqual({ url: 'u' });
   });
 
   it('returns the same definition when no node names a credential', async () => {

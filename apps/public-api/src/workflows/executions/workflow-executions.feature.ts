@@ -1,11 +1,11 @@
 import type { Request, RequestHandler } from 'express';
-import { ResultMessage } from '@docflow/contracts';
+import { NodeCredentialRequest, type NodeCredentialResponse, ResultMessage } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
-import { BadRequestError, Logger, Metrics, NotFoundError, TooManyRequestsError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import type { AuditLog } from '../../identity';
 import { createCredentialsService } from '../../identity';
-import { idParam, requestFields } from '../../platform';
+import { idParam, PER_MINUTE, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
 import type { PublicApiConfig } from '../../platform';
 import type { PublicApiDatabase } from '../../platform';
@@ -13,7 +13,6 @@ import type { ApiFeature, PlatformServices } from '../../platform';
 import { RouterClient } from '../../platform';
 import { CorrelationTokenSealer } from './correlation-token';
 import { ExecutionResultsService } from './execution-results.service';
-import { FixedWindowLimiter } from '../../platform';
 import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
 import { describeExecutionRoutes } from './workflow-executions.openapi';
 import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
@@ -21,7 +20,7 @@ import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { AuthGuards } from '../../identity';
 
 export interface ExecutionServicesDeps {
-  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'INTERNAL_SERVICE_JWT_SECRET'>;
+  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS' | 'INTERNAL_SERVICE_JWT_SECRET'>;
   database: PublicApiDatabase;
   logger: Logger;
   metrics: Metrics;
@@ -94,13 +93,12 @@ function readerOf(req: Request): ExecutionReader {
 }
 
 /** /workflow-executions (spec 4.8). */
-export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards; executions: ExecutionServices }> = {
+export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'openapi' | 'limits'> & { auth: AuthGuards; executions: ExecutionServices }> = {
   name: 'workflow-executions',
   register(api, ctx) {
     const { executions, results } = ctx.executions;
     const auth = ctx.auth.requireAuth;
     const readAuth = bearerOrPollingToken(ctx);
-    const limiter = new FixedWindowLimiter(POLLING_LIMIT_PER_MINUTE, 60_000);
     const serviceAuth = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
 
     api.post('/workflow-executions', auth, async (req, res) => {
@@ -111,13 +109,7 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
       const id = executionId(req.params['id']);
       const reader = readerOf(req);
       const caller = 'user' in reader ? `user:${reader.user.id}` : `poll:${reader.polling.executionId}`;
-      const verdict = limiter.hit(`${caller}:${id}`);
-      if (!verdict.allowed) {
-        res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
-        throw new TooManyRequestsError(`Polling limit: at most ${POLLING_LIMIT_PER_MINUTE} requests per minute for one execution`, {
-          retry_after: verdict.retryAfterSeconds,
-        });
-      }
+      await ctx.limits.enforce(`poll:${caller}:${id}`, PER_MINUTE(POLLING_LIMIT_PER_MINUTE), `Polling limit: at most ${POLLING_LIMIT_PER_MINUTE} requests per minute for one execution`);
       res.json({ data: await executions.get(reader, id) });
     });
 
@@ -157,6 +149,15 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
       const outcome = await results.apply(msg);
       if (outcome.outcome === 'unknown_execution' || outcome.outcome === 'not_a_workflow_job') throw new NotFoundError(EXECUTION_NOT_FOUND);
       res.json({ data: { id, applied: outcome.outcome === 'applied', status: outcome.status } });
+    });
+
+    api.post('/workflow-executions/internal/:id/node-credential', serviceAuth, async (req, res) => {
+      const id = executionId(req.params['id']);
+      const parsed = validatePlain(NodeCredentialRequest, req.body);
+      if (!parsed.ok) throw BadRequestError.withErrors('Invalid node credential request', parsed.errors);
+      const body: NodeCredentialResponse = { data: await executions.nodeCredential(id, parsed.value.job_id, parsed.value.node_id) };
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(body);
     });
 
     describeExecutionRoutes(ctx.openapi);

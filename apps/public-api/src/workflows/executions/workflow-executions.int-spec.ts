@@ -229,19 +229,39 @@ describe('nodes with a credential_id (spec 2.7, rest_api_task rule 3)', () => {
     return (res.body as { data: { id: number } }).data.id;
   }
 
-  it('sends the job with the node’s templates resolved from the credential and no credential_id; the record keeps only the id', async () => {
+  function nodeCredential(executionId: number, body: Record<string, unknown>, auth = `Bearer ${signServiceToken(INTERNAL_SECRET, 'workflow-processor')}`): request.Test {
+    return request(app).post(`/api/workflow-executions/internal/${executionId}/node-credential`).set('Authorization', auth).send(body);
+  }
+
+  it('sends a job holding only the credential id, never a value; the processor opens it for the running job’s node', async () => {
     const credentialId = await storeCredential(actors.alice.auth, { api_key: 'sk-bound-secret' });
-    const id = await api.started(actors.alice, definitionUsing(credentialId));
-    const job = router.job((await row(id)).job_id!)!;
+    const id = await api.started(actors.alice, definitionUsing(String(credentialId)));
+    const jobId = (await row(id)).job_id!;
+    // What the router publishes on workflow_queue is this payload, unmodified (spec 4.16).
+    const job = router.job(jobId)!;
+    expect(JSON.stringify(job)).not.toContain('sk-bound-secret');
     const fetch = (job.payload.workflow_definition as { nodes: { id: string; data: { config: Record<string, unknown> } }[] }).nodes.find((n) => n.id === 'fetch')!;
     expect(fetch.data.config).toEqual({
       url: 'https://example.com/status/{{document_url}}',
       method: 'GET',
-      headers: { Authorization: 'Bearer sk-bound-secret', 'X-Doc': '{{document_url}}' },
+      headers: { Authorization: 'Bearer {{api_key}}', 'X-Doc': '{{document_url}}' },
+      credential_id: credentialId,
     });
     const stored = JSON.stringify(await bed.database.query('SELECT workflow_definition FROM workflow_executions WHERE id = $1', [id]));
     expect(stored).not.toContain('sk-bound-secret');
-    expect(stored).toContain(`"credential_id":${credentialId}`);
+
+    const opened = await nodeCredential(id, { job_id: jobId, node_id: 'fetch' });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toEqual({ data: { credential_id: credentialId, fields: { api_key: 'sk-bound-secret' } } });
+    expect(opened.headers['cache-control']).toBe('no-store');
+    // Another node, another job, no service credentials, a bad body: nothing.
+    expect((await nodeCredential(id, { job_id: jobId, node_id: 'start' })).status).toBe(404);
+    expect((await nodeCredential(id, { job_id: `${jobId}_resume_1`, node_id: 'fetch' })).status).toBe(404);
+    expect((await nodeCredential(id, { job_id: jobId, node_id: 'fetch' }, actors.alice.auth)).status).toBe(401);
+    expect((await nodeCredential(id, { node_id: 'fetch' })).status).toBe(400);
+    // Once the run has ended, the credential is no longer handed out.
+    await bed.database.query("UPDATE workflow_executions SET status = 'completed' WHERE id = $1", [id]);
+    expect((await nodeCredential(id, { job_id: jobId, node_id: 'fetch' })).status).toBe(404);
   });
 
   it('refuses to start with another user’s credential (400) and leaves the execution queued', async () => {
@@ -305,6 +325,15 @@ describe('reading executions', () => {
     expect(codes[60]).toBe(429);
     // The status read is not the polled endpoint.
     expect((await api.status(actors.bob, fresh)).status).toBe(200);
+  });
+
+  it('counts polling across processes: a second app over the same database shares the window', async () => {
+    const second = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() }).app;
+    const fresh = await api.createExecution(actors.bob, await api.createActivity(actors.bob));
+    const codes: number[] = [];
+    for (let i = 0; i < 62; i++) codes.push((await request(i % 2 === 0 ? app : second).get(`/api/workflow-executions/${fresh}`).set('Authorization', actors.bob.auth)).status);
+    expect(codes.slice(0, 60).every((c) => c === 200)).toBe(true);
+    expect(codes.slice(60)).toEqual([429, 429]);
   });
 });
 

@@ -6,7 +6,7 @@ import type { ActivitiesRepository, ActivityForExecution } from '../activities/a
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
 import type { RouterClient } from '../../platform';
-import { bindCredentials, type CredentialSource } from './credential-binding';
+import { bindCredentials, nodeCredentialId, type CredentialSource } from './credential-binding';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -22,7 +22,7 @@ export interface WorkflowExecutionsDeps {
   sealer: CorrelationTokenSealer;
   logger: Logger;
   audit: AuditLog;
-  /** Opens the credentials nodes name (credential_id) for the job. */
+  /** The owner's credentials that nodes name (credential_id): checked at start, opened when the node runs. */
   credentials: CredentialSource;
   /** MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10). */
   maxRunningPerUser: number;
@@ -377,7 +377,21 @@ export class WorkflowExecutionsService {
     return new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
   }
 
-  /** The job of a start or resume; nodes' credentials are bound into this copy only (the record keeps credential_id). */
+  /**
+   * The fields of the credential a node of a running execution names, for the workflow processor as the node
+   * runs (spec 2.7 rule 3): only for the execution's current job, and only the credential its own stored
+   * definition names for that node, opened as its owner. Anything else is 404, saying no more.
+   */
+  async nodeCredential(executionId: number, jobId: string, nodeId: string): Promise<{ credential_id: number; fields: Record<string, string> }> {
+    const e = await this.deps.repo.findById(executionId);
+    const credentialId = e && e.status === 'running' && e.jobId === jobId ? nodeCredentialId(e.workflowDefinition, nodeId) : undefined;
+    const fields = e && credentialId !== undefined ? await this.deps.credentials.fieldsFor(e.userId, credentialId) : undefined;
+    if (credentialId === undefined || fields === undefined) throw new NotFoundError('No credential is bound to this node of a running job');
+    this.deps.logger.info('node credential opened', { executionId, jobId, nodeId, credentialId });
+    return { credential_id: credentialId, fields };
+  }
+
+  /** The job of a start or resume: nodes keep only their credential ids, checked to be the owner's. */
   private async payloadOf(e: StartedRow, jobId: string): Promise<WorkflowJobPayload> {
     return {
       workflow_definition: await bindCredentials(e.workflowDefinition as WorkflowDefinition, e.userId, this.deps.credentials),

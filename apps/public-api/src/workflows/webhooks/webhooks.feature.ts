@@ -1,14 +1,13 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
+import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { ActivitiesRepository } from '../activities/activities.repository';
-import { idParam } from '../../platform';
+import { idParam, PER_MINUTE } from '../../platform';
 import { currentUser } from '../../identity';
 import { createUploadMiddleware, removeSpooled, spooledFiles } from '../../documents';
 import type { ApiFeature, PlatformServices } from '../../platform';
 import type { RagModule } from '../../rag';
 import type { DocumentsModule } from '../../documents';
-import { FixedWindowLimiter } from '../../platform';
 import { originAllowed } from '../../platform';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
@@ -21,6 +20,8 @@ import type { ExecutionServices } from '../executions/workflow-executions.featur
 
 /** Spec 8: at most 100 triggers a minute per webhook (per replica). */
 export const TRIGGER_LIMIT_PER_MINUTE = 100;
+/** Wrong-secret calls are audited as one row per webhook and 5 minutes, with their count. */
+export const SIGNATURE_MISMATCH_AUDIT_WINDOW_SECONDS = 300;
 /** Spec 8: a webhook's max_file_size_mb is at most 50; the spooler stops there, the webhook's own limit is checked after. */
 const SPOOL_LIMIT_BYTES = 50 * 1024 * 1024;
 export const WEBHOOK_SECRET_HEADER = 'x-webhook-secret';
@@ -52,7 +53,7 @@ function inputsOf(req: Request): Record<string, unknown> {
   return body;
 }
 
-export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
+export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
   return {
     name: 'webhooks',
     register(api, ctx) {
@@ -73,7 +74,6 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
         jwtSecret: ctx.config.JWT_SECRET,
       });
       const { requireAuth } = ctx.auth;
-      const limiter = new FixedWindowLimiter(TRIGGER_LIMIT_PER_MINUTE, 60_000);
       // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
       const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
 
@@ -84,7 +84,8 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
         const webhook = await repo.findById(webhookId(req.params['id']));
         if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
         if (!webhookSecretMatches(secret, webhook)) {
-          ctx.audit.record({ action: 'webhook.signature_mismatch', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
+          // Anyone can send wrong secrets: one row per webhook and window, with the count, not one per request.
+          ctx.audit.recordRepeated({ action: 'webhook.signature_mismatch', subject: `webhook:${webhook.id}`, actorUserId: webhook.ownerId, details: { webhook_id: webhook.id }, windowSeconds: SIGNATURE_MISMATCH_AUDIT_WINDOW_SECONDS });
           throw new UnauthorizedError('Invalid webhook secret');
         }
         if (!webhook.active) throw new ForbiddenError('This webhook is inactive');
@@ -92,11 +93,7 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
           ctx.audit.record({ action: 'webhook.origin_blocked', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
           throw new ForbiddenError('This origin may not trigger the webhook');
         }
-        const verdict = limiter.hit(String(webhook.id));
-        if (!verdict.allowed) {
-          res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
-          throw new TooManyRequestsError(`At most ${TRIGGER_LIMIT_PER_MINUTE} triggers per minute for one webhook`, { retry_after: verdict.retryAfterSeconds });
-        }
+        await ctx.limits.enforce(`webhook:${webhook.id}`, PER_MINUTE(TRIGGER_LIMIT_PER_MINUTE), `At most ${TRIGGER_LIMIT_PER_MINUTE} triggers per minute for one webhook`);
         res.locals['webhook'] = webhook;
         next();
       };

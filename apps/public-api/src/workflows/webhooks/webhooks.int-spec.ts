@@ -2,6 +2,7 @@ import request from 'supertest';
 import { buildPdf } from '../../documents/test-support/fixtures';
 import { type DocumentsKit, openDocumentsKit } from '../../documents/test-support/documents-kit';
 import { FakeRouter } from '../../test-support/fake-router';
+import { buildTestApi } from '../../test-support/test-app';
 import { sampleDefinition } from '../executions/test-support/actors';
 import { executionEnv, ROUTER_KEY } from '../executions/test-support/execution-api';
 import type { TriggerResponse, WebhookView } from './webhooks.service';
@@ -216,6 +217,42 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await trigger(other.id, other.secret_key, { priority: 'high' })).status).toBe(400);
+  });
+
+  it('counts the 100 a minute across processes: two apps over one database share each webhook\'s window', async () => {
+    const second = buildTestApi(kit.bed, { config: kit.config }).app;
+    const w = await createWebhook(kit.alice.auth);
+    const call = (n: number) => request(n % 2 === 0 ? kit.app : second).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).send({ priority: 'high' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 102; i++) statuses.push((await call(i)).status);
+    expect(statuses.slice(0, 100).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(100)).toEqual([429, 429]);
+  });
+
+  it('audits wrong secrets as one row per webhook and window with the count, whichever process answered', async () => {
+    const second = buildTestApi(kit.bed, { config: kit.config });
+    const w = await createWebhook(kit.alice.auth);
+    const other = await createWebhook(kit.alice.auth);
+    const wrong = 'f'.repeat(64);
+    for (let i = 0; i < 7; i++) expect((await request(i % 2 === 0 ? kit.app : second.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', wrong).send({})).status).toBe(401);
+    expect((await trigger(other.id, wrong, {})).status).toBe(401);
+    const rowsOf = async (id: number) => {
+      await kit.api.audit.flush();
+      return (await kit.bed.database.query("SELECT actor_user_id, details FROM audit_log WHERE action = 'webhook.signature_mismatch' AND details->>'webhook_id' = $1", [String(id)])) as Array<{ actor_user_id: number; details: Record<string, unknown> }>;
+    };
+    // Nothing is written while the window is open ...
+    await kit.api.audit.closeWindows();
+    expect(await rowsOf(w.id)).toEqual([]);
+    // ... and one row per webhook once it has ended, by either process.
+    // As if five minutes had passed: the window moved back by its length.
+    await kit.bed.database.query("UPDATE audit_aggregates SET window_start = window_start - interval '300 seconds', window_end = window_end - interval '300 seconds'");
+    await second.audit.closeWindows();
+    await kit.api.audit.closeWindows();
+    const rows = await rowsOf(w.id);
+    expect(rows).toEqual([{ actor_user_id: kit.alice.id, details: { webhook_id: w.id, count: 7, window_start: expect.any(String), window_end: expect.any(String) } }]);
+    const d = rows[0]!.details;
+    expect(Date.parse(String(d['window_end'])) - Date.parse(String(d['window_start']))).toBe(300_000);
+    expect((await rowsOf(other.id)).map((r) => r.details['count'])).toEqual([1]);
   });
 
   it('rotates the secret: the new one works at once, the previous one during the grace window', async () => {

@@ -1,10 +1,9 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Readable } from 'node:stream';
-import axios, { type AxiosInstance, isAxiosError, isCancel } from 'axios';
 import { isDriveError } from '@docflow/cloud-drive';
 import { DocumentImportResponse, IDEMPOTENCY_KEY_HEADER, INTERNAL_DOCUMENT_IMPORT_PATH, type DocumentImportQuery } from '@docflow/contracts';
-import { CORRELATION_HEADER, currentCorrelationId, validatePlain } from '@docflow/service-kit';
+import { bodyText, InternalHttpClient, InternalHttpError, type InternalResponse } from '@docflow/internal-http';
+import { validatePlain } from '@docflow/service-kit';
+import { publicApiHttp } from '../public-api-http';
 import { abortReason } from '../../engine/abort';
 import { NodeFailure } from '../executor';
 
@@ -30,13 +29,6 @@ export interface DocumentImportClientOptions {
   timeoutMs?: number;
 }
 
-const MAX_BODY_IN_ERROR = 500;
-
-function bodyText(data: unknown): string {
-  const text = typeof data === 'string' ? data : JSON.stringify(data ?? '');
-  return text.length > MAX_BODY_IN_ERROR ? `${text.slice(0, MAX_BODY_IN_ERROR)}…` : text;
-}
-
 /**
  * `POST /api/internal/documents/import` (libs/contracts cloud-drive.ts): the
  * file's bytes streamed as the body, the user and file name in the query,
@@ -46,62 +38,48 @@ function bodyText(data: unknown): string {
  * `http_error` and the upstream status and body.
  */
 export class DocumentImportClient implements DocumentImporter {
-  private readonly http: AxiosInstance;
-  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+  private readonly http: InternalHttpClient;
 
-  constructor(private readonly options: DocumentImportClientOptions) {
-    this.http = axios.create({
-      baseURL: options.baseUrl.replace(/\/+$/, ''),
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      maxRedirects: 0,
-      maxBodyLength: Infinity,
-      maxContentLength: 1024 * 1024,
-      validateStatus: () => true,
-      transitional: { clarifyTimeoutError: true },
-    });
+  constructor(options: DocumentImportClientOptions) {
+    this.http = publicApiHttp({ baseUrl: options.baseUrl, serviceKey: options.serviceKey, timeoutMs: options.timeoutMs ?? 300_000, maxSockets: 16, maxResponseBytes: 1024 * 1024 });
   }
 
   async importDocument(request: DocumentImportRequest, signal: AbortSignal): Promise<DocumentImportResponse> {
     if (signal.aborted) throw abortReason(signal);
-    const correlation = currentCorrelationId();
-    const params: DocumentImportQuery = { user_id: request.user_id, file_name: request.file_name, source: request.source, ...(request.source_ref ? { source_ref: request.source_ref } : {}) };
+    const query: DocumentImportQuery = { user_id: request.user_id, file_name: request.file_name, source: request.source, ...(request.source_ref ? { source_ref: request.source_ref } : {}) };
     // A failing download (too large, drive gone) ends the upload: its error is the one to report.
     let streamError: unknown;
     request.content.on('error', (err) => (streamError ??= err));
-    let res;
+    let res: InternalResponse;
     try {
-      res = await this.http.post<unknown>(INTERNAL_DOCUMENT_IMPORT_PATH, request.content, {
-        params,
+      res = await this.http.request({
+        method: 'POST',
+        path: INTERNAL_DOCUMENT_IMPORT_PATH,
+        query: { ...query },
+        stream: { body: request.content, contentType: request.contentType || 'application/octet-stream' },
+        headers: { [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey },
         signal,
-        timeout: this.options.timeoutMs ?? 300_000,
-        headers: {
-          'content-type': request.contentType || 'application/octet-stream',
-          'x-service-key': this.options.serviceKey,
-          [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey,
-          ...(correlation ? { [CORRELATION_HEADER]: correlation } : {}),
-        },
       });
     } catch (err) {
       request.content.destroy();
-      if (signal.aborted || isCancel(err)) throw abortReason(signal);
+      if (signal.aborted) throw abortReason(signal);
       if (isDriveError(streamError)) throw streamError;
-      if (isAxiosError(err) && (err.code === 'ETIMEDOUT' || err.code === 'ECONNABORTED')) throw new NodeFailure('timeout', 'The public API did not take the file in time');
-      const code = isAxiosError(err) && err.code ? ` (${err.code})` : '';
+      if (err instanceof InternalHttpError && err.kind === 'timeout') throw new NodeFailure('timeout', 'The public API did not take the file in time');
+      const code = err instanceof InternalHttpError && err.code ? ` (${err.code})` : '';
       throw new NodeFailure('network_error', `The public API could not be reached to store the file${code}`);
     }
     const status = res.status;
-    if (status === 400 || status === 413 || status === 415) throw new NodeFailure('validation_error', `${status} ${bodyText(res.data)}: the file cannot be stored as a document`);
-    if (status === 401 || status === 403) throw new NodeFailure('configuration_error', `${status} ${bodyText(res.data)}: the public API refused the processor's service key`);
-    if (status === 404) throw new NodeFailure('configuration_error', `${status} ${bodyText(res.data)}: the public API does not know this run's user`);
-    if (status < 200 || status >= 300) throw new NodeFailure('http_error', `${status} ${bodyText(res.data)}`);
-    const checked = validatePlain(DocumentImportResponse, res.data);
+    const text = bodyText(res.body);
+    if (status === 400 || status === 413 || status === 415) throw new NodeFailure('validation_error', `${status} ${text}: the file cannot be stored as a document`);
+    if (status === 401 || status === 403) throw new NodeFailure('configuration_error', `${status} ${text}: the public API refused the processor's service key`);
+    if (status === 404) throw new NodeFailure('configuration_error', `${status} ${text}: the public API does not know this run's user`);
+    if (status < 200 || status >= 300) throw new NodeFailure('http_error', `${status} ${text}`);
+    const checked = validatePlain(DocumentImportResponse, res.body);
     if (!checked.ok) throw new NodeFailure('http_error', `${status} the public API answered the import without ${checked.errors.join(', ')}`);
     return checked.value;
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.http.close();
   }
 }

@@ -1,7 +1,8 @@
-import axios, { type AxiosInstance } from 'axios';
 import { DriveReconnectError, DriveRetryableError, type AccessTokenSource, type LentAccessToken } from '@docflow/cloud-drive';
 import { DRIVE_TOKEN_ERRORS, DriveAccessTokenResponse, INTERNAL_DRIVE_ACCESS_TOKEN_PATH, type DriveAccessTokenRequest } from '@docflow/contracts';
-import { CORRELATION_HEADER, currentCorrelationId, validatePlain, type Logger } from '@docflow/service-kit';
+import { InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
+import { validatePlain, type Logger } from '@docflow/service-kit';
+import { publicApiHttp } from '../public-api-http';
 
 export interface LentAccessTokensOptions {
   /** PUBLIC_API_INTERNAL_URL, without /api. */
@@ -21,32 +22,30 @@ const MARGIN_MS = 60_000;
  * cloud-drive.ts) and keeps it in memory until shortly before it expires.
  */
 export class LentAccessTokens implements AccessTokenSource {
-  private readonly http: AxiosInstance;
+  private readonly http: InternalHttpClient;
   private readonly cache = new Map<number, LentAccessToken>();
 
   constructor(private readonly options: LentAccessTokensOptions) {
-    this.http = axios.create({ baseURL: options.baseUrl.replace(/\/+$/, ''), maxRedirects: 0, timeout: options.timeoutMs ?? 30_000, validateStatus: () => true });
+    this.http = publicApiHttp({ baseUrl: options.baseUrl, serviceKey: options.serviceKey, timeoutMs: options.timeoutMs ?? 30_000, maxSockets: 8 });
   }
 
   async accessToken(userId: number, options: { forceRefresh?: boolean } = {}): Promise<LentAccessToken> {
     const cached = this.cache.get(userId);
     if (cached && !options.forceRefresh && cached.expiresAt - MARGIN_MS > Date.now()) return cached;
     const body: DriveAccessTokenRequest = { user_id: userId, ...(options.forceRefresh ? { force_refresh: true } : {}) };
-    let res;
+    let res: InternalResponse;
     try {
-      const correlation = currentCorrelationId();
-      const headers = { 'x-service-key': this.options.serviceKey, ...(correlation ? { [CORRELATION_HEADER]: correlation } : {}) };
-      res = await this.http.post<unknown>(INTERNAL_DRIVE_ACCESS_TOKEN_PATH, body, { headers });
+      res = await this.http.request({ method: 'POST', path: INTERNAL_DRIVE_ACCESS_TOKEN_PATH, json: body });
     } catch {
       throw new DriveRetryableError('The public API could not be reached for the drive access token', 5000);
     }
-    const code = (res.data as { error?: unknown } | null)?.error;
+    const code = (res.body as { error?: unknown } | null)?.error;
     if (res.status === 409 && (DRIVE_TOKEN_ERRORS as readonly unknown[]).includes(code)) {
       this.cache.delete(userId);
       throw new DriveReconnectError(code === 'drive_not_connected' ? 'The cloud drive is not connected for this user' : 'The cloud drive must be connected again');
     }
     if (res.status !== 200) throw new DriveRetryableError(`The public API answered ${res.status} for the drive access token`, 5000, res.status);
-    const checked = validatePlain(DriveAccessTokenResponse, res.data);
+    const checked = validatePlain(DriveAccessTokenResponse, res.body);
     if (!checked.ok) throw new DriveRetryableError(`The public API sent a drive access token without ${checked.errors.join(', ')}`, 5000);
     const token = { accessToken: checked.value.access_token, expiresAt: Date.parse(checked.value.expires_at) };
     this.cache.set(userId, token);

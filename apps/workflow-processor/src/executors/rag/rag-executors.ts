@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_TOP_K, INTERNAL_RAG_ENABLE_PATH, INTERNAL_RAG_QUERY_PATH, MAX_TOP_K, type InternalRagEnableBody, type InternalRagQueryBody } from '@docflow/contracts';
 import { NodeFailure, type TaskExecutor } from '../executor';
 import { notAvailableExecutor } from '../not-available/not-available';
 import { RagApiClient, type RagExecutorDeps } from './rag-api.client';
@@ -6,8 +7,6 @@ import { bodyOf, booleanField, idField, requiredId, timeoutMsOf, userIdFor } fro
 
 export type { RagExecutorDeps } from './rag-api.client';
 
-const DEFAULT_TOP_K = 5;
-const MAX_TOP_K = 20;
 const SNIPPET_CHARS = 300;
 
 export interface RagSourceOutput {
@@ -46,8 +45,8 @@ function sourcesOf(raw: unknown): RagSourceOutput[] {
 export function createRagEnableExecutor(client: RagApiClient): TaskExecutor {
   return async (ctx) => {
     const fields = bodyOf(ctx);
-    const body = { document_id: requiredId(fields, 'document_id'), user_id: userIdFor(ctx, fields), force_reprocess: booleanField(fields, 'force_reprocess', false) };
-    const res = await client.post('/internal/rag/enable', body, { signal: ctx.signal, timeoutMs: timeoutMsOf(ctx) });
+    const body: InternalRagEnableBody = { document_id: requiredId(fields, 'document_id'), user_id: userIdFor(ctx, fields), force_reprocess: booleanField(fields, 'force_reprocess', false) };
+    const res = await client.post(INTERNAL_RAG_ENABLE_PATH, { ...body }, { signal: ctx.signal, timeoutMs: timeoutMsOf(ctx) });
     ctx.logger.info('rag enable requested', { nodeId: ctx.nodeId, documentId: body.document_id, ragStatus: res['rag_status'] });
     return { output: { rag_status: res['rag_status'] ?? null, rag_job_id: res['rag_job_id'] ?? null, document_id: body.document_id } };
   };
@@ -68,8 +67,8 @@ export function createRagQueryExecutor(client: RagApiClient): TaskExecutor {
     if (topK > MAX_TOP_K) throw new NodeFailure('configuration_error', `top_k must be at most ${MAX_TOP_K} (got ${topK})`);
     const given = fields['session_id'];
     const sessionId = typeof given === 'string' && given.trim() ? given.trim() : `rag_${randomUUID()}`;
-    const body = { query, user_id: userIdFor(ctx, fields), top_k: topK, session_id: sessionId };
-    const res = await client.post('/internal/rag/query', body, { signal: ctx.signal, timeoutMs: timeoutMsOf(ctx) });
+    const body: InternalRagQueryBody = { query, user_id: userIdFor(ctx, fields), top_k: topK, session_id: sessionId };
+    const res = await client.post(INTERNAL_RAG_QUERY_PATH, { ...body }, { signal: ctx.signal, timeoutMs: timeoutMsOf(ctx) });
     const sources = sourcesOf(res['sources']);
     ctx.logger.info('rag query answered', { nodeId: ctx.nodeId, sources: sources.length });
     return {

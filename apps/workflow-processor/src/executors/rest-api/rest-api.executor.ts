@@ -1,7 +1,8 @@
 import type { OutboundClient } from '@docflow/outbound-http';
 import { abortReason, raceAbort } from '../../engine/abort';
-import { NodeFailure, type TaskExecutor } from '../executor';
+import type { TaskExecutor } from '../executor';
 import { headersOf, outboundFailure, secondsOf, sensitiveHeadersOf, urlOf } from '../outbound';
+import { bindNodeCredential, type NodeCredentialSource } from './node-credentials';
 import { buildRestOutput } from './rest-output';
 
 export interface RestApiExecutorDeps {
@@ -11,6 +12,8 @@ export interface RestApiExecutorDeps {
   defaultTimeoutSeconds: number;
   /** REST_API_MAX_TIMEOUT_SECONDS: a node's timeout may not exceed it, and it caps the default. */
   maxTimeoutSeconds?: number;
+  /** Opens a node's `credential_id` as it runs (the public API); without it such a node fails as configuration_error. */
+  credentials?: NodeCredentialSource;
 }
 
 /**
@@ -22,12 +25,8 @@ export interface RestApiExecutorDeps {
  */
 export function createRestApiExecutor(deps: RestApiExecutorDeps): TaskExecutor {
   return async (ctx) => {
-    const config = ctx.config;
-    // The public API binds a node's credential into its config and removes credential_id before the job is sent
-    // (spec 2.7 rule 3); one still here came from a job submitted to the router directly, without the store.
-    if (config['credential_id'] !== undefined && config['credential_id'] !== null) {
-      throw new NodeFailure('configuration_error', 'credential_id is only resolved for executions started through the public API');
-    }
+    // Jobs carry only the credential id; its fields are opened now, for this node alone (spec 2.7 rule 3).
+    const { config, credentialHeaders } = await bindNodeCredential(ctx, deps.credentials);
     const url = urlOf(config['url'], 'url');
     const method = typeof config['method'] === 'string' && config['method'].trim() !== '' ? config['method'].trim().toUpperCase() : 'GET';
     const max = deps.maxTimeoutSeconds ?? Number.POSITIVE_INFINITY;
@@ -38,7 +37,7 @@ export function createRestApiExecutor(deps: RestApiExecutorDeps): TaskExecutor {
       url,
       method,
       headers,
-      sensitiveHeaders: sensitiveHeadersOf(headers),
+      sensitiveHeaders: [...sensitiveHeadersOf(headers), ...credentialHeaders],
       body: config['body'],
       timeoutMs: Math.ceil(timeoutSeconds * 1000),
     });

@@ -1,25 +1,15 @@
+import type { InternalDocumentText } from '@docflow/contracts';
 import { NotFoundError } from '@docflow/service-kit';
-import type { ClassificationJobsRepository } from './classification-jobs.repository';
+import type { InternalTextRepository } from './internal-text.repository';
 
-/** GET /internal/documents/{id}/text: what processors read of a document. */
-export interface InternalDocumentText {
-  document_id: number;
-  title: string;
-  mime_type: string;
-  /** `completed` when `text` is there; `pending`/`processing` while extraction runs; `failed` or `not_applicable` otherwise. */
-  text_status: string;
-  text: string | null;
-  pages: { page: number; text: string }[] | null;
-  /** Why extraction failed, when it did. */
-  text_error: string | null;
-}
+export type { InternalDocumentText } from '@docflow/contracts';
 
 /**
  * A document's extracted text for an internal service. With `userId`, only
  * that user's documents (and global ones) are answered, so that a processor
  * working for a user cannot read someone else's document by a wrong id.
  */
-export async function readDocumentText(repo: ClassificationJobsRepository, id: number, userId?: number): Promise<InternalDocumentText> {
+export async function readDocumentText(repo: InternalTextRepository, id: number, userId?: number): Promise<InternalDocumentText> {
   const doc = await repo.documentText(id);
   if (!doc || (userId !== undefined && doc.ownerId !== userId && doc.visibility !== 'global')) throw new NotFoundError('Document not found');
   const completed = doc.textStatus === 'completed';

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { DocumentImportResponse, DocumentImportSource } from '@docflow/contracts';
+import { type Logger, NotFoundError, PayloadTooLargeError } from '@docflow/service-kit';
+import type { PublicApiDatabase } from '../../platform';
+import { DocumentImportsRepository } from './document-imports.repository';
+import type { DocumentRecord, DocumentsService, TextExtractionRunner, UploadService } from '../../documents';
+import type { UsersService } from '../../identity';
+
+export interface ImportRequest {
+  userId: number;
+  fileName: string;
+  /** The type the drive or the mail gave; the upload checks the content. */
+  contentType: string;
+  content: Readable;
+  source: DocumentImportSource;
+  sourceRef?: string;
+  /** The same key for the same user answers the document the first import stored. */
+  idempotencyKey?: string;
+}
+
+export interface DocumentImportDeps {
+  database: PublicApiDatabase;
+  users: UsersService;
+  uploads: UploadService;
+  documents: DocumentsService;
+  textExtraction: Pick<TextExtractionRunner, 'enqueue'>;
+  /** Where the content is spooled before the upload checks it. */
+  tempDir: string;
+  /** UPLOAD_MAX_FILE_SIZE_MB in bytes. */
+  maxBytes: number;
+  logger: Logger;
+}
+
+/** Counts bytes and fails past the limit, so a too large body is never spooled whole. */
+function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      counted.bytes += chunk.length;
+      if (counted.bytes > maxBytes) done(new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes`, { errors: [`file: larger than ${maxBytes} bytes`] }));
+      else done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Stores a file that arrived from a drive or a mail as a document of a user,
+ * exactly as an upload (content sniffing, quota, DOCX to PDF), once per
+ * idempotency key: the internal import route of the fetch task and the
+ * event bus's dispatcher both use it.
+ */
+export class DocumentImportService {
+  private readonly imports: DocumentImportsRepository;
+
+  constructor(private readonly deps: DocumentImportDeps) {
+    this.imports = new DocumentImportsRepository(deps.database);
+  }
+
+  async import(request: ImportRequest): Promise<DocumentImportResponse> {
+    const { deps } = this;
+    const user = await deps.users.findById(request.userId);
+    if (!user) {
+      request.content.resume();
+      throw new NotFoundError('User not found');
+    }
+    if (request.idempotencyKey) {
+      const existing = await this.findImported(user.id, request.idempotencyKey);
+      if (existing) {
+        request.content.resume();
+        return existing;
+      }
+    }
+    await mkdir(deps.tempDir, { recursive: true });
+    const spoolPath = path.join(deps.tempDir, `import-${randomUUID()}`);
+    const counted = { bytes: 0 };
+    try {
+      await pipeline(request.content, byteLimit(deps.maxBytes, counted), createWriteStream(spoolPath, { mode: 0o600 }));
+      const result = await deps.uploads.upload(
+        { id: user.id, role: user.role },
+        { description: null, tags: [], metadata: { source: request.source, ...(request.sourceRef ? { source_ref: request.sourceRef } : {}) }, global: false },
+        [{ field: 'file', size: counted.bytes, path: spoolPath, originalName: request.fileName, declaredMime: request.contentType || 'application/octet-stream' }],
+      );
+      const document = result.documents[0];
+      if (!document) throw new Error('the upload stored no document');
+      if (request.idempotencyKey) {
+        const kept = await this.remember(user.id, request.idempotencyKey, document.id);
+        if (kept !== document.id) {
+          // Another import with the same key finished first: keep its document, not two.
+          await deps.documents.delete(document.id, user.id).catch(() => undefined);
+          const existing = await this.findImported(user.id, request.idempotencyKey);
+          if (existing) return existing;
+        }
+      }
+      if (document.textStatus === 'pending') deps.textExtraction.enqueue([document.id]);
+      return this.response(document);
+    } finally {
+      await rm(spoolPath, { force: true });
+    }
+  }
+
+  private response(d: DocumentRecord): DocumentImportResponse {
+    const view = this.deps.documents.view(d);
+    return { document_id: d.id, file_url: view.file_url, mime_type: d.mimeType, file_size: d.fileSize, filename: d.originalFilename };
+  }
+
+  private async findImported(userId: number, key: string): Promise<DocumentImportResponse | null> {
+    const id = await this.imports.find(userId, key);
+    if (id === null) return null;
+    const [document] = await this.deps.documents.byIds([id]);
+    return document ? this.response(document) : null;
+  }
+
+  private remember(userId: number, key: string, documentId: number): Promise<number> {
+    return this.imports.remember(userId, key, documentId);
+  }
+}
