@@ -1,4 +1,3 @@
-import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { verifyServiceToken } from '@docflow/internal-auth';
@@ -89,21 +88,16 @@ describe('InternalHttpClient', () => {
 
   it('sends a request once more when the connection is reset before any answer, but not a streamed one', async () => {
     let requests = 0;
-    const server = http.createServer((req, res) => {
-      requests++;
-      if (requests % 2 === 1) return req.socket.destroy();
-      res.end('{"ok":true}');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const resetting = await HttpTarget.start();
+    resetting.otherwise(() => (++requests % 2 === 1 ? { reset: true } : { body: { ok: true } }));
     try {
-      const c = client({ baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` });
+      const c = client({ baseUrl: resetting.url('') });
       await expect(c.request({ method: 'POST', path: '/', json: {} })).resolves.toMatchObject({ status: 200, body: { ok: true } });
       expect(requests).toBe(2);
       await expect(c.request({ method: 'POST', path: '/', stream: { body: Readable.from(['x']) } })).rejects.toMatchObject({ kind: 'unreachable', code: 'ECONNRESET' });
       expect(requests).toBe(3);
     } finally {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await resetting.stop();
     }
   });
 });

@@ -1,8 +1,6 @@
 import { createLlmClient } from '@docflow/llm-client';
 import type { WorkflowsModule } from '../workflows';
-import { CredentialSealer } from '../identity';
 import type { PlatformServices } from '../platform';
-import { CollectionsRepository } from '../documents';
 import type { RagModule } from '../rag';
 import { parseCreateSquad } from './squads/squads.dto';
 import { SquadsRepository } from './squads/squads.repository';
@@ -35,7 +33,7 @@ export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'datab
   const squadsRepo = new SquadsRepository(ctx.database);
   const activities = deps.activities.repo;
   const prompts = deps.documents.prompts.repo;
-  const collections = new CollectionsRepository(ctx.database);
+  const collections = deps.documents.collections.repo;
   // The create tools act only with a confirmation gate (ToolContext.confirmations), which squad runs never give: squad members never create.
   const tools: ReadonlyMap<string, AgentTool> = new Map([
     ...agentTools({ activities, documents: deps.documents.documents, prompts, agents: repo, squads: squadsRepo, ask: (userId, q) => deps.rag.service.ask(userId, q) }),

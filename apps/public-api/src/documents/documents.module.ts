@@ -49,6 +49,8 @@ export interface DocumentsModule {
   textExtraction: TextExtractionRunner;
   /** Prompts for agents' tools (listing, and the Composer's drafts). */
   prompts: { repo: PromptsRepository; service: PromptsService };
+  /** Collections for agents: the one an agent makes public to its key holders (`public_collection_id`). */
+  collections: { repo: CollectionsRepository };
   /** Starts the periodic sweep for left-behind text extractions (main; tests call textExtraction.sweepOnce). */
   start(): void;
   /** Stops the sweep and waits for running extractions. */
@@ -87,7 +89,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     ...(deps.textExtraction === 'sweeper-only' ? { pendingGraceSeconds: 0 } : {}),
   });
   const prompts = new PromptsRepository(database);
-  const collections = new CollectionsService(new CollectionsRepository(database), documents);
+  const collectionsRepo = new CollectionsRepository(database);
+  const collections = new CollectionsService(collectionsRepo, documents);
   const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth };
 
   return {
@@ -104,6 +107,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     uploadTempDir: tempDir,
     textExtraction,
     prompts: { repo: prompts, service: new PromptsService(prompts) },
+    collections: { repo: collectionsRepo },
     start: () => textExtraction.start(),
     stop: () => textExtraction.stop(),
   };

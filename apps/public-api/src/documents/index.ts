@@ -36,7 +36,7 @@ export const DOCUMENTS_MIGRATIONS = [CreateDocuments1764000000020, CreateCollect
 // Used by other modules.
 export { RAG_PROCESSING_STATUSES, RAG_STATUSES } from './document-types';
 export { documentListSpec } from './documents.repository';
-export { CollectionsRepository } from './collections/collections.repository';
+export type { CollectionsRepository } from './collections/collections.repository';
 export type { PromptsRepository } from './prompts/prompts.repository';
 export type { PromptsService } from './prompts/prompts.service';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';

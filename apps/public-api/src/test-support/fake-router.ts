@@ -1,7 +1,7 @@
-import express from 'express';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { type JobStatus, type JobStatusResponse, type JobType, queueForJobType } from '@docflow/contracts';
+import { HttpTarget, type TargetHit, type TargetReply, type TargetRoute } from '@docflow/testing';
 
 /** One job the fake router received. */
 export interface ReceivedJob {
@@ -21,7 +21,7 @@ interface StoredJob {
 }
 
 /**
- * A loopback server speaking the router's job API (spec 4.16), for the
+ * A loopback server (HttpTarget) speaking the router's job API (spec 4.16), for the
  * public API's tests. POST /api/v1/jobs answers 200 and records the job, or
  * 503 (mode `broker_down`), or 409 (mode `duplicate`, or a job id it already
  * holds); GET /api/v1/jobs/{job_id} answers what the test stored with
@@ -33,62 +33,25 @@ export class FakeRouter {
   readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
   private readonly stored = new Map<string, StoredJob>();
-  private server: http.Server | undefined;
 
-  private constructor(readonly apiKey: string) {}
+  private constructor(
+    readonly apiKey: string,
+    private readonly target: HttpTarget,
+  ) {}
 
   static async start(apiKey: string): Promise<FakeRouter> {
-    const router = new FakeRouter(apiKey);
-    const app = express();
-    app.use(express.json({ limit: '5mb' }));
-    app.use((req, res, next) => {
-      if (req.header('x-api-key') === router.apiKey) return next();
-      res.status(401).json({ error: 'unauthorized', message: 'Invalid x-api-key', details: {} });
-    });
-    app.post('/api/v1/jobs', (req, res) => {
-      const body = req.body as Omit<ReceivedJob, 'apiKey'>;
-      if (router.mode === 'broker_down') {
-        res.status(503).json({ error: 'broker_unavailable', message: 'Message broker is not connected', details: {} });
-        return;
-      }
-      if (router.mode === 'duplicate' || router.stored.has(body.job_id)) {
-        res.status(409).json({ error: 'conflict', message: `Job ${body.job_id} already exists`, details: { job_id: body.job_id } });
-        return;
-      }
-      const job = { ...body, apiKey: req.header('x-api-key') };
-      router.jobs.push(job);
-      router.correlationIds.set(body.job_id, req.header('x-correlation-id'));
-      router.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
-      res.status(200).json({ job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` });
-    });
-    app.get('/api/v1/jobs/:job_id', (req, res) => {
-      const stored = router.stored.get(req.params['job_id'] ?? '');
-      if (!stored) {
-        res.status(404).json({ error: 'not_found', message: 'Job not found', details: {} });
-        return;
-      }
-      const at = '2025-01-01T00:00:00.000Z';
-      const body: JobStatusResponse = {
-        job_id: stored.job.job_id,
-        success: true,
-        message: `Job is ${stored.status}`,
-        status: stored.status,
-        job_type: stored.job.job_type,
-        result: stored.result,
-        error: stored.error,
-        metadata: { status: stored.status, created_at: at, updated_at: at, queue: queueForJobType(stored.job.job_type), completed_at: null },
-      };
-      res.json(body);
-    });
-    router.server = http.createServer(app);
-    await new Promise<void>((resolve) => router.server?.listen(0, '127.0.0.1', resolve));
+    const router = new FakeRouter(apiKey, await HttpTarget.start());
+    const keyed = (route: TargetRoute): TargetRoute => (hit) =>
+      header(hit, 'x-api-key') === router.apiKey ? route(hit) : { status: 401, body: { error: 'unauthorized', message: 'Invalid x-api-key', details: {} } };
+    router.target
+      .on('POST /api/v1/jobs', keyed((hit) => router.submit(hit)))
+      .onPattern('GET', /^\/api\/v1\/jobs\/([^/]+)$/, keyed((hit) => router.status(decodeURIComponent(hit.params[0] ?? ''))))
+      .otherwise(keyed(() => ({ status: 404, body: { error: 'not_found', message: 'Not found', details: {} } })));
     return router;
   }
 
   get url(): string {
-    const address = this.server?.address() as AddressInfo | null;
-    if (!address) throw new Error('fake router is not listening');
-    return `http://127.0.0.1:${address.port}`;
+    return this.target.url('');
   }
 
   job(jobId: string): ReceivedJob | undefined {
@@ -108,12 +71,44 @@ export class FakeRouter {
     this.stored.delete(jobId);
   }
 
-  async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  close(): Promise<void> {
+    return this.target.stop();
   }
+
+  private submit(hit: TargetHit): TargetReply {
+    const body = hit.json as Omit<ReceivedJob, 'apiKey'>;
+    if (this.mode === 'broker_down') return { status: 503, body: { error: 'broker_unavailable', message: 'Message broker is not connected', details: {} } };
+    if (this.mode === 'duplicate' || this.stored.has(body.job_id)) {
+      return { status: 409, body: { error: 'conflict', message: `Job ${body.job_id} already exists`, details: { job_id: body.job_id } } };
+    }
+    const job = { ...body, apiKey: header(hit, 'x-api-key') };
+    this.jobs.push(job);
+    this.correlationIds.set(body.job_id, header(hit, 'x-correlation-id'));
+    this.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
+    return { status: 200, body: { job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` } };
+  }
+
+  private status(jobId: string): TargetReply {
+    const stored = this.stored.get(jobId);
+    if (!stored) return { status: 404, body: { error: 'not_found', message: 'Job not found', details: {} } };
+    const at = '2025-01-01T00:00:00.000Z';
+    const body: JobStatusResponse = {
+      job_id: stored.job.job_id,
+      success: true,
+      message: `Job is ${stored.status}`,
+      status: stored.status,
+      job_type: stored.job.job_type,
+      result: stored.result,
+      error: stored.error,
+      metadata: { status: stored.status, created_at: at, updated_at: at, queue: queueForJobType(stored.job.job_type), completed_at: null },
+    };
+    return { body };
+  }
+}
+
+function header(hit: TargetHit, name: string): string | undefined {
+  const value = hit.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** A port on which nothing listens (the router is down). */

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { HttpTarget, type TargetHit } from '@docflow/testing';
 
 export type ChatMode =
   /** Answers like the LLM service's local engine (provider local): RAG must quote sentences itself. */
@@ -29,7 +28,7 @@ export function fakeEmbedding(text: string): number[] {
 }
 
 /**
- * A loopback stand-in for the LLM service's /api/v1/embeddings and
+ * A loopback stand-in (HttpTarget) for the LLM service's /api/v1/embeddings and
  * /api/v1/chat, recording every call. Embeddings can be held back (a gate)
  * so that tests see a job in `processing`.
  */
@@ -42,29 +41,16 @@ export class FakeLlmService {
   private gate: Promise<void> | undefined;
   private openGate: (() => void) | undefined;
 
-  private constructor(
-    private readonly server: http.Server,
-    readonly url: string,
-  ) {}
+  private constructor(private readonly target: HttpTarget) {}
 
   static async start(): Promise<FakeLlmService> {
-    const holder: { self?: FakeLlmService } = {};
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const self = holder.self;
-        if (!self) return;
-        void self.handle(req, Buffer.concat(chunks).toString('utf8')).then(({ status, body }) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(body));
-        });
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const self = new FakeLlmService(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    holder.self = self;
+    const self = new FakeLlmService(await HttpTarget.start());
+    self.target.otherwise((hit) => self.handle(hit));
     return self;
+  }
+
+  get url(): string {
+    return this.target.url('');
   }
 
   /** Holds every embeddings call until `release`. */
@@ -84,14 +70,13 @@ export class FakeLlmService {
 
   async stop(): Promise<void> {
     this.release();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.target.stop();
   }
 
-  private async handle(req: http.IncomingMessage, raw: string): Promise<{ status: number; body: unknown }> {
-    const body = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>;
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const key = req.headers['x-service-key'];
+  private async handle(hit: TargetHit): Promise<{ status: number; body: unknown }> {
+    const body = (hit.json ?? {}) as Record<string, unknown>;
+    const path = hit.path;
+    const key = hit.headers['x-service-key'];
     this.calls.push({ path, serviceKey: typeof key === 'string' ? key : undefined, body });
     if (path === '/api/v1/embeddings') {
       if (this.gate) await this.gate;

@@ -1,7 +1,4 @@
-import express from 'express';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
+import { HttpTarget, type TargetReply } from '@docflow/testing';
 /** One call the fake LLM service received. */
 export interface ReceivedExtract {
   body: Record<string, unknown>;
@@ -14,49 +11,46 @@ export interface ReceivedExtract {
  */
 export type FakeLlmMode = 'answer' | 'fail' | 'hang';
 
-/** A loopback server speaking the LLM service's POST /api/v1/extract (spec 4.16). */
+/** A loopback server (HttpTarget) speaking the LLM service's POST /api/v1/extract (spec 4.16). */
 export class FakeLlmService {
   readonly calls: ReceivedExtract[] = [];
   mode: FakeLlmMode = 'answer';
   content: unknown = {};
-  private server: http.Server | undefined;
+
+  private constructor(private readonly target: HttpTarget) {}
 
   static async start(): Promise<FakeLlmService> {
-    const fake = new FakeLlmService();
-    const app = express();
-    app.use(express.json({ limit: '5mb' }));
-    app.post('/api/v1/extract', (req, res) => {
-      fake.calls.push({ body: req.body as Record<string, unknown>, serviceKey: req.header('x-service-key') });
-      switch (fake.mode) {
-        case 'answer':
-          res.json({ content: fake.content, model: 'fake-model', provider: 'fake', cost: 0.0012 });
-          return;
-        case 'fail':
-          res.status(500).json({ error: 'internal_error', message: 'provider exploded', details: {} });
-          return;
-        case 'hang':
-          return; // the response stays open until close() drops the connection
-        default: {
-          const never: never = fake.mode;
-          throw new Error(`unknown mode ${String(never)}`);
-        }
-      }
-    });
-    fake.server = http.createServer(app);
-    await new Promise<void>((resolve) => fake.server?.listen(0, '127.0.0.1', resolve));
+    const fake = new FakeLlmService(await HttpTarget.start());
+    fake.target
+      .on('POST /api/v1/extract', (hit) => {
+        const key = hit.headers['x-service-key'];
+        fake.calls.push({ body: (hit.json ?? {}) as Record<string, unknown>, serviceKey: typeof key === 'string' ? key : undefined });
+        return fake.reply();
+      })
+      .otherwise(() => ({ status: 404, body: { error: 'not_found', message: 'Not found' } }));
     return fake;
   }
 
   get url(): string {
-    const address = this.server?.address() as AddressInfo | null;
-    if (!address) throw new Error('fake LLM service is not listening');
-    return `http://127.0.0.1:${address.port}`;
+    return this.target.url('');
   }
 
-  async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  close(): Promise<void> {
+    return this.target.stop();
+  }
+
+  private reply(): TargetReply {
+    switch (this.mode) {
+      case 'answer':
+        return { body: { content: this.content, model: 'fake-model', provider: 'fake', cost: 0.0012 } };
+      case 'fail':
+        return { status: 500, body: { error: 'internal_error', message: 'provider exploded', details: {} } };
+      case 'hang':
+        return { hang: true }; // the response stays open until close() drops the connection
+      default: {
+        const never: never = this.mode;
+        throw new Error(`unknown mode ${String(never)}`);
+      }
+    }
   }
 }
