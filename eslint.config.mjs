@@ -127,12 +127,12 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.') }] },
   },
   {
-    // End-to-end tests poke the broker directly (raw and invalid messages).
-    files: ['e2e/**/*.ts'],
+    // End-to-end tests and the fault suite poke the broker directly (raw and invalid messages).
+    files: ['e2e/**/*.ts', 'faults/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'e2e tests use the public interfaces.') }] },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', '**/test-support/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', 'faults/**/*.ts', '**/test-support/**/*.ts'],
     ignores: ['apps/console/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
