@@ -11,7 +11,7 @@ import { CreateWorkflowSchedules1764000000076 } from './migrations/1764000000076
 import { ScheduleEntity } from './schedules/schedule.entity';
 import { WebhookEntity } from './webhooks/webhook.entity';
 import { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './event-bus/event-bus.entity';
-import { CreateEventBus1764000000090 } from './event-bus/migrations/1764000000090-CreateEventBus';
+import { CreateEventBus1764000000092 } from './event-bus/migrations/1764000000092-CreateEventBus';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -28,7 +28,7 @@ export const WORKFLOWS_MIGRATIONS = [
   AddExecutionAnalyticsIndex1764000000040,
   CreateWebhooks1764000000072,
   CreateWorkflowSchedules1764000000076,
-  CreateEventBus1764000000090,
+  CreateEventBus1764000000092,
   AddExecutionRetryOf1764000000095,
 ];
 
