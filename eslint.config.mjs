@@ -46,12 +46,15 @@ const restricted = (names, message) => names.map((name) => ({ name, message }));
 // data-source.ts, cli/, test-support/) compose the modules, through their index.ts too.
 // Tests may also reach into another module's test-support/.
 const PUBLIC_API = 'apps/public-api/src';
+const ROOT_FILES = ['main', 'server', 'app', 'data-source', 'cluster-primary', 'cli-runner'];
 const MODULES = ['identity', 'documents', 'rag', 'workflows', 'agents', 'shield', 'platform', 'workers'];
 const moduleImportRules = (own, { tests }) => {
   const others = MODULES.filter((m) => m !== own).join('|');
   const notTestSupport = tests ? '(?!(?:.*/)?test-support/)' : '';
   const up = own ? '(?:\\.\\./)+' : '(?:\\./|(?:\\.\\./)+)';
   const patterns = [{ regex: `^${up}(?:${others})/${notTestSupport}`, message: 'Import another module of the public API through its index.ts.' }];
+  // The composition root (main, server, app, data-source, ...) builds the modules: a module's own code never imports it.
+  if (own && !tests) patterns.push({ regex: `^(?:\\.\\./)+(?:${ROOT_FILES.join('|')})$`, message: 'A module does not import the composition root; the database type comes from platform.' });
   if (own === 'platform') patterns.push({ regex: `^(?:\\.\\./)+(?:${others})(?:/|$)`, message: 'platform is what every module uses: it imports no other module.' });
   return { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] };
 };
@@ -124,12 +127,12 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.') }] },
   },
   {
-    // End-to-end tests poke the broker directly (raw and invalid messages).
-    files: ['e2e/**/*.ts'],
+    // End-to-end tests and the fault suite poke the broker directly (raw and invalid messages).
+    files: ['e2e/**/*.ts', 'faults/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'e2e tests use the public interfaces.') }] },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', '**/test-support/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'e2e/**/*.ts', 'faults/**/*.ts', '**/test-support/**/*.ts'],
     ignores: ['apps/console/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

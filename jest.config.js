@@ -33,8 +33,10 @@ module.exports = {
   // here, for every project, not per project.
   testTimeout: 30000,
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/deploy/**/*.spec.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'] },
+    // The fault suite (npm run test:faults): kills services and floods queues, so it runs alone and never in `npm test`.
+    { ...base, displayName: 'faults', testMatch: ['<rootDir>/faults/**/*.faults-spec.ts'] },
   ],
 };

@@ -7,6 +7,7 @@ import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persi
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { createApp } from './app';
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
+import { ExecutionStatusRepository } from './checkpoints/execution-status.repository';
 import { WorkflowProcessorConfig } from './config';
 import { workflowProcessorDatabaseOptions } from './data-source';
 import { driveFetchClients } from './executors/cloud-drive/drive-fetch-deps';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     config,
     broker,
     checkpoints: new NodeRunsRepository(ds),
+    control: new ExecutionStatusRepository(ds),
     mailer,
     metrics: createWorkflowMetrics(metrics),
     logger,

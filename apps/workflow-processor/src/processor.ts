@@ -5,6 +5,7 @@ import { JobWorker, type Broker } from '@docflow/messaging';
 import { createOutboundClient, type OutboundClient } from '@docflow/outbound-http';
 import type { Logger } from '@docflow/service-kit';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
+import type { ExecutionControl } from './engine/workflow-run';
 import { mailSendersOf, type ProcessorLimitSettings, runLimitsOf, type WorkflowProcessorConfig, workflowLimitsOf } from './config';
 import type { AiExecutorDeps } from './executors/ai/ai-deps';
 import { buildExecutors } from './executors/build-executors';
@@ -39,6 +40,8 @@ export interface WorkflowProcessorDeps {
   config: ProcessorSettings;
   broker: Pick<Broker, 'consume' | 'publish'>;
   checkpoints: CheckpointStore;
+  /** Tells a run its execution was cancelled (main.ts reads the shared database); without it nothing is cancelled. */
+  control?: ExecutionControl;
   mailer: Pick<Mailer, 'send'>;
   metrics: WorkflowMetrics;
   logger: Logger;
@@ -93,7 +96,7 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
   });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
-    engine: { executors, checkpoints: deps.checkpoints, metrics: deps.metrics, limits: runLimitsOf(config) },
+    engine: { executors, checkpoints: deps.checkpoints, ...(deps.control ? { control: deps.control } : {}), metrics: deps.metrics, limits: runLimitsOf(config) },
     metrics: deps.metrics,
     logger: deps.logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,

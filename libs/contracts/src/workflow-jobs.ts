@@ -25,6 +25,19 @@ export class ResumeInstruction {
   outputs?: Record<string, unknown>;
 }
 
+/**
+ * A retry of a failed execution (issue #15): the nodes that completed in
+ * `execution_id`, node id → `{output, started_at, completed_at}`. The run
+ * starts from them and runs only what did not complete.
+ */
+export class RetryOrigin {
+  @IsInt() @Min(1)
+  execution_id!: number;
+
+  @IsObject()
+  completed_nodes!: Record<string, unknown>;
+}
+
 export class WorkflowJobPayload {
   @IsObject()
   workflow_definition!: Record<string, unknown>;
@@ -55,6 +68,9 @@ export class WorkflowJobPayload {
 
   @IsOptional() @ValidateNested() @Type(() => ResumeInstruction)
   resume?: ResumeInstruction;
+
+  @IsOptional() @ValidateNested() @Type(() => RetryOrigin)
+  retry_of?: RetryOrigin;
 }
 
 /** `wf_<execution_id>` or `wf_<execution_id>_resume_<n>` → execution id; undefined for other jobs. */

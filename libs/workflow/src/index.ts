@@ -20,3 +20,5 @@ export { buildGraph, isTaskNode, isDecisionNode, WorkflowGraphError } from './gr
 export type { WorkflowGraph } from './graph/build-graph';
 export { nextSteps, isFinished, statusOf, takenBranch } from './graph/plan';
 export type { NodeRunState, RunStates, NextSteps } from './graph/plan';
+export { RETRY_LIMITS, NO_RETRY, retryConfigErrors, retryPolicyOf, retryDelayMs } from './retry/retry-policy';
+export type { RetryPolicy } from './retry/retry-policy';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isPlainObject } from '@docflow/workflow';
-import type { PublicApiDatabase } from '../data-source';
+import type { PublicApiDatabase } from '../platform';
 
 /** How long a preview can be confirmed. */
 export const CONFIRMATION_TTL_MS = 15 * 60 * 1000;

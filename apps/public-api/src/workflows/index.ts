@@ -5,12 +5,13 @@ import { WorkflowExecutionEntity } from './executions/workflow-execution.entity'
 import { CreateActivities1764000000010 } from './migrations/1764000000010-CreateActivities';
 import { CreateWorkflowExecutions1764000000011 } from './migrations/1764000000011-CreateWorkflowExecutions';
 import { AddExecutionAnalyticsIndex1764000000040 } from './migrations/1764000000040-AddExecutionAnalyticsIndex';
+import { AddExecutionRetryOf1764000000095 } from './migrations/1764000000095-AddExecutionRetryOf';
 import { CreateWebhooks1764000000072 } from './migrations/1764000000072-CreateWebhooks';
 import { CreateWorkflowSchedules1764000000076 } from './migrations/1764000000076-CreateWorkflowSchedules';
 import { ScheduleEntity } from './schedules/schedule.entity';
 import { WebhookEntity } from './webhooks/webhook.entity';
 import { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './event-bus/event-bus.entity';
-import { CreateEventBus1764000000090 } from './event-bus/migrations/1764000000090-CreateEventBus';
+import { CreateEventBus1764000000092 } from './event-bus/migrations/1764000000092-CreateEventBus';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -21,7 +22,15 @@ export { DOCUMENT_IMPORT_ROUTE } from './event-bus/event-bus.feature';
 export type { EventBusDriveSettings, EventBusModule } from './event-bus/event-bus.module';
 
 export const WORKFLOWS_ENTITIES = [ActivityEntity, WorkflowExecutionEntity, WorkflowExecutionStepEntity, WebhookEntity, ScheduleEntity, EventSourceEntity, EventSubscriptionEntity, EventLogEntity];
-export const WORKFLOWS_MIGRATIONS = [CreateActivities1764000000010, CreateWorkflowExecutions1764000000011, AddExecutionAnalyticsIndex1764000000040, CreateWebhooks1764000000072, CreateWorkflowSchedules1764000000076, CreateEventBus1764000000090];
+export const WORKFLOWS_MIGRATIONS = [
+  CreateActivities1764000000010,
+  CreateWorkflowExecutions1764000000011,
+  AddExecutionAnalyticsIndex1764000000040,
+  CreateWebhooks1764000000072,
+  CreateWorkflowSchedules1764000000076,
+  CreateEventBus1764000000092,
+  AddExecutionRetryOf1764000000095,
+];
 
 // Used by other modules.
 export { activityListSpec } from './activities/activities.repository';

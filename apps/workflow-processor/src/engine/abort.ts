@@ -6,7 +6,7 @@ export class RunAborted extends Error {
   override readonly name = 'RunAborted';
 
   constructor(
-    readonly kind: 'deadline' | 'shutdown' | 'node_failed' | 'infrastructure',
+    readonly kind: 'deadline' | 'shutdown' | 'node_failed' | 'infrastructure' | 'cancelled',
     message: string,
   ) {
     super(message);

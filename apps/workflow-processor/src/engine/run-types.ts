@@ -3,6 +3,7 @@ import type { MessageMeta } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 import type { WorkflowGraph } from '@docflow/workflow';
 import type { ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
+import type { PriorNode } from '../jobs/workflow-job';
 
 /** One delivery of a workflow job, ready to run. */
 export interface RunRequest {
@@ -17,6 +18,8 @@ export interface RunRequest {
   resume?: { nodeId: string; payload: Record<string, unknown> };
   /** The activity's `data_shield_policy`, passed to every node (spec 2.5, 4.17 rule 7). */
   dataShieldPolicy?: ShieldPolicy;
+  /** Nodes completed by the failed execution this run retries: restored as completed, never run again. */
+  prior?: PriorNode[];
   meta: MessageMeta;
   /** Aborted with RunAborted('shutdown') when the processor stops: the run ends without a result and the job is requeued. */
   stopSignal: AbortSignal;

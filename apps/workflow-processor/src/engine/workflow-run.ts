@@ -6,6 +6,8 @@ import {
   isPlainObject,
   nextSteps,
   resolveTemplates,
+  retryDelayMs,
+  retryPolicyOf,
   WorkflowEvaluationError,
   type WorkflowNode,
 } from '@docflow/workflow';
@@ -14,9 +16,10 @@ import type { CheckpointStore, NodeCheckpoint } from '../checkpoints/checkpoint-
 import type { ExecutorRegistry } from '../executors/executor-registry';
 import { isPause, NodeFailure, type NodeContext, type PauseOutcome } from '../executors/executor';
 import type { WorkflowMetrics } from '../metrics';
-import { abortReason, raceAbort, RunAborted } from './abort';
+import { abortReason, raceAbort, RunAborted, sleep } from './abort';
 import { doesWork, executorIdOf, isUserInputNode, needsCheckpoints } from './node-kinds';
 import type { RunOutcome, RunRequest } from './run-types';
+import type { PriorNode } from '../jobs/workflow-job';
 import { checkpointState, initialTaskStates } from './task-states';
 
 /** What one run may take of a processor (README, Limits; issue #13). */
@@ -29,9 +32,16 @@ export interface RunLimits {
 
 export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({ maxParallelNodes: 8, maxOutputBytes: 32 * 1024 * 1024 });
 
+/** Whether the owner cancelled an execution (issue #15): read at each step boundary. */
+export interface ExecutionControl {
+  isCancelled(executionId: number): Promise<boolean>;
+}
+
 export interface EngineDeps {
   executors: ExecutorRegistry;
   checkpoints: CheckpointStore;
+  /** Without it, runs are never cancelled (jobs submitted without the public API). */
+  control?: ExecutionControl;
   metrics: WorkflowMetrics;
   /** Defaults to DEFAULT_RUN_LIMITS. */
   limits?: RunLimits;
@@ -95,6 +105,8 @@ export class WorkflowRun {
     if (needsCheckpoints(this.req.graph)) {
       for (const cp of await this.deps.checkpoints.load(this.req.executionKey)) this.restore(cp);
     }
+    for (const prior of this.req.prior ?? []) if (!this.restored.has(prior.nodeId)) this.restore(priorCheckpoint(prior, this.req.graph.nodes.get(prior.nodeId)));
+    if (await this.cancelled()) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
     if (this.req.resume) {
       const refusal = this.checkResume(this.req.resume.nodeId);
       if (refusal) return { status: 'failed', error: refusal, errorType: 'validation_error', ...this.snapshot() };
@@ -109,6 +121,8 @@ export class WorkflowRun {
         if (!this.controller.signal.aborted) this.schedule();
         if (this.running.size === 0) break;
         await Promise.race(this.running.values());
+        // A step boundary: a cancelled execution starts nothing more, and nodes still running are abandoned.
+        if (!this.controller.signal.aborted && (await this.cancelled())) this.controller.abort(new RunAborted('cancelled', 'the execution was cancelled'));
       }
     } finally {
       if (deadlineTimer) clearTimeout(deadlineTimer);
@@ -158,7 +172,7 @@ export class WorkflowRun {
     const t0 = performance.now();
     let status: 'completed' | 'failed' | 'aborted' = 'aborted';
     try {
-      const outcome = await raceAbort(this.deps.executors.run(taskType, this.contextFor(node, taskType), this.req.meta), this.controller.signal);
+      const outcome = await this.attempt(node, taskType);
       if (isPause(outcome)) {
         await this.pauseAt(node, outcome, startedAt);
         return;
@@ -183,6 +197,25 @@ export class WorkflowRun {
     } finally {
       if (status !== 'aborted') this.deps.metrics.nodeDuration.observe({ task_type: taskType, status }, (performance.now() - t0) / 1000);
       if (works) this.progress();
+    }
+  }
+
+  /**
+   * Runs the node's executor, again after a transient failure while its
+   * `retry` policy allows (waiting backoff × 2^(n-1); a stop or cancel ends
+   * the wait). Other failures, and the last transient one, are thrown.
+   */
+  private async attempt(node: WorkflowNode, taskType: string): ReturnType<ExecutorRegistry['run']> {
+    const policy = retryPolicyOf(isPlainObject(node.data.config) ? node.data.config : {});
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await raceAbort(this.deps.executors.run(taskType, this.contextFor(node, taskType), this.req.meta), this.controller.signal);
+      } catch (err) {
+        if (!(err instanceof NodeFailure) || !err.transient || attempt >= policy.maxAttempts) throw err;
+        const delayMs = retryDelayMs(policy, attempt);
+        this.req.logger.info('node failed transiently; retrying', { nodeId: node.id, attempt, maxAttempts: policy.maxAttempts, delayMs, error: err.message });
+        await sleep(delayMs, this.controller.signal);
+      }
     }
   }
 
@@ -263,6 +296,7 @@ export class WorkflowRun {
           return 'aborted';
         case 'shutdown':
         case 'infrastructure':
+        case 'cancelled':
           return 'aborted';
         default: {
           const never: never = err.kind;
@@ -327,6 +361,11 @@ export class WorkflowRun {
 
   // ---- state -------------------------------------------------------------
 
+  private async cancelled(): Promise<boolean> {
+    const { control } = this.deps;
+    return control !== undefined && this.req.executionId !== undefined && control.isCancelled(this.req.executionId);
+  }
+
   private restore(cp: NodeCheckpoint): void {
     if (!this.req.graph.nodes.has(cp.nodeId)) return;
     this.restored.set(cp.nodeId, cp);
@@ -359,7 +398,7 @@ export class WorkflowRun {
   private outcome(): RunOutcome {
     if (this.infraError !== undefined) throw this.infraError;
     const reason: unknown = this.controller.signal.reason;
-    if (reason instanceof RunAborted && reason.kind === 'shutdown') throw reason;
+    if (reason instanceof RunAborted && (reason.kind === 'shutdown' || reason.kind === 'cancelled')) throw reason;
     if (this.failure) {
       return { status: 'failed', error: this.failure.error, errorType: this.failure.errorType, failedNode: this.failure.nodeId, ...this.snapshot() };
     }
@@ -387,4 +426,20 @@ export class WorkflowRun {
     const stuck = this.req.graph.order.filter((id) => this.states[id]?.status === 'pending');
     return { status: 'failed', error: `Workflow stopped with nodes that can never run: ${stuck.join(', ')}`, errorType: 'internal_error', ...this.snapshot() };
   }
+}
+
+/** A node completed by the execution a retry comes from, as the checkpoint it stands for. */
+function priorCheckpoint(prior: PriorNode, node: WorkflowNode | undefined): NodeCheckpoint {
+  return {
+    nodeId: prior.nodeId,
+    taskType: node ? executorIdOf(node) : 'unknown',
+    status: 'completed',
+    output: prior.output,
+    error: null,
+    errorType: null,
+    correlationToken: null,
+    startedAt: prior.startedAt,
+    completedAt: prior.completedAt,
+    cost: null,
+  };
 }

@@ -67,6 +67,8 @@ export class NodeFailure extends Error {
     readonly errorType: ErrorType,
     message: string,
     readonly result?: unknown,
+    /** Trying again may succeed (REST 429/5xx, network, timeouts): a node's `retry` policy applies (issue #15). */
+    readonly transient = false,
   ) {
     super(message);
   }

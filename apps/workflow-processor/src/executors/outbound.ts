@@ -25,7 +25,8 @@ export function errorTypeOfOutbound(err: OutboundRequestError): ErrorType {
 /** Turns an outbound client error into the node's failure (`HTTP <status>: <body>` for non-2xx); other errors pass through. */
 export function outboundFailure(err: unknown): unknown {
   if (!isOutboundRequestError(err)) return err;
-  return new NodeFailure(errorTypeOfOutbound(err), err.message);
+  // The client's `retryable`: timeouts, network and DNS failures, HTTP 408/425/429/5xx; never a configuration error.
+  return new NodeFailure(errorTypeOfOutbound(err), err.message, undefined, err.retryable);
 }
 
 /**

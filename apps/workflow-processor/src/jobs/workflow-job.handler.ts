@@ -117,6 +117,12 @@ export class WorkflowJobHandler {
       else logger.info(outcome.status === 'completed' ? 'workflow completed' : 'workflow awaiting user input', outcome.status === 'completed' ? {} : { awaitingNode: outcome.awaitingNode });
     } catch (err) {
       results.close();
+      if (err instanceof RunAborted && err.kind === 'cancelled') {
+        // The record is already `cancelled` (the public API set it); a result would be ignored, so none is sent and the job is acked.
+        logger.info('workflow run abandoned: the execution was cancelled');
+        metrics.executions.inc({ status: 'cancelled' });
+        return;
+      }
       if (err instanceof RunAborted && err.kind === 'shutdown') logger.info('workflow run interrupted by shutdown; the job will be redelivered');
       else logger.warn('workflow run could not finish; the job will be retried', { error: errorMessage(err) });
       throw err;

@@ -26,6 +26,32 @@ export interface WorkflowJob {
   resume?: { nodeId: string; payload: Record<string, unknown> };
   /** The activity's data_shield_policy (spec 2.5), passed on to the AI executors. */
   dataShieldPolicy?: ShieldPolicy;
+  /** A retry of a failed execution: the nodes that completed there (issue #15). */
+  prior?: PriorNode[];
+}
+
+/** A node that completed in the execution this one retries. */
+export interface PriorNode {
+  nodeId: string;
+  output: unknown;
+  startedAt: Date;
+  completedAt: Date;
+}
+
+function dateOr(value: unknown, fallback: Date): Date {
+  const d = typeof value === 'string' ? new Date(value) : fallback;
+  return Number.isNaN(d.getTime()) ? fallback : d;
+}
+
+/** The completed nodes a retry carries; entries that are not objects are ignored. */
+export function priorNodesOf(completed: Record<string, unknown>, now = new Date()): PriorNode[] {
+  const out: PriorNode[] = [];
+  for (const [nodeId, raw] of Object.entries(completed)) {
+    if (!isPlainObject(raw)) continue;
+    const startedAt = dateOr(raw['started_at'], now);
+    out.push({ nodeId, output: raw['output'] ?? null, startedAt, completedAt: dateOr(raw['completed_at'], startedAt) });
+  }
+  return out;
 }
 
 export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
@@ -100,6 +126,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   };
   if (payload.deadline_at !== undefined) job.deadline = { at: new Date(payload.deadline_at), text: payload.deadline_at };
   if (payload.resume) job.resume = { nodeId: payload.resume.node_id, payload: payload.resume.payload };
+  if (payload.retry_of) job.prior = priorNodesOf(payload.retry_of.completed_nodes);
   const policy = parseShieldPolicy(raw['data_shield_policy']);
   if (policy) job.dataShieldPolicy = policy;
   return { ok: true, job };

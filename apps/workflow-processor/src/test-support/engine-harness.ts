@@ -8,7 +8,7 @@ import { EXECUTOR_IDS, ExecutorRegistry } from '../executors/executor-registry';
 import { notAvailableExecutor } from '../executors/not-available/not-available';
 import { userInputExecutor } from '../executors/user-input.executor';
 import type { RunOutcome, RunRequest } from '../engine/run-types';
-import { type RunLimits, WorkflowRun } from '../engine/workflow-run';
+import { type ExecutionControl, type RunLimits, WorkflowRun } from '../engine/workflow-run';
 import { createWorkflowMetrics, type WorkflowMetrics } from '../metrics';
 import { MemoryCheckpoints } from './memory-checkpoints';
 
@@ -40,6 +40,7 @@ export interface EngineHarnessOptions {
   executors: Record<string, TaskExecutor>;
   checkpoints?: MemoryCheckpoints;
   limits?: RunLimits;
+  control?: ExecutionControl;
 }
 
 /** Runs definitions through WorkflowRun with fake executors and in-memory checkpoints. */
@@ -48,11 +49,13 @@ export class EngineHarness {
   readonly progress: string[][] = [];
   private readonly registry: ExecutorRegistry;
   private readonly limits: RunLimits | undefined;
+  private readonly control: ExecutionControl | undefined;
 
   constructor(options: EngineHarnessOptions) {
     this.registry = testExecutors(options.executors);
     this.checkpoints = options.checkpoints ?? new MemoryCheckpoints();
     this.limits = options.limits;
+    this.control = options.control;
   }
 
   run(def: Record<string, unknown>, extra: Partial<RunRequest> = {}): Promise<RunOutcome> {
@@ -68,7 +71,7 @@ export class EngineHarness {
       onProgress: (states) => this.progress.push(Object.entries(states).map(([id, s]) => `${id}:${s.status}`)),
       ...extra,
     };
-    const deps = { executors: this.registry, checkpoints: this.checkpoints, metrics: testMetrics(), ...(this.limits ? { limits: this.limits } : {}) };
+    const deps = { executors: this.registry, checkpoints: this.checkpoints, metrics: testMetrics(), ...(this.limits ? { limits: this.limits } : {}), ...(this.control ? { control: this.control } : {}) };
     return new WorkflowRun(deps, request).execute();
   }
 }

@@ -9,6 +9,7 @@ import { getTaskType } from '../task-types/registry';
 import { hasTemplate } from '../templates';
 import { type WorkflowEdge, type WorkflowNode } from '../types';
 import { taskLimitErrors } from './limit-rules';
+import { retryConfigErrors } from '../retry/retry-policy';
 
 /** Problems of one `type: task` node: its task type, its config and its limits, and for decisions its outgoing edges. */
 export function checkTaskNode(node: WorkflowNode, outgoing: readonly WorkflowEdge[], limits: WorkflowLimits): string[] {
@@ -21,7 +22,7 @@ export function checkTaskNode(node: WorkflowNode, outgoing: readonly WorkflowEdg
   const config: unknown = node.data.config === undefined ? {} : node.data.config;
   const errors = validateAgainstSchema(entry.config_schema, config, label);
   if (!isPlainObject(config)) return errors;
-  errors.push(...taskLimitErrors(entry.id, config, label, limits));
+  errors.push(...taskLimitErrors(entry.id, config, label, limits), ...retryConfigErrors(config['retry'], `${label}.retry`));
   switch (entry.id) {
     case 'rest_api_task':
       errors.push(...urlRule(config['url'], `${label}.url`));

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { channelTokenMatches, type DriveNotification, type DriveProvider, RENEW_BEFORE_MS, type SourceChangeReader, watchExpiry } from '@docflow/cloud-drive';
 import type { Broker } from '@docflow/messaging';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { EventSourceEntity } from './event-bus.entity';
 import type { EventSourcesRepository } from './event-sources.repository';
 
@@ -171,7 +171,7 @@ export class DriveWatching {
           ttlMs: expiresAt.getTime() - this.clock().getTime(),
         });
       } catch (err) {
-        this.deps.logger.warn('local drive watch not reopened', { sourceId: source.id, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.warn('local drive watch not reopened', { sourceId: source.id, error: errorMessage(err) });
       }
     }
   }
@@ -184,7 +184,7 @@ export class DriveWatching {
       try {
         await this.openWatch(source);
       } catch (err) {
-        const message = `The drive watch could not be renewed: ${err instanceof Error ? err.message : String(err)}`;
+        const message = `The drive watch could not be renewed: ${errorMessage(err)}`;
         this.deps.logger.warn('drive watch renewal failed', { sourceId: source.id, error: message });
         await this.deps.sources.deactivate(source.id, message);
       }
@@ -210,6 +210,6 @@ export class DriveWatching {
     if (!source.watchChannelId) return;
     await this.deps.provider
       .stopWatch(source.ownerId, { channelId: source.watchChannelId, resourceId: source.watchResourceId ?? '' })
-      .catch((err: unknown) => this.deps.logger.warn('drive watch not stopped', { error: err instanceof Error ? err.message : String(err) }));
+      .catch((err: unknown) => this.deps.logger.warn('drive watch not stopped', { error: errorMessage(err) }));
   }
 }

@@ -1,5 +1,5 @@
 import { EMAIL_RECEIVED, EmailSourceError, EmailSourceWatcher, emailEventPayload, emailWorkflowInputs, type EmailCursorStore, type EmailReceivedEvent, type ImapServer } from '@docflow/email-source';
-import { BadRequestError, type Logger, NotFoundError } from '@docflow/service-kit';
+import { BadRequestError, type Logger, NotFoundError, errorMessage } from '@docflow/service-kit';
 import { Readable } from 'node:stream';
 import type { Caller } from '../activities/activities.service';
 import type { createCredentialsService } from '../../identity';
@@ -96,14 +96,14 @@ export class EmailSourcesRuntime implements EmailSources {
 
   async startAll(): Promise<void> {
     for (const source of await this.deps.sources.listActive('email')) {
-      const server = await this.serverOf(source).catch((err: unknown) => ({ errors: [err instanceof Error ? err.message : String(err)] }));
+      const server = await this.serverOf(source).catch((err: unknown) => ({ errors: [errorMessage(err)] }));
       if ('errors' in server) {
         await this.deps.sources.deactivate(source.id, server.errors.join('; '));
         continue;
       }
       await this.open(source, server).catch(async (err: unknown) => {
         if (err instanceof EmailSourceError && err.kind !== 'connection') await this.deps.sources.deactivate(source.id, err.message);
-        else this.deps.logger.warn('e-mail source not opened', { sourceId: source.id, error: err instanceof Error ? err.message : String(err) });
+        else this.deps.logger.warn('e-mail source not opened', { sourceId: source.id, error: errorMessage(err) });
       });
     }
   }
@@ -164,7 +164,7 @@ export class EmailSourcesRuntime implements EmailSources {
           idempotencyKey: `email_event:${event.eventId}:${i}`,
         })
         .catch((err: unknown) => {
-          this.deps.logger.warn('e-mail attachment not stored', { sourceId: source.id, eventId: event.eventId, error: err instanceof Error ? err.message : String(err) });
+          this.deps.logger.warn('e-mail attachment not stored', { sourceId: source.id, eventId: event.eventId, error: errorMessage(err) });
           return null;
         });
       if (stored) documentIds.push(stored.document_id);

@@ -78,7 +78,7 @@ describe('the Google grant (spec 5, 4.10)', () => {
     expect((await request(kit.app).get('/api/cloud/oauth/status').set('authorization', kit.alice.auth)).body).toMatchObject({ connected: true });
     const rows = (await kit.bed.database.query('SELECT sealed_tokens FROM cloud_drive_grants')) as { sealed_tokens: string }[];
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.sealed_tokens).toMatch(/^v1\./);
+    expect(rows[0]!.sealed_tokens).toMatch(/^v2\./);
     expect(rows[0]!.sealed_tokens).not.toMatch(/refresh|access/i);
   });
 });

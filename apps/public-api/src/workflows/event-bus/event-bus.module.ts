@@ -1,5 +1,5 @@
-import { CloudDriveConfig, createDriveProvider, FileSettler, SourceChangeReader, type CloudDriveSettings, type DriveProvider, type SettlePass } from '@docflow/cloud-drive';
-import { loadConfig, type Logger } from '@docflow/service-kit';
+import { CloudDriveConfig, createDriveProvider, FileSettler, SourceChangeReader, type CloudDriveSettings, type DriveProvider, type DriveTokenSealer, type SettlePass } from '@docflow/cloud-drive';
+import { loadConfig, type Logger, errorMessage } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import type { DocumentsModule } from '../../documents';
 import { createCredentialsService, CredentialSealer, type IdentityServices } from '../../identity';
@@ -66,6 +66,21 @@ export interface EventBusModule {
   idle(): Promise<void>;
 }
 
+/**
+ * Drive tokens and OAuth states sealed by the credential store's sealer
+ * (AES-256-GCM under CREDENTIALS_MASTER_KEY), bound to the user. A grant is
+ * no credential row: credential id 0 (rows start at 1) keeps its sealed
+ * value from opening as any credential, and a credential's from opening as
+ * a grant.
+ */
+function driveTokenSealer(sealer: CredentialSealer): DriveTokenSealer {
+  const binding = (ownerId: number) => ({ credentialId: 0, ownerId });
+  return {
+    seal: (fields, ownerId) => sealer.seal(fields, binding(ownerId)),
+    open: (sealed, ownerId) => sealer.open(sealed, binding(ownerId)),
+  };
+}
+
 /** Events older than this still `received` are taken by the tick (their process died before dispatching). */
 const STALE_RECEIVED_MS = 10_000;
 
@@ -120,12 +135,7 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
   const subscriptions = new EventSubscriptionsRepository(database);
   const logs = new EventLogsRepository(database);
   const grants = new DriveGrantsRepository(database);
-  // A drive grant is bound to its user; credential id 0 is no stored credential's, so a grant cannot pass for one.
-  const credentials = new CredentialSealer(config.CREDENTIALS_MASTER_KEY);
-  const sealer = {
-    seal: (fields: Readonly<Record<string, string>>, ownerId: number) => credentials.seal(fields, { credentialId: 0, ownerId }),
-    open: (sealed: string, ownerId: number) => credentials.open(sealed, { credentialId: 0, ownerId }),
-  };
+  const sealer = driveTokenSealer(new CredentialSealer(config.CREDENTIALS_MASTER_KEY, config.CREDENTIALS_MASTER_KEY_PREVIOUS));
 
   // The provider delivers local watches' notifications to `watching`, built just below.
   const holder: { watching?: DriveWatching } = {};
@@ -135,7 +145,7 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     sealer,
     projectRoot: deps.projectRoot,
     onNotification: (n) => {
-      holder.watching?.notify(n).catch((err: unknown) => logger.warn('drive notification not queued', { error: err instanceof Error ? err.message : String(err) }));
+      holder.watching?.notify(n).catch((err: unknown) => logger.warn('drive notification not queued', { error: errorMessage(err) }));
     },
   });
   const settleMs = deps.drive.CLOUD_DRIVE_SETTLE_SECONDS * 1000;
@@ -213,7 +223,7 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
       ticker = setInterval(() => {
         ticking ??= tick()
           .catch((err: unknown) => {
-            logger.warn('event bus tick failed', { error: err instanceof Error ? err.message : String(err) });
+            logger.warn('event bus tick failed', { error: errorMessage(err) });
             return { renewed: 0, reads: 0, redispatched: 0 };
           })
           .finally(() => (ticking = undefined));

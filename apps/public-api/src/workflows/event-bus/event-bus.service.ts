@@ -1,5 +1,5 @@
 import { type ConnectStart, type DriveProvider, isDriveError } from '@docflow/cloud-drive';
-import { AppError, BadRequestError, type Logger, NotFoundError, ServiceUnavailableError } from '@docflow/service-kit';
+import { AppError, BadRequestError, type Logger, NotFoundError, ServiceUnavailableError, errorMessage } from '@docflow/service-kit';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
@@ -264,7 +264,7 @@ export class EventBusService {
     try {
       await this.deps.watching.openWatch(source);
     } catch (err) {
-      const message = `The drive watch could not be registered: ${err instanceof Error ? err.message : String(err)}`;
+      const message = `The drive watch could not be registered: ${errorMessage(err)}`;
       this.deps.logger.warn('drive watch not registered', { sourceId: source.id, error: message });
       await this.deps.sources.deactivate(source.id, message);
       if (err instanceof AppError) throw err;

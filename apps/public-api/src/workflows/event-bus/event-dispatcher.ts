@@ -1,5 +1,5 @@
 import { driveWorkflowInputs, isDriveError, subscriptionMatches, type DriveFile, type DriveProvider, type SettledFileEvent } from '@docflow/cloud-drive';
-import { AppError, type Logger } from '@docflow/service-kit';
+import { AppError, type Logger, errorMessage } from '@docflow/service-kit';
 import { isPlainObject, resolveTemplates } from '@docflow/workflow';
 import type { Caller } from '../activities/activities.service';
 import type { UsersService } from '../../identity';
@@ -39,10 +39,6 @@ function retryable(err: unknown): boolean {
   if (err instanceof AppError) return err.status === 429 || err.status >= 500;
   if (isDriveError(err)) return err.kind === 'retryable' || err.kind === 'protocol';
   return true;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Back-off before the next attempt: 5 s doubling, at most 5 minutes. */
@@ -98,15 +94,15 @@ export class EventDispatcher {
           triggered.push({ subscription_id: subscription.id, execution_id: executionId });
         } catch (err) {
           retry ||= retryable(err);
-          errors.push(`subscription ${subscription.id}: ${messageOf(err)}`);
+          errors.push(`subscription ${subscription.id}: ${errorMessage(err)}`);
         }
       }
       if (errors.length === 0) await this.deps.logs.finish(log.id, 'processed', matched, triggered, null);
       else await this.failOrRetry(log, retry, matched, triggered, errors.join('; '));
     } catch (err) {
       if (isDriveError(err) && err.kind === 'needs_reconnect') await this.deps.onReconnectNeeded(log.ownerId, err.message);
-      if (!(err instanceof RetryLater) && !retryable(err)) this.deps.logger.warn('event dispatch failed', { eventId, error: messageOf(err) });
-      await this.failOrRetry(log, retryable(err), matched, triggered, messageOf(err));
+      if (!(err instanceof RetryLater) && !retryable(err)) this.deps.logger.warn('event dispatch failed', { eventId, error: errorMessage(err) });
+      await this.failOrRetry(log, retryable(err), matched, triggered, errorMessage(err));
     }
   }
 

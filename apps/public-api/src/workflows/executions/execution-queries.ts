@@ -4,7 +4,7 @@ import { escapeLiteral } from 'pg';
 
 export const SUMMARY_COLUMNS = `id, user_id AS "userId", activity_id AS "activityId", status, inputs, results, outputs,
   started_at AS "startedAt", completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
-  total_cost AS "totalCost", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  total_cost AS "totalCost", retry_of AS "retryOf", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export const STATUS_COLUMNS = `id, user_id AS "userId", status, task_states AS "taskStates", outputs, awaiting_node AS "awaitingNode",
   awaiting_input_schema AS "awaitingInputSchema", awaiting_since AS "awaitingSince", started_at AS "startedAt",

@@ -20,6 +20,8 @@ export interface ExecutionView {
   error_type: string | null;
   failed_node: string | null;
   total_cost: number;
+  /** The failed execution this one retries, or null. */
+  retry_of: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -28,7 +30,7 @@ export interface ExecutionView {
 export type ExecutionViewSource = Pick<
   WorkflowExecutionEntity,
   'id' | 'status' | 'activityId' | 'inputs' | 'results' | 'outputs' | 'startedAt' | 'completedAt' | 'error' | 'errorType' | 'failedNode' | 'totalCost' | 'createdAt' | 'updatedAt'
->;
+> & { retryOf?: number | null };
 
 export function toExecutionView(e: ExecutionViewSource): ExecutionView {
   return {
@@ -45,6 +47,7 @@ export function toExecutionView(e: ExecutionViewSource): ExecutionView {
     error_type: e.errorType,
     failed_node: e.failedNode,
     total_cost: e.totalCost,
+    retry_of: e.retryOf ?? null,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

@@ -92,6 +92,10 @@ export class WorkflowExecutionEntity {
   @Column({ name: 'last_progress_at', type: 'timestamptz', nullable: true })
   lastProgressAt!: Date | null;
 
+  /** The failed execution this one retries (POST /workflow-executions/{id}/retry). */
+  @Column({ name: 'retry_of', type: 'integer', nullable: true })
+  retryOf!: number | null;
+
   @Column({ name: 'total_cost', type: 'numeric', precision: 14, scale: 6, transformer: numericTransformer })
   totalCost!: number;
 

@@ -125,6 +125,14 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
       res.json({ data: await executions.resume(currentUser(req), executionId(req.params['id']), requestFields(req.body)) });
     });
 
+    api.post('/workflow-executions/:id/cancel', auth, async (req, res) => {
+      res.json({ data: await executions.cancel(currentUser(req), executionId(req.params['id'])) });
+    });
+
+    api.post('/workflow-executions/:id/retry', auth, async (req, res) => {
+      res.status(201).json(await executions.retry(currentUser(req), executionId(req.params['id'])));
+    });
+
     api.get('/workflow-executions/:id/timeline', auth, async (req, res) => {
       res.json({ data: await executions.timeline(currentUser(req), executionId(req.params['id'])) });
     });

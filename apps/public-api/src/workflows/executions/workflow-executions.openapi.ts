@@ -10,6 +10,21 @@ const nullableObject = { type: ['object', 'null'] };
 const nullableString = { type: ['string', 'null'] };
 const status = { type: 'string', enum: [...EXECUTION_STATUSES] };
 
+/** The answer of a start (execute, retry). */
+function startedSchema(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      success: { type: 'boolean' },
+      message: { type: 'string' },
+      execution_id: { type: 'integer' },
+      job_id: { type: 'string' },
+      ...extra,
+      data: { type: 'object', properties: { id: { type: 'integer' }, status: { const: 'running' }, started_at: dateTime } },
+    },
+  };
+}
+
 export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
   openapi
     .addSchema('WorkflowExecution', {
@@ -28,6 +43,7 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
         error_type: nullableString,
         failed_node: nullableString,
         total_cost: { type: 'number' },
+        retry_of: { type: ['integer', 'null'], description: 'The failed execution this one retries (POST /retry)' },
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },
       },
@@ -117,19 +133,7 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
       properties: { inputs: { type: 'object' }, document_url: { type: 'string' }, mime_type: { type: 'string' } },
     },
     responses: {
-      200: {
-        description: 'Started',
-        schema: {
-          type: 'object',
-          properties: {
-            success: { type: 'boolean' },
-            message: { type: 'string' },
-            execution_id: { type: 'integer' },
-            job_id: { type: 'string' },
-            data: { type: 'object', properties: { id: { type: 'integer' }, status: { const: 'running' }, started_at: dateTime } },
-          },
-        },
-      },
+      200: { description: 'Started', schema: startedSchema() },
       429: tooMany('Too many running executions for this user'),
     },
     errors: [400, 404, 409, 503],
@@ -151,6 +155,33 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
       429: tooMany('Too many running executions for this user'),
     },
     errors: [400, 404, 409, 503],
+  });
+  openapi.add('post', '/workflow-executions/{id}/cancel', {
+    summary: 'Cancel a queued, running or paused execution (owner only)',
+    description: 'The record becomes `cancelled` at once; a processor running it stops at its next step boundary and any late result is ignored. 409 for a finished execution.',
+    tags: ['workflow-executions'],
+    parameters: [idParam],
+    responses: {
+      200: {
+        description: 'Cancelled',
+        schema: dataOf({
+          type: 'object',
+          properties: { id: { type: 'integer' }, status: { const: 'cancelled' }, previous_status: status, completed_at: { type: 'string', format: 'date-time' } },
+        }),
+      },
+    },
+    errors: [404, 409],
+  });
+  openapi.add('post', '/workflow-executions/{id}/retry', {
+    summary: 'Run a failed execution again from its failed node, as a new execution',
+    description: 'Same definition snapshot and inputs; nodes that completed keep their outputs and are not run again. The new execution has `retry_of`. A refused start marks the new record failed (error_type not_started).',
+    tags: ['workflow-executions'],
+    parameters: [idParam],
+    responses: {
+      201: { description: 'Started', schema: startedSchema({ retry_of: { type: 'integer' } }) },
+      429: tooMany('Too many running executions for this user'),
+    },
+    errors: [404, 409, 503],
   });
   openapi.add('get', '/workflow-executions/{id}/timeline', {
     summary: 'Steps of an execution in the order they started',

@@ -14,7 +14,11 @@ export interface NewExecutionRow {
   userId: number;
   workflowDefinition: Record<string, unknown>;
   inputs: Record<string, unknown>;
+  /** A retry: the failed execution, and the outputs and task states of its completed nodes. */
+  retry?: { of: number; outputs: Record<string, unknown>; taskStates: Record<string, unknown> };
 }
+
+export type CancelOutcome = { outcome: 'cancelled'; from: ExecutionStatus; completedAt: Date } | { outcome: 'missing' } | { outcome: 'terminal'; status: ExecutionStatus };
 
 export interface ResumeChanges {
   jobId: string;
@@ -116,11 +120,19 @@ export class WorkflowExecutionsRepository {
   /** One INSERT ... RETURNING id (no entity, no transaction around a single statement). */
   async insert(row: NewExecutionRow): Promise<{ id: number }> {
     const rows = await this.prepared<{ id: number }>(
-      'wfx_insert',
-      `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
-       VALUES ($1, $2, 'queued', $3::jsonb, $4::jsonb, '{}'::jsonb, 0, 0)
+      'wfx_insert_v2',
+      `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states, outputs, retry_of, resume_count, total_cost)
+       VALUES ($1, $2, 'queued', $3::jsonb, $4::jsonb, COALESCE($5::jsonb, '{}'::jsonb), $6::jsonb, $7, 0, 0)
        RETURNING id`,
-      [row.activityId, row.userId, JSON.stringify(row.workflowDefinition), JSON.stringify(row.inputs)],
+      [
+        row.activityId,
+        row.userId,
+        JSON.stringify(row.workflowDefinition),
+        JSON.stringify(row.inputs),
+        row.retry ? JSON.stringify(row.retry.taskStates) : null,
+        row.retry ? JSON.stringify(row.retry.outputs) : null,
+        row.retry?.of ?? null,
+      ],
     );
     const inserted = rows[0];
     if (!inserted) throw new Error('INSERT INTO workflow_executions returned no row');
@@ -226,6 +238,42 @@ export class WorkflowExecutionsRepository {
       [id, jobId, at],
     )) as [unknown[], number] | unknown[];
     return affected(rows) > 0;
+  }
+
+  /**
+   * queued, running or awaiting input → cancelled, for the owner only, in
+   * one guarded UPDATE (a result racing it either lands first or is ignored,
+   * since a terminal execution never changes). The pause token is cleared.
+   */
+  async cancel(id: number, userId: number): Promise<CancelOutcome> {
+    const rows = await this.rows<{ from: ExecutionStatus; completedAt: Date }>(
+      `UPDATE workflow_executions AS e
+          SET status = 'cancelled', completed_at = now(), updated_at = now(),
+              correlation_token_hash = NULL, correlation_token_sealed = NULL
+         FROM (SELECT id, status FROM workflow_executions WHERE id = $1 FOR UPDATE) AS before
+        WHERE e.id = before.id AND e.user_id = $2 AND e.status IN ('queued', 'running', 'awaiting_user_input')
+        RETURNING before.status AS "from", e.completed_at AS "completedAt"`,
+      [id, userId],
+    );
+    const done = rows[0];
+    if (done) return { outcome: 'cancelled', from: done.from, completedAt: done.completedAt };
+    const current = await this.rows<{ status: ExecutionStatus; userId: number }>('SELECT status, user_id AS "userId" FROM workflow_executions WHERE id = $1', [id]);
+    const row = current[0];
+    return row && row.userId === userId ? { outcome: 'terminal', status: row.status } : { outcome: 'missing' };
+  }
+
+  /**
+   * A start that was refused after its record was created (router down,
+   * limit reached): the record is marked failed with the reason, so no
+   * `queued` execution is left behind (issue #15). Only a still-queued row changes.
+   */
+  async failUnstarted(id: number, reason: string): Promise<boolean> {
+    const rows = await this.rows<{ id: number }>(
+      `UPDATE workflow_executions SET status = 'failed', error = $2, error_type = 'not_started', completed_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'queued' RETURNING id`,
+      [id, reason.slice(0, 10000)],
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { workflowJobId, type WorkflowJobPayload } from '@docflow/contracts';
+import { workflowJobId, type RetryOrigin, type WorkflowJobPayload } from '@docflow/contracts';
 import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import { signJobUser } from '@docflow/internal-auth';
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
@@ -10,6 +10,7 @@ import { bindCredentials, nodeCredentialId, type CredentialSource } from './cred
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
+import type { ExecutionStatus } from './execution-status';
 import type { StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
@@ -76,7 +77,27 @@ function deadlineFrom(activity: Pick<ActivityForExecution, 'executionDeadlineSec
   return seconds ? new Date(at.getTime() + seconds * 1000) : null;
 }
 
-/** Executions (spec 3.1, 4.8): create, start, read, resume, timeline. */
+/**
+ * What a retry keeps of a failed execution: the nodes whose task state is
+ * `completed`, with their outputs (for the record) and, for the job, each
+ * node's output and times.
+ */
+export function completedNodesOf(
+  taskStates: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+): { taskStates: Record<string, unknown>; outputs: Record<string, unknown>; completedNodes: Record<string, unknown> } {
+  const kept = { taskStates: {} as Record<string, unknown>, outputs: {} as Record<string, unknown>, completedNodes: {} as Record<string, unknown> };
+  for (const [nodeId, state] of Object.entries(taskStates)) {
+    if (!isPlainObject(state) || state['status'] !== 'completed') continue;
+    const output = nodeId in outputs ? outputs[nodeId] : (state['result'] ?? null);
+    kept.taskStates[nodeId] = state;
+    kept.outputs[nodeId] = output;
+    kept.completedNodes[nodeId] = { output, started_at: state['started_at'] ?? null, completed_at: state['completed_at'] ?? null };
+  }
+  return kept;
+}
+
+/** Executions (spec 3.1, 4.8): create, start, read, resume, timeline, cancel, retry. */
 export class WorkflowExecutionsService {
   constructor(private readonly deps: WorkflowExecutionsDeps) {}
 
@@ -116,6 +137,82 @@ export class WorkflowExecutionsService {
    * to queued and the caller gets 503.
    */
   async execute(user: Caller, id: number, fields: Record<string, unknown>): Promise<StartResponse> {
+    return this.start(user, id, fields, undefined);
+  }
+
+  /**
+   * Create and start in one go (webhooks, schedules, retries). A start
+   * refused after the record was created (router down, running limit) marks
+   * that record failed with the reason before the refusal reaches the
+   * caller, so no `queued` execution is left behind (issue #15 item 6).
+   */
+  async createAndStart(user: Caller, fields: Record<string, unknown>): Promise<StartResponse> {
+    const created = await this.create(user, fields);
+    return this.startCreated(user, created.id, undefined);
+  }
+
+  private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined): Promise<StartResponse> {
+    try {
+      return await this.start(user, id, {}, retryOf);
+    } catch (err) {
+      const reason = `Not started: ${err instanceof Error ? err.message : String(err)}`;
+      const failed = await this.deps.repo.failUnstarted(id, reason);
+      this.deps.logger.warn('execution not started; its record is marked failed', { executionId: id, markedFailed: failed, error: reason });
+      throw err;
+    }
+  }
+
+  /**
+   * POST /workflow-executions/{id}/cancel (issue #15): the owner's queued,
+   * running or paused execution becomes `cancelled` at once; a processor
+   * running it stops at its next step boundary and any late result is
+   * ignored (a terminal execution never changes). Others get 404; an
+   * execution already finished gets 409.
+   */
+  async cancel(user: Caller, id: number): Promise<{ id: number; status: 'cancelled'; previous_status: ExecutionStatus; completed_at: string }> {
+    const outcome = await this.deps.repo.cancel(id, user.id);
+    switch (outcome.outcome) {
+      case 'missing':
+        throw new NotFoundError(EXECUTION_NOT_FOUND);
+      case 'terminal':
+        throw new ConflictError(`Execution ${id} is ${outcome.status}; only a queued, running or paused execution can be cancelled`, { status: outcome.status });
+      case 'cancelled':
+        break;
+      default: {
+        const never: never = outcome;
+        throw new Error(`unexpected cancel outcome ${JSON.stringify(never)}`);
+      }
+    }
+    this.deps.logger.info('workflow execution cancelled', { executionId: id, from: outcome.from });
+    this.deps.audit.record({ action: 'workflow.execution.cancelled', actorUserId: user.id, details: { execution_id: id, previous_status: outcome.from } });
+    return { id, status: 'cancelled', previous_status: outcome.from, completed_at: outcome.completedAt.toISOString() };
+  }
+
+  /**
+   * POST /workflow-executions/{id}/retry (issue #15): a failed execution
+   * runs again as a new execution (`retry_of` names the failed one) with the
+   * same definition snapshot and inputs; the nodes that completed keep their
+   * outputs and are not run again, the run starts from the failed node.
+   */
+  async retry(user: Caller, id: number): Promise<StartResponse & { retry_of: number }> {
+    const failed = await this.findOwned(user, id);
+    if (failed.status !== 'failed') {
+      throw new ConflictError(`Execution ${id} is ${failed.status}; only a failed execution can be retried`, { status: failed.status });
+    }
+    const kept = completedNodesOf(failed.taskStates as Record<string, unknown>, failed.outputs ?? {});
+    const row = await this.deps.repo.insert({
+      activityId: failed.activityId,
+      userId: user.id,
+      workflowDefinition: failed.workflowDefinition,
+      inputs: failed.inputs,
+      retry: { of: id, outputs: kept.outputs, taskStates: kept.taskStates },
+    });
+    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: user.id, details: { execution_id: row.id, activity_id: failed.activityId, retry_of: id } });
+    const started = await this.startCreated(user, row.id, { execution_id: id, completed_nodes: kept.completedNodes });
+    return { ...started, retry_of: id };
+  }
+
+  private async start(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined): Promise<StartResponse> {
     let added: Record<string, unknown> | undefined;
     let bodyError: unknown;
     try {
@@ -142,7 +239,7 @@ export class WorkflowExecutionsService {
 
     try {
       const payload = await this.payloadOf(row, jobId);
-      await this.deps.router.submitWorkflowJob({ jobId, payload });
+      await this.deps.router.submitWorkflowJob({ jobId, payload: retryOf ? { ...payload, retry_of: retryOf } : payload });
     } catch (err) {
       const reverted = await this.deps.repo.revertStart(id, jobId, at);
       this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });

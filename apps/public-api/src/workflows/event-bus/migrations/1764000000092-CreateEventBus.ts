@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * runs an event started (one per event and subscription), and the
  * idempotency keys of imported documents.
  */
-export class CreateEventBus1764000000090 implements MigrationInterface {
-  name = 'CreateEventBus1764000000090';
+export class CreateEventBus1764000000092 implements MigrationInterface {
+  name = 'CreateEventBus1764000000092';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

@@ -1,0 +1,52 @@
+import type { TaskExecutor } from '../executors/executor';
+import { chain, definition, endNode, startNode, taskNode } from '../test-support/definitions';
+import { deferred, EngineHarness, within } from '../test-support/engine-harness';
+import { RunAborted } from './abort';
+
+const threeSteps = () => definition([startNode(), taskNode('a', 'rest_api_task', { url: 'u' }), taskNode('b', 'rest_api_task', { url: 'u' }), endNode()], chain('start', 'a', 'b', 'end'));
+
+describe('execution controls in the engine (issue #15)', () => {
+  it('abandons a cancelled run at the next step boundary: nothing after it starts and no outcome is produced', async () => {
+    const calls: string[] = [];
+    let cancelled = false;
+    const aStarted = deferred();
+    const release = deferred();
+    const executor: TaskExecutor = async (ctx) => {
+      calls.push(ctx.nodeId);
+      if (ctx.nodeId === 'a') {
+        aStarted.resolve();
+        await release.promise;
+      }
+      return { output: { node: ctx.nodeId } };
+    };
+    const h = new EngineHarness({ executors: { rest_api_task: executor }, control: { isCancelled: async () => cancelled } });
+    const run = h.run(threeSteps());
+    await within(aStarted.promise, 2000, 'node a starting');
+    cancelled = true;
+    release.resolve();
+    await expect(run).rejects.toMatchObject({ name: 'RunAborted', kind: 'cancelled' });
+    expect(calls).toEqual(['a']);
+  });
+
+  it('runs nothing when the execution was cancelled before the delivery', async () => {
+    const calls: string[] = [];
+    const h = new EngineHarness({ executors: { rest_api_task: async (ctx) => (calls.push(ctx.nodeId), { output: {} }) }, control: { isCancelled: async () => true } });
+    await expect(h.run(threeSteps())).rejects.toBeInstanceOf(RunAborted);
+    expect(calls).toEqual([]);
+  });
+
+  it('a retry restores the completed nodes of the failed execution and runs only the rest', async () => {
+    const calls: string[] = [];
+    const h = new EngineHarness({ executors: { rest_api_task: async (ctx) => (calls.push(ctx.nodeId), { output: { from: ctx.config } }) } });
+    const at = new Date('2026-01-01T00:00:00Z');
+    const def = definition(
+      [startNode(), taskNode('a', 'rest_api_task', { url: 'u' }), taskNode('b', 'rest_api_task', { url: 'x/{{a.token}}' }), endNode()],
+      chain('start', 'a', 'b', 'end'),
+    );
+    const out = await h.run(def, { prior: [{ nodeId: 'start', output: {}, startedAt: at, completedAt: at }, { nodeId: 'a', output: { token: 't-1' }, startedAt: at, completedAt: at }] });
+    expect(out.status).toBe('completed');
+    expect(calls).toEqual(['b']);
+    expect(out.outputs['a']).toEqual({ token: 't-1' });
+    expect(out.outputs['b']).toEqual({ from: { url: 'x/t-1' } });
+  });
+});
