@@ -10,7 +10,6 @@ import { type AgentTool, agentTools } from './agent-tools';
 import { parseCreateAgent } from './agents.dto';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
-import { InProcessChatRateLimiter } from './chat-rate-limit';
 import { ComposerConfirmationsRepository } from './composer-confirmations.repository';
 import { composerCreateTools } from './composer-tools';
 import { ConversationsRepository } from './conversations.repository';
@@ -25,7 +24,7 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger'>, deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] }): AgentRuntime {
+export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits'>, deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] }): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
@@ -52,7 +51,7 @@ export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'datab
     llm,
     tools,
     chatLimits: {
-      limiter: new InProcessChatRateLimiter(),
+      limits: ctx.limits,
       perKey: ctx.config.AGENT_CHAT_RATE_PER_KEY,
       perSession: ctx.config.AGENT_CHAT_RATE_PER_SESSION,
       budget: { modelCalls: ctx.config.AGENT_CHAT_MAX_MODEL_CALLS, toolCalls: ctx.config.AGENT_CHAT_MAX_TOOL_CALLS },

@@ -1,4 +1,7 @@
 import request from 'supertest';
+import { createMailer } from '@docflow/mail';
+import { Metrics, silentLogger } from '@docflow/service-kit';
+import { buildPublicApi } from '../app';
 import { sha256Hex } from '../platform';
 import { upload } from '../documents/test-support/documents-kit';
 import { openRagKit, type RagKit, settled } from '../rag/test-support/rag-kit';
@@ -14,8 +17,8 @@ let collectionId = 0;
 type ChatAnswer = AgentRun & { session_id: string };
 type ChatCall = { messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] };
 
-function chat(slug: string, auth: { key?: string; bearer?: string }, body: Record<string, unknown>): request.Test {
-  const req = request(kit.app).post(`/api/agents/${slug}/public-chat`);
+function chat(slug: string, auth: { key?: string; bearer?: string }, body: Record<string, unknown>, app = kit.app): request.Test {
+  const req = request(app).post(`/api/agents/${slug}/public-chat`);
   if (auth.key) void req.set('X-Agent-Key', auth.key);
   if (auth.bearer) void req.set('authorization', auth.bearer);
   return req.send(body);
@@ -118,6 +121,39 @@ describe('agent public chat: rate and cost limits', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toMatchObject({ error: { status: 429, details: { retry_after: expect.any(Number) } } });
     expect(chatCalls().length).toBe(before);
+  });
+
+  it('counts a key across public API processes sharing the database, says when to retry, and starts afresh in the next window', async () => {
+    const other = buildPublicApi({
+      config: kit.config,
+      logger: silentLogger,
+      metrics: new Metrics('public-api'),
+      database: kit.bed.database,
+      mailer: createMailer({ outboxDir: kit.bed.outboxDir, from: 'Docflow <no-reply@docflow.local>', logger: silentLogger }),
+      health: [],
+      broker: kit.broker,
+    });
+    try {
+      const [agent, another] = [await newAgent('Shared bot', { available_tools: [] }), await newAgent('Other bot', { available_tools: [] })];
+      for (const app of [kit.app, other.app, kit.app]) {
+        kit.llm.chatReplies.push({ content: 'ok' });
+        expect((await chat(agent.slug, { key: agent.api_key }, { query: 'q' }, app)).status).toBe(200);
+      }
+      const limited = await chat(agent.slug, { key: agent.api_key }, { query: 'one more' }, other.app);
+      expect(limited.status).toBe(429);
+      expect(limited.body).toMatchObject({ error: { status: 429, details: { retry_after: Number(limited.headers['retry-after']) } } });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // Another key has its own count.
+      kit.llm.chatReplies.push({ content: 'ok' });
+      expect((await chat(another.slug, { key: another.api_key }, { query: 'q' }, other.app)).status).toBe(200);
+      // The window ends (as the database's clock would have it): the key starts afresh.
+      await kit.bed.database.query("UPDATE rate_limit_counters SET expires_at = now() - interval '1 second' WHERE key = $1", [`agent-key:${sha256Hex(agent.api_key ?? '')}`]);
+      kit.llm.chatReplies.push({ content: 'ok' });
+      expect((await chat(agent.slug, { key: agent.api_key }, { query: 'again' }, other.app)).status).toBe(200);
+    } finally {
+      await other.documents.stop();
+    }
   });
 
   it('limits requests per session (AGENT_CHAT_RATE_PER_SESSION); a new session is counted apart', async () => {

@@ -1,13 +1,12 @@
 import type { DataShieldOptions } from '@docflow/contracts';
 import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/list-query';
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, type Logger } from '@docflow/service-kit';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../workflows';
-import { apiKeyMatches, newApiKey, sha256Hex } from '../platform';
+import { apiKeyMatches, newApiKey, PER_MINUTE, type RateLimits, sha256Hex } from '../platform';
 import { slugify } from '../platform';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
-import type { ChatRateLimiter } from './chat-rate-limit';
 import { composerBlocksOf } from './composer-tools';
 import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
@@ -48,7 +47,8 @@ export interface AgentsServiceDeps {
   llm: Pick<LlmClient, 'chat'>;
   tools: ReadonlyMap<string, AgentTool>;
   /** Public chat's limits: requests a minute per agent key and per session, and what one request may spend. */
-  chatLimits: { limiter: ChatRateLimiter; perKey: number; perSession: number; budget: RequestBudget };
+  /** Per-key and per-session rates are counted in the limits shared by every public API process (PostgreSQL). */
+  chatLimits: { limits: RateLimits; perKey: number; perSession: number; budget: RequestBudget };
   /** The owner's collections, for what an agent makes public (`public_collection_id`). */
   collections: { owns(userId: number, collectionId: number): Promise<boolean>; documentIds(collectionId: number): Promise<number[]> };
   /** Where the Composer's previews are confirmed (composer_confirmations). */
@@ -179,8 +179,7 @@ export class AgentsService {
   }
 
   private async limit(key: string, perMinute: number, where: string): Promise<void> {
-    const verdict = await this.deps.chatLimits.limiter.hit(key, perMinute);
-    if (!verdict.allowed) throw new TooManyRequestsError(`At most ${perMinute} chat requests a minute ${where}`, { retry_after: verdict.retryAfterSeconds });
+    await this.deps.chatLimits.limits.enforce(key, PER_MINUTE(perMinute), `At most ${perMinute} chat requests a minute ${where}`);
   }
 
   async publicConfig(slug: string): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {

@@ -109,6 +109,32 @@ describe('collections', () => {
     expect(((await alice.get('/api/collections')).body as { data: { id: number }[] }).data.map((c) => c.id)).toEqual([archive.id]);
   });
 
+  it('populate every relation with populate=* (Strapi style): the documents as objects and the owner with its username', async () => {
+    const alice = as(kit.alice);
+    const doc = await uploadText(kit.alice, 'gamma\n', 'gamma.txt');
+    const created = await alice.post('/api/collections/create-collection', { data: { name: 'Populated', documents: [doc.id] } });
+    expect(created.status).toBe(201);
+    const id = (created.body as CollectionIds).id;
+    type Listed = { data: { id: number; owner: unknown; documents: unknown[] }[] };
+    const listed = async (query: string) => {
+      const res = await alice.get(`/api/collections?${query}`);
+      expect(res.status).toBe(200);
+      return (res.body as Listed).data.find((c) => c.id === id);
+    };
+    const documents = [{ id: doc.id, title: 'gamma.txt', mimeType: 'text/plain', visibility: 'user', owner: { id: kit.alice.id, username: 'alice' } }];
+    const everything = { owner: { id: kit.alice.id, username: 'alice' }, documents };
+    for (const all of ['populate=*', 'populate[0]=*', 'populate=documents,owner', 'populate[owner]=true&populate[documents]=true']) {
+      expect({ query: all, ...(await listed(all)) }).toMatchObject({ query: all, ...everything });
+    }
+    // Documents are listed as objects whatever is asked (spec 2.3); the owner is `{id}` unless populated.
+    expect(await listed('populate=documents')).toMatchObject({ owner: { id: kit.alice.id }, documents });
+    expect((await listed('populate=documents'))?.owner).toEqual({ id: kit.alice.id });
+    expect((await listed(''))?.owner).toEqual({ id: kit.alice.id });
+    const unknown = await alice.get('/api/collections?populate=nope');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ error: { status: 400 } });
+  });
+
   it('validate their bodies', async () => {
     const alice = as(kit.alice);
     const noName = await alice.post('/api/collections/create-collection', { data: { description: 'x' } });

@@ -8,7 +8,7 @@ const base: Record<string, JsonSchema> = {
   id: { type: 'integer' },
   name: { type: 'string' },
   description: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-  owner: { type: 'object', properties: { id: { type: 'integer' } } },
+  owner: { type: 'object', description: 'username only when populated (list with populate=owner or *)', properties: { id: { type: 'integer' }, username: { type: ['string', 'null'] } } },
   createdAt: { type: 'string', format: 'date-time' },
   updatedAt: { type: 'string', format: 'date-time' },
 };
@@ -42,7 +42,7 @@ export function describeCollectionRoutes(openapi: OpenApiRegistry): void {
   openapi.add('get', '/collections', {
     summary: "The caller's collections, each with its documents as objects",
     tags,
-    parameters: LIST_PARAMETERS.filter((p) => p.name !== 'populate').concat([{ name: 'populate', in: 'query', description: 'accepted; documents are always listed', schema: { type: 'string' } }]),
+    parameters: LIST_PARAMETERS.filter((p) => p.name !== 'populate').concat([{ name: 'populate', in: 'query', description: 'documents, owner or * (both); documents are always listed as objects, a populated owner adds its username', schema: { type: 'string' } }]),
     responses: {
       200: {
         description: 'One page',

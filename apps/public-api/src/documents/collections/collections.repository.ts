@@ -8,6 +8,8 @@ export interface CollectionRecord {
   name: string;
   description: string | null;
   ownerId: number;
+  /** Read only when the owner is populated (`populate=owner` or `*`). */
+  ownerUsername?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -43,12 +45,15 @@ interface CollectionRow {
   owner_id: number;
   created_at: Date;
   updated_at: Date;
+  owner_username?: string | null;
 }
 
 const COLUMNS = 'c.id, c.name, c.description, c.owner_id, c.created_at, c.updated_at';
 
 function toRecord(r: CollectionRow): CollectionRecord {
-  return { id: r.id, name: r.name, description: r.description, ownerId: r.owner_id, createdAt: r.created_at, updatedAt: r.updated_at };
+  const record: CollectionRecord = { id: r.id, name: r.name, description: r.description, ownerId: r.owner_id, createdAt: r.created_at, updatedAt: r.updated_at };
+  if (r.owner_username !== undefined) record.ownerUsername = r.owner_username;
+  return record;
 }
 
 export class CollectionsRepository {
@@ -88,7 +93,8 @@ export class CollectionsRepository {
     const where = q.where ? `"c"."owner_id" = :ownerId AND ${q.where.sql}` : '"c"."owner_id" = :ownerId';
     const params = { ownerId, ...(q.where?.params ?? {}) };
     const order = q.orderBy.map((o) => `${o.column} ${o.direction}`).join(', ');
-    const page = toPositional(`SELECT ${COLUMNS} FROM collections c WHERE ${where} ORDER BY ${order} LIMIT :lq_limit OFFSET :lq_offset`, {
+    const owner = q.populate.includes('owner') ? { columns: ', u.username AS owner_username', join: ' LEFT JOIN users u ON u.id = c.owner_id' } : { columns: '', join: '' };
+    const page = toPositional(`SELECT ${COLUMNS}${owner.columns} FROM collections c${owner.join} WHERE ${where} ORDER BY ${order} LIMIT :lq_limit OFFSET :lq_offset`, {
       ...params,
       lq_limit: q.limit,
       lq_offset: q.offset,

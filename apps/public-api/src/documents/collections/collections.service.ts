@@ -9,7 +9,8 @@ interface CollectionBase {
   id: number;
   name: string;
   description: string | null;
-  owner: { id: number };
+  /** `{id}`, and `username` too when the owner is populated (`populate=owner` or `*`). */
+  owner: { id: number; username?: string | null };
   createdAt: string;
   updatedAt: string;
 }
@@ -25,7 +26,8 @@ export interface CollectionIdsView extends CollectionBase {
 }
 
 function base(c: CollectionRecord): CollectionBase {
-  return { id: c.id, name: c.name, description: c.description, owner: { id: c.ownerId }, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
+  const owner = c.ownerUsername === undefined ? { id: c.ownerId } : { id: c.ownerId, username: c.ownerUsername };
+  return { id: c.id, name: c.name, description: c.description, owner, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
 }
 
 export interface CollectionDocumentsPage {

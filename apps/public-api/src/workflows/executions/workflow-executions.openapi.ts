@@ -239,4 +239,29 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
     },
     errors: [400, 401, 404],
   });
+  openapi.add('post', '/workflow-executions/internal/{id}/node-credential', {
+    summary: 'Internal: the fields of the credential a node of a running execution names (workflow processor, spec 2.7 rule 3)',
+    description:
+      'Authenticated with `X-Service-Key` or a service JWT (`Authorization: Bearer`), not a user token. Answered only for the ' +
+      "execution's current job while it runs and only for the credential its stored definition names for that node; " +
+      'anything else is 404. The response carries `Cache-Control: no-store`.',
+    tags: ['internal'],
+    auth: 'none',
+    parameters: [idParam, { name: 'X-Service-Key', in: 'header', required: false, schema: { type: 'string' } }],
+    requestBody: {
+      type: 'object',
+      required: ['job_id', 'node_id'],
+      properties: { job_id: { type: 'string', maxLength: 200 }, node_id: { type: 'string', maxLength: 200 } },
+    },
+    responses: {
+      200: {
+        description: 'The credential id and its decrypted fields',
+        schema: dataOf({
+          type: 'object',
+          properties: { credential_id: { type: 'integer' }, fields: { type: 'object', additionalProperties: { type: 'string' } } },
+        }),
+      },
+    },
+    errors: [400, 401, 404],
+  });
 }
