@@ -57,7 +57,12 @@ async function main(): Promise<void> {
       await scenario(stack, 'GET /_health', async () => (await httpRequest(`${stack.url('public-api')}/_health`, { method: 'GET' })).status, 204),
       await scenario(stack, 'GET /api/no-such-route (404)', async () => (await httpRequest(`${stack.api}/no-such-route`, { method: 'GET' })).status, 404),
       await scenario(stack, 'GET /api/users/me', async () => (await httpRequest(`${stack.api}/users/me`, { method: 'GET', headers: auth })).status, 200),
-      await scenario(stack, 'GET /api/workflow-executions/{id}/status', async () => (await httpRequest(`${stack.api}/workflow-executions/${executionId}/status`, { method: 'GET', headers: auth })).status, 200),
+      await scenario(
+        stack,
+        'GET /api/workflow-executions/{id}/status',
+        async () => (await httpRequest(`${stack.api}/workflow-executions/${executionId}/status`, { method: 'GET', headers: auth })).status,
+        200,
+      ),
       await scenario(
         stack,
         'POST /api/workflow-executions',

@@ -23,9 +23,7 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 200);
 const DOCS_PER_JOB = Number(process.env.BENCH_DOCS_PER_JOB ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const SERIAL = Number(process.env.BENCH_SERIAL ?? 50);
-const PROCESSOR_ENV = Object.fromEntries(
-  ['EXTRACTION_PREFETCH', 'EXTRACTION_DOCUMENT_CONCURRENCY'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])),
-);
+const PROCESSOR_ENV = Object.fromEntries(['EXTRACTION_PREFETCH', 'EXTRACTION_DOCUMENT_CONCURRENCY'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
 
 /** A document of one of five kinds, different for every i. */
 function documentText(i: number): string {
@@ -42,7 +40,13 @@ function documentText(i: number): string {
         'Please pay within 30 days.',
       ].join('\n');
     case 1:
-      return [`Corner Store #${i}`, 'Thank you for shopping with us!', ...Array.from({ length: 8 }, (_, k) => `Item ${k + 1} ${(k + 1.25).toFixed(2)}`), `Total paid by card: ${(40 + i).toFixed(2)} USD`, 'Change: 0.00'].join('\n');
+      return [
+        `Corner Store #${i}`,
+        'Thank you for shopping with us!',
+        ...Array.from({ length: 8 }, (_, k) => `Item ${k + 1} ${(k + 1.25).toFixed(2)}`),
+        `Total paid by card: ${(40 + i).toFixed(2)} USD`,
+        'Change: 0.00',
+      ].join('\n');
     case 2:
       return (
         `SERVICES AGREEMENT ${n}. This agreement is made between Acme Corp ("Provider") and Client ${i} ("Client"). ` +
@@ -154,7 +158,14 @@ async function main(): Promise<void> {
     report(
       'classification',
       [
-        { scenario: 'concurrency 1, 1 document per job', jobs: s1.n, 'jobs/s': +(1000 / s1.mean).toFixed(1), 'documents/s': +(1000 / s1.mean).toFixed(1), 'p50 ms': +s1.p50.toFixed(1), 'p95 ms': +s1.p95.toFixed(1) },
+        {
+          scenario: 'concurrency 1, 1 document per job',
+          jobs: s1.n,
+          'jobs/s': +(1000 / s1.mean).toFixed(1),
+          'documents/s': +(1000 / s1.mean).toFixed(1),
+          'p50 ms': +s1.p50.toFixed(1),
+          'p95 ms': +s1.p95.toFixed(1),
+        },
         {
           scenario: `concurrency ${CONCURRENCY}, ${DOCS_PER_JOB} documents per job`,
           jobs: sc.n,

@@ -9,7 +9,8 @@ session.post('Profiler.enable', () => session.post('Profiler.start'));
 const dir = process.env.CPU_PROF_DIR;
 let written = false;
 function dump() {
-  if (written) return; written = true;
+  if (written) return;
+  written = true;
   session.post('Profiler.stop', (err, { profile }) => {
     if (!err) fs.writeFileSync(path.join(dir, `${path.basename(path.dirname(process.argv[1]))}-${process.pid}.cpuprofile`), JSON.stringify(profile));
   });

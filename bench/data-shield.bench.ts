@@ -29,16 +29,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import {
-  BUILT_IN_ENTITY_TYPES,
-  createShieldRuntime,
-  defaultNamedEntityRecognizer,
-  DetectionEngine,
-  IBAN_LENGTHS,
-  L1_ENTITY_TYPES,
-  luhnValid,
-  verhoeffValid,
-} from '@docflow/data-shield';
+import { BUILT_IN_ENTITY_TYPES, createShieldRuntime, defaultNamedEntityRecognizer, DetectionEngine, IBAN_LENGTHS, L1_ENTITY_TYPES, luhnValid, verhoeffValid } from '@docflow/data-shield';
 import { silentLogger } from '@docflow/service-kit';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { OpenAiStub } from '../e2e/support/openai-stub';
@@ -67,14 +58,36 @@ const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() 
 
 // ---- 1. quality on the dev set ---------------------------------------------
 const MAPPING: Record<string, string | null> = {
-  PERSON: 'PERSON', GPE: 'LOCATION', STREET_ADDRESS: 'LOCATION', ORGANIZATION: 'ORGANIZATION', DATE_TIME: 'DATE_TIME', CREDIT_CARD: 'CREDIT_CARD',
-  PHONE_NUMBER: 'PHONE', EMAIL_ADDRESS: 'EMAIL', IBAN_CODE: 'IBAN', US_SSN: 'SSN', IP_ADDRESS: 'IP', US_DRIVER_LICENSE: 'US_DRIVER_LICENSE', NRP: 'NRP',
-  DOMAIN_NAME: 'URL', TITLE: null, AGE: null, ZIP_CODE: null,
+  PERSON: 'PERSON',
+  GPE: 'LOCATION',
+  STREET_ADDRESS: 'LOCATION',
+  ORGANIZATION: 'ORGANIZATION',
+  DATE_TIME: 'DATE_TIME',
+  CREDIT_CARD: 'CREDIT_CARD',
+  PHONE_NUMBER: 'PHONE',
+  EMAIL_ADDRESS: 'EMAIL',
+  IBAN_CODE: 'IBAN',
+  US_SSN: 'SSN',
+  IP_ADDRESS: 'IP',
+  US_DRIVER_LICENSE: 'US_DRIVER_LICENSE',
+  NRP: 'NRP',
+  DOMAIN_NAME: 'URL',
+  TITLE: null,
+  AGE: null,
+  ZIP_CODE: null,
 };
 const EVALUATED = [...new Set(Object.values(MAPPING).filter((v): v is string => v !== null))];
 
-interface Span { type: string; start: number; end: number }
-interface Counts { tp: number; fp: number; fn: number }
+interface Span {
+  type: string;
+  start: number;
+  end: number;
+}
+interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+}
 
 function prf(c: Counts): { p: number; r: number; f2: number } {
   const p = c.tp + c.fp ? c.tp / (c.tp + c.fp) : 0;
@@ -84,7 +97,11 @@ function prf(c: Counts): { p: number; r: number; f2: number } {
 }
 
 type Part = 'dev' | 'holdout';
-interface EvalRecord { full_text: string; template_id: number; spans: { entity_type: string; start_position: number; end_position: number }[] }
+interface EvalRecord {
+  full_text: string;
+  template_id: number;
+  spans: { entity_type: string; start_position: number; end_position: number }[];
+}
 
 function fnv1a(text: string): number {
   let h = 0x811c9dc5;
@@ -135,7 +152,16 @@ class Scores {
       const l = type === 'overall' ? total(this.lenient) : (this.lenient.get(type) ?? { tp: 0, fp: 0, fn: 0 });
       const a = prf(s);
       const b = prf(l);
-      return { entity: type, gold: s.tp + s.fn, 'P strict': +a.p.toFixed(3), 'R strict': +a.r.toFixed(3), 'F2 strict': +a.f2.toFixed(3), 'P lenient': +b.p.toFixed(3), 'R lenient': +b.r.toFixed(3), 'F2 lenient': +b.f2.toFixed(3) };
+      return {
+        entity: type,
+        gold: s.tp + s.fn,
+        'P strict': +a.p.toFixed(3),
+        'R strict': +a.r.toFixed(3),
+        'F2 strict': +a.f2.toFixed(3),
+        'P lenient': +b.p.toFixed(3),
+        'R lenient': +b.r.toFixed(3),
+        'F2 lenient': +b.f2.toFixed(3),
+      };
     });
   }
 }
@@ -199,18 +225,19 @@ const group = (s: string, size: number, sep: string) => s.match(new RegExp(`.{1,
 
 const GENERATORS: Record<string, () => string> = {
   EMAIL: () => `${pick(['anna', 'j.doe', 'raj_kumar', 'li.wei+news', 'o.brien'])}${digits(2)}@${pick(['example.com', 'mail.co.uk', 'corp.example.org', 'uni-bonn.de'])}`,
-  PHONE: () => validPhone(() =>
-    pick([
-      () => `(${pick(['212', '415', '646', '312'])}) ${pick(['555', '867', '734'])}-${digits(4)}`,
-      () => `+1 ${pick(['212', '415', '617'])}-${pick(['555', '734'])}-${digits(4)}`,
-      () => `+44 20 7${digits(3)} ${digits(4)}`,
-      () => `020 7${digits(3)} ${digits(4)}`,
-      () => `+49 30 ${digits(8)}`,
-      () => `+33 1 ${digits(2)} ${digits(2)} ${digits(2)} ${digits(2)}`,
-      () => `+91 98${digits(3)} ${digits(5)}`,
-      () => `+61 2 ${digits(4)} ${digits(4)}`,
-    ])(),
-  ),
+  PHONE: () =>
+    validPhone(() =>
+      pick([
+        () => `(${pick(['212', '415', '646', '312'])}) ${pick(['555', '867', '734'])}-${digits(4)}`,
+        () => `+1 ${pick(['212', '415', '617'])}-${pick(['555', '734'])}-${digits(4)}`,
+        () => `+44 20 7${digits(3)} ${digits(4)}`,
+        () => `020 7${digits(3)} ${digits(4)}`,
+        () => `+49 30 ${digits(8)}`,
+        () => `+33 1 ${digits(2)} ${digits(2)} ${digits(2)} ${digits(2)}`,
+        () => `+91 98${digits(3)} ${digits(5)}`,
+        () => `+61 2 ${digits(4)} ${digits(4)}`,
+      ])(),
+    ),
   SSN: () => {
     let area = '';
     do area = digits(3);
@@ -218,7 +245,15 @@ const GENERATORS: Record<string, () => string> = {
     return `${area}-${String(1 + Math.floor(rand() * 99)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 9999)).padStart(4, '0')}`;
   },
   CREDIT_CARD: () => {
-    const [prefix, length] = pick([['4', 16], ['51', 16], ['37', 15], ['6011', 16], ['4', 13], ['35', 16], ['4', 19]] as const);
+    const [prefix, length] = pick([
+      ['4', 16],
+      ['51', 16],
+      ['37', 15],
+      ['6011', 16],
+      ['4', 13],
+      ['35', 16],
+      ['4', 19],
+    ] as const);
     const n = luhnComplete(prefix, length);
     return pick([n, group(n, 4, ' '), group(n, 4, '-')]);
   },
@@ -227,7 +262,8 @@ const GENERATORS: Record<string, () => string> = {
     const n = verhoeffComplete(String(2 + Math.floor(rand() * 8)) + digits(10));
     return pick([n, group(n, 4, ' '), group(n, 4, '-')]);
   },
-  PAN: () => `${Array.from({ length: 3 }, () => String.fromCharCode(65 + Math.floor(rand() * 26))).join('')}${pick(['P', 'C', 'F'])}${String.fromCharCode(65 + Math.floor(rand() * 26))}${digits(4)}${String.fromCharCode(65 + Math.floor(rand() * 26))}`,
+  PAN: () =>
+    `${Array.from({ length: 3 }, () => String.fromCharCode(65 + Math.floor(rand() * 26))).join('')}${pick(['P', 'C', 'F'])}${String.fromCharCode(65 + Math.floor(rand() * 26))}${digits(4)}${String.fromCharCode(65 + Math.floor(rand() * 26))}`,
   IBAN: () => {
     const iban = ibanFor(pick(['DE', 'GB', 'FR', 'NL', 'ES', 'IT', 'CH', 'BE', 'PL', 'SE']));
     return pick([iban, group(iban, 4, ' ')]);
@@ -242,7 +278,13 @@ function validPhone(make: () => string): string {
   }
 }
 
-const TEMPLATES = ['Please update the record to {v} before Friday.', 'The value {v} appears twice in the form.', '{v} was provided by the applicant.', 'Reference: {v}.', 'We could not verify {v}, can you check?'];
+const TEMPLATES = [
+  'Please update the record to {v} before Friday.',
+  'The value {v} appears twice in the form.',
+  '{v} was provided by the applicant.',
+  'Reference: {v}.',
+  'We could not verify {v}, can you check?',
+];
 
 function l1Recall() {
   const engine = new DetectionEngine();
@@ -266,7 +308,10 @@ function l1Recall() {
 }
 
 // ---- 3. L1+L2 throughput -----------------------------------------------------
-const WORDS = 'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all would their we him more has when will said no if about what out up them then into some her could time other than only its new these two may first also after any like our over such most where should between even through much before'.split(' ');
+const WORDS =
+  'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all would their we him more has when will said no if about what out up them then into some her could time other than only its new these two may first also after any like our over such most where should between even through much before'.split(
+    ' ',
+  );
 
 function generatedText(bytes: number): string {
   const parts: string[] = [];
@@ -355,14 +400,31 @@ async function startProcess(app: string, portVar: string, env: Record<string, st
   const profiling = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist', 'apps', app, 'main.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json', SERVICE_KEY, INTERNAL_SERVICE_JWT_SECRET: SECRET, [portVar]: String(port), ...profiling, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      LOG_FORMAT: 'json',
+      SERVICE_KEY,
+      INTERNAL_SERVICE_JWT_SECRET: SECRET,
+      [portVar]: String(port),
+      ...profiling,
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}`);
-    if ((await fetch(`${url}/metrics`).then((r) => r.status, () => 0)) === 200) break;
+    if (
+      (await fetch(`${url}/metrics`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`${app} did not listen within 30 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -380,17 +442,26 @@ async function startProcess(app: string, portVar: string, env: Record<string, st
 function post(url: string, body: Buffer): Promise<number> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent, method: 'POST', host: u.hostname, port: u.port, path: u.pathname, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-service-key': SERVICE_KEY } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { agent, method: 'POST', host: u.hostname, port: u.port, path: u.pathname, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-service-key': SERVICE_KEY } },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-interface Added { plain: number; shielded: number; added: number; n: number; cpu: { llm_service_ms: number; gateway_ms: number } }
+interface Added {
+  plain: number;
+  shielded: number;
+  added: number;
+  n: number;
+  cpu: { llm_service_ms: number; gateway_ms: number };
+}
 
 /**
  * The CPU a shielded call adds, per call, in the LLM service and the gateway
@@ -411,7 +482,10 @@ async function addedCpu(llmUrl: string, gatewayUrl: string | undefined, extractU
   return { llm_service_ms: +(s[0]! - p[0]!).toFixed(3), gateway_ms: +(s[1]! - p[1]!).toFixed(3) };
 }
 
-interface Target { llmUrl: string; gatewayUrl?: string }
+interface Target {
+  llmUrl: string;
+  gatewayUrl?: string;
+}
 
 /**
  * p50 of plain and shielded extract calls for every target, all interleaved
@@ -420,7 +494,10 @@ interface Target { llmUrl: string; gatewayUrl?: string }
  */
 async function addedLatency(targets: Record<string, Target>): Promise<Record<string, Added>> {
   const text = 'Customer Maria Keller (maria.keller@example.com, +44 20 7946 0958) paid invoice INV-2291 with card 4111 1111 1111 1111; refunds go to IBAN GB82 WEST 1234 5698 7654 32.';
-  const messages = [{ role: 'system', content: 'Extract the customer, e-mail and total as JSON.' }, { role: 'user', content: text }];
+  const messages = [
+    { role: 'system', content: 'Extract the customer, e-mail and total as JSON.' },
+    { role: 'user', content: text },
+  ];
   const plain = Buffer.from(JSON.stringify({ messages, output_format: 'json' }));
   const shielded = Buffer.from(JSON.stringify({ messages, output_format: 'json', data_shield: { enabled: true } }));
   const entries = Object.entries(targets).map(([key, t]) => ({ key, ...t, extractUrl: `${t.llmUrl}/api/v1/extract`, a: [] as number[], b: [] as number[] }));
@@ -432,7 +509,10 @@ async function addedLatency(targets: Record<string, Target>): Promise<Record<str
   }
   for (let i = 0; i < GATEWAY_CALLS; i++) {
     for (const t of entries) {
-      for (const [body, into] of [[plain, t.a], [shielded, t.b]] as const) {
+      for (const [body, into] of [
+        [plain, t.a],
+        [shielded, t.b],
+      ] as const) {
         const started = performance.now();
         const status = await post(t.extractUrl, body);
         into.push(performance.now() - started);
@@ -487,7 +567,10 @@ async function main(): Promise<void> {
 
   if (PARTS.has('quality')) {
     const q = quality();
-    for (const [label, sc] of [['development part', q.dev], ['holdout part (the result)', q.holdout]] as const) {
+    for (const [label, sc] of [
+      ['development part', q.dev],
+      ['holdout part (the result)', q.holdout],
+    ] as const) {
       console.log(`\nDetection quality, ${label}: ${sc.sentences} sentences of ../shared/eval/pii-dev-sentences.json:`);
       console.table(sc.rows());
     }
@@ -515,7 +598,9 @@ async function main(): Promise<void> {
 
   if (PARTS.has('throughput')) {
     const tp = throughput();
-    console.log(`\nL1+L2 throughput: ${tp.mb.toFixed(1)} MB in ${tp.seconds.toFixed(2)} s (${tp.cpuSeconds.toFixed(2)} CPU s): ${tp.mbPerCpuSecond.toFixed(1)} MB/s per core; ${tp.entities} entities; 100,000-entry automaton built in ${tp.compileMs.toFixed(0)} ms`);
+    console.log(
+      `\nL1+L2 throughput: ${tp.mb.toFixed(1)} MB in ${tp.seconds.toFixed(2)} s (${tp.cpuSeconds.toFixed(2)} CPU s): ${tp.mbPerCpuSecond.toFixed(1)} MB/s per core; ${tp.entities} entities; 100,000-entry automaton built in ${tp.compileMs.toFixed(0)} ms`,
+    );
     rows.push({ metric: 'L1+L2 MB/s per core', value: +tp.mbPerCpuSecond.toFixed(1), target: '≥ 20' });
     extra.throughput = tp;
   }
@@ -529,14 +614,22 @@ async function main(): Promise<void> {
 
   if (PARTS.has('gateway')) {
     const gw = await gateway();
-    console.log(`\nExtract through the LLM service, p50 over ${gw.http.n} interleaved pairs: gateway (http) ${gw.http.plain.toFixed(2)} → ${gw.http.shielded.toFixed(2)} ms, added ${gw.http.added.toFixed(2)} ms; in_process ${gw.local.plain.toFixed(2)} → ${gw.local.shielded.toFixed(2)} ms, added ${gw.local.added.toFixed(2)} ms`);
-    console.log(`CPU added per shielded call: gateway mode ${gw.http.cpu.llm_service_ms} ms in the LLM service + ${gw.http.cpu.gateway_ms} ms in the gateway; in_process ${gw.local.cpu.llm_service_ms} ms`);
+    console.log(
+      `\nExtract through the LLM service, p50 over ${gw.http.n} interleaved pairs: gateway (http) ${gw.http.plain.toFixed(2)} → ${gw.http.shielded.toFixed(2)} ms, added ${gw.http.added.toFixed(2)} ms; in_process ${gw.local.plain.toFixed(2)} → ${gw.local.shielded.toFixed(2)} ms, added ${gw.local.added.toFixed(2)} ms`,
+    );
+    console.log(
+      `CPU added per shielded call: gateway mode ${gw.http.cpu.llm_service_ms} ms in the LLM service + ${gw.http.cpu.gateway_ms} ms in the gateway; in_process ${gw.local.cpu.llm_service_ms} ms`,
+    );
     if (gw.baseline) {
       const b = gw.baseline;
-      console.log(`Baseline ${b.root}, interleaved with the above: gateway (http) ${b.http.plain.toFixed(2)} → ${b.http.shielded.toFixed(2)} ms, added ${b.http.added.toFixed(2)} ms; in_process added ${b.local.added.toFixed(2)} ms; CPU added ${b.http.cpu.llm_service_ms} + ${b.http.cpu.gateway_ms} ms (http), ${b.local.cpu.llm_service_ms} ms (in_process)`);
+      console.log(
+        `Baseline ${b.root}, interleaved with the above: gateway (http) ${b.http.plain.toFixed(2)} → ${b.http.shielded.toFixed(2)} ms, added ${b.http.added.toFixed(2)} ms; in_process added ${b.local.added.toFixed(2)} ms; CPU added ${b.http.cpu.llm_service_ms} + ${b.http.cpu.gateway_ms} ms (http), ${b.local.cpu.llm_service_ms} ms (in_process)`,
+      );
       rows.push({ metric: 'baseline: gateway added latency p50 ms (http)', value: +b.http.added.toFixed(2), target: '' });
     }
-    rows.push({ metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' }, { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' },
+    rows.push(
+      { metric: 'gateway added latency p50 ms (http)', value: +gw.http.added.toFixed(2), target: '≤ 2' },
+      { metric: 'added latency p50 ms (in_process)', value: +gw.local.added.toFixed(2), target: '' },
       { metric: 'CPU ms added per call, LLM service + gateway (http)', value: +(gw.http.cpu.llm_service_ms + gw.http.cpu.gateway_ms).toFixed(3), target: '' },
       { metric: 'CPU ms added per call (in_process)', value: gw.local.cpu.llm_service_ms, target: '' },
     );

@@ -36,7 +36,10 @@ async function waitFor(url: string, status: number, child: ChildProcess, timeout
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`public API exited with ${child.exitCode}; see .tmp/bench-logs/public-api.log`);
-    const got = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    const got = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (got === status) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
     const client = process.cpuUsage(client0);
     const servers1 = serverCpu();
     const postgresMsPerUpload = ((servers1.postgres - servers0.postgres) * 1000) / UPLOADS;
-    const cpuMsPerUpload = ((await serviceCpuSeconds(base)) - cpuBefore) * 1000 / UPLOADS;
+    const cpuMsPerUpload = (((await serviceCpuSeconds(base)) - cpuBefore) * 1000) / UPLOADS;
     const clientMsPerUpload = (client.user + client.system) / 1000 / UPLOADS;
     const u = summarize(latencies);
     rows.push({
@@ -162,7 +165,15 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const drained = (performance.now() - t0) / 1000;
-    rows.push({ scenario: 'upload + background text extraction drained', n: UPLOADS, 'per s': +(UPLOADS / drained).toFixed(1), 'MB/s': +((UPLOADS * FILE_BYTES) / (1024 * 1024) / drained).toFixed(1), 'p50 ms': '', 'p95 ms': '', 'CPU ms/upload': '' });
+    rows.push({
+      scenario: 'upload + background text extraction drained',
+      n: UPLOADS,
+      'per s': +(UPLOADS / drained).toFixed(1),
+      'MB/s': +((UPLOADS * FILE_BYTES) / (1024 * 1024) / drained).toFixed(1),
+      'p50 ms': '',
+      'p95 ms': '',
+      'CPU ms/upload': '',
+    });
 
     // 100,000 documents for alice, seeded in one statement.
     const alice = await pg.query<{ id: number }>("SELECT id FROM users WHERE username = 'alice'");
@@ -208,7 +219,10 @@ async function main(): Promise<void> {
 
 /** The first 6 hex characters of md5(i), as the seeded titles carry (computed here to pick existing titles). */
 function md5Prefix(i: number): string {
-  return createHash('md5').update(String(1 + (i * 7919) % LIST_ROWS)).digest('hex').slice(0, 6);
+  return createHash('md5')
+    .update(String(1 + ((i * 7919) % LIST_ROWS)))
+    .digest('hex')
+    .slice(0, 6);
 }
 
 main().catch((err: unknown) => {

@@ -33,7 +33,10 @@ async function waitFor(url: string, status: number, child: ChildProcess, timeout
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`public API exited with ${child.exitCode}; see .tmp/bench-logs/public-api-event-bus.log`);
-    const got = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    const got = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (got === status) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -59,7 +62,11 @@ async function loopbackRouter(): Promise<{ url: string; jobs: () => number; clos
 }
 
 async function api<T>(token: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}/api${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}/api${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status >= 300) throw new Error(`${method} ${route} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   return (await res.json()) as T;
 }
@@ -192,7 +199,14 @@ async function main(): Promise<void> {
     report(
       'event-bus',
       [
-        { scenario: `${FILES} files at once → executions started (settle ${SETTLE_SECONDS} s)`, n: runs.length, 'events/s': +(FILES / seconds).toFixed(1), 'p50 ms': +fromLanding.p50.toFixed(0), 'p95 ms': +fromLanding.p95.toFixed(0), 'CPU ms/event': +((cpuSeconds * 1000) / FILES).toFixed(2) },
+        {
+          scenario: `${FILES} files at once → executions started (settle ${SETTLE_SECONDS} s)`,
+          n: runs.length,
+          'events/s': +(FILES / seconds).toFixed(1),
+          'p50 ms': +fromLanding.p50.toFixed(0),
+          'p95 ms': +fromLanding.p95.toFixed(0),
+          'CPU ms/event': +((cpuSeconds * 1000) / FILES).toFixed(2),
+        },
         { scenario: 'file landed → settled (event recorded)', n: runs.length, 'events/s': '', 'p50 ms': +toSettle.p50.toFixed(0), 'p95 ms': +toSettle.p95.toFixed(0), 'CPU ms/event': '' },
         { scenario: 'settled (event recorded) → execution started', n: runs.length, 'events/s': '', 'p50 ms': +fromSettle.p50.toFixed(0), 'p95 ms': +fromSettle.p95.toFixed(0), 'CPU ms/event': '' },
       ],

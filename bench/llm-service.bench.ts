@@ -120,7 +120,10 @@ async function startService(providerUrl: string, profileDir: string | undefined)
   for (;;) {
     if (child.exitCode !== null) throw new Error(`llm-service exited with ${child.exitCode}`);
     // Listening (its /_health stays 503 here: no Data Shield gateway runs).
-    const status = await fetch(`${url}/metrics`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/metrics`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (Date.now() > deadline) throw new Error(`llm-service /metrics did not answer 200 within 30 s (last: ${status})`);
     await new Promise((r) => setTimeout(r, 100));
@@ -171,7 +174,10 @@ const meanMs = (a: [number, number], b: [number, number]) => ((b[0] - a[0]) / Ma
 
 /** The functions with the most self time in the service's CPU profile. */
 function topSelfTime(dir: string, limit = 15): Record<string, string | number>[] {
-  const file = readdirSync(dir).filter((f) => f.startsWith('llm-service-') && f.endsWith('.cpuprofile')).sort().pop();
+  const file = readdirSync(dir)
+    .filter((f) => f.startsWith('llm-service-') && f.endsWith('.cpuprofile'))
+    .sort()
+    .pop();
   if (!file) return [];
   const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
     nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
@@ -245,7 +251,12 @@ async function main(): Promise<void> {
 
     console.log('\ninside the service (its /metrics): mean ms per extract request, per provider call, and the difference');
     console.table(
-      Object.entries(inside).map(([run, t]) => ({ run, 'request ms': +t.request_ms.toFixed(3), 'provider call ms': +t.provider_ms.toFixed(3), 'in-service ms': +(t.request_ms - t.provider_ms).toFixed(3) })),
+      Object.entries(inside).map(([run, t]) => ({
+        run,
+        'request ms': +t.request_ms.toFixed(3),
+        'provider call ms': +t.provider_ms.toFixed(3),
+        'in-service ms': +(t.request_ms - t.provider_ms).toFixed(3),
+      })),
     );
     console.log(`connections the service opened to the provider during the ${TOTAL} loaded requests: ${serviceConnections}`);
     console.log(`service CPU per request at concurrency ${CONCURRENCY}: ${cpuPerRequestMs.toFixed(3)} ms (the machine has 2 cores, shared by this client and its stub)`);
@@ -265,8 +276,22 @@ async function main(): Promise<void> {
         { scenario: 'direct to the stub, concurrency 1', requests: d.n, 'p50 ms': +d.p50.toFixed(3), 'p95 ms': +d.p95.toFixed(3), 'requests/s': '', target: '' },
         { scenario: 'through the LLM service, concurrency 1', requests: s.n, 'p50 ms': +s.p50.toFixed(3), 'p95 ms': +s.p95.toFixed(3), 'requests/s': '', target: '' },
         { scenario: 'added latency (p50 difference)', requests: '', 'p50 ms': +added.toFixed(3), 'p95 ms': '', 'requests/s': '', target: '≤ 2 ms' },
-        { scenario: `through the LLM service, concurrency ${CONCURRENCY}`, requests: l.n, 'p50 ms': +l.p50.toFixed(3), 'p95 ms': +l.p95.toFixed(3), 'requests/s': +rate.toFixed(0), target: '≥ 1,000 requests/s' },
-        { scenario: `direct to the stub, concurrency ${CONCURRENCY}`, requests: dl.n, 'p50 ms': +dl.p50.toFixed(3), 'p95 ms': +dl.p95.toFixed(3), 'requests/s': +(TOTAL / directSeconds).toFixed(0), target: '' },
+        {
+          scenario: `through the LLM service, concurrency ${CONCURRENCY}`,
+          requests: l.n,
+          'p50 ms': +l.p50.toFixed(3),
+          'p95 ms': +l.p95.toFixed(3),
+          'requests/s': +rate.toFixed(0),
+          target: '≥ 1,000 requests/s',
+        },
+        {
+          scenario: `direct to the stub, concurrency ${CONCURRENCY}`,
+          requests: dl.n,
+          'p50 ms': +dl.p50.toFixed(3),
+          'p95 ms': +dl.p95.toFixed(3),
+          'requests/s': +(TOTAL / directSeconds).toFixed(0),
+          target: '',
+        },
       ],
       {
         request: { form: 'messages', document_chars: DOCUMENT.length, output_format: 'json', provider: 'openai (loopback stub in the bench process)', model: MODEL },

@@ -44,9 +44,7 @@ function main(): void {
 
   const counts: CountsByType = {};
   for (const r of records) {
-    const gold: TypedSpan[] = r.spans
-      .filter((s) => TYPE_MAP[s.entity_type])
-      .map((s) => ({ type: TYPE_MAP[s.entity_type]!, start: s.start_position, end: s.end_position }));
+    const gold: TypedSpan[] = r.spans.filter((s) => TYPE_MAP[s.entity_type]).map((s) => ({ type: TYPE_MAP[s.entity_type]!, start: s.start_position, end: s.end_position }));
     addCounts(counts, gold, tagger.tag(r.full_text), NER_ENTITY_TYPES);
   }
   console.log(`${records.length} sentences from ${path.relative(process.cwd(), DEV)}`);

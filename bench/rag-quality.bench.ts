@@ -117,7 +117,11 @@ async function main(): Promise<void> {
     }
     misses[name] = outcomes.filter((o) => o.rank === null || o.rank > 5).map((o) => `${o.question.question} (rank ${o.rank ?? '>10'})`);
   }
-  report('rag-quality', rows, { corpus: '40 synthetic handbooks, 8 sections each; 160 questions (80 direct, 80 paraphrased)', engine: 'LLM service local engine (hashed bag-of-words embeddings, extractive answers)', misses });
+  report('rag-quality', rows, {
+    corpus: '40 synthetic handbooks, 8 sections each; 160 questions (80 direct, 80 paraphrased)',
+    engine: 'LLM service local engine (hashed bag-of-words embeddings, extractive answers)',
+    misses,
+  });
 }
 
 main().catch((err: unknown) => {

@@ -53,16 +53,16 @@ async function userIds(pool: Pool): Promise<number[]> {
   const rows = (await pool.query<{ id: number }>("SELECT id FROM users WHERE username IN ('alice', 'bob', 'admin') ORDER BY id")).rows.map((r) => r.id);
   const extra = OWNERS - rows.length;
   for (let i = 0; i < extra; i += 1) {
-    const r = await pool.query<{ id: number }>(
-      "INSERT INTO users (username, email, password_hash, role) VALUES ($1, $2, 'x', 'user') RETURNING id",
-      [`bench${i}`, `bench${i}@docflow.test`],
-    );
+    const r = await pool.query<{ id: number }>("INSERT INTO users (username, email, password_hash, role) VALUES ($1, $2, 'x', 'user') RETURNING id", [`bench${i}`, `bench${i}@docflow.test`]);
     rows.push(r.rows[0]!.id);
   }
   return rows;
 }
 
-async function insertDocuments(pool: Pool, rows: { title: string; owner: number; visibility: 'user' | 'global'; text: string; pages: { page: number; text: string }[] | null; ragDone: boolean }[]): Promise<number[]> {
+async function insertDocuments(
+  pool: Pool,
+  rows: { title: string; owner: number; visibility: 'user' | 'global'; text: string; pages: { page: number; text: string }[] | null; ragDone: boolean }[],
+): Promise<number[]> {
   const r = await pool.query<{ id: number }>(
     `INSERT INTO documents (title, owner_id, visibility, global_key, storage_key, original_filename, mime_type, file_size, storage_bytes, sha256, text_status, extracted_text, text_pages,
                             rag_enabled, rag_status, rag_processing_status)
@@ -70,7 +70,14 @@ async function insertDocuments(pool: Pool, rows: { title: string; owner: number;
             t.done, CASE WHEN t.done THEN 'enabled' ELSE 'disabled' END, CASE WHEN t.done THEN 'completed' END
      FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[]) AS t(title, owner, visibility, body, pages, done)
      RETURNING id`,
-    [rows.map((d) => d.title), rows.map((d) => d.owner), rows.map((d) => d.visibility), rows.map((d) => d.text), rows.map((d) => (d.pages ? JSON.stringify(d.pages) : null)), rows.map((d) => d.ragDone)],
+    [
+      rows.map((d) => d.title),
+      rows.map((d) => d.owner),
+      rows.map((d) => d.visibility),
+      rows.map((d) => d.text),
+      rows.map((d) => (d.pages ? JSON.stringify(d.pages) : null)),
+      rows.map((d) => d.ragDone),
+    ],
   );
   return r.rows.map((x) => x.id);
 }
@@ -158,10 +165,7 @@ async function seedChunks(svc: RagServices, pool: Pool, owners: number[]): Promi
 function questions(n: number, kind: 'mixed' | 'common'): { text: string; selective: boolean }[] {
   const random = seededRandom(kind === 'mixed' ? 99 : 98);
   return Array.from({ length: n }, (_, i) => {
-    const words =
-      kind === 'common'
-        ? Array.from({ length: 4 }, () => zipfWord(random, 0, 50))
-        : [zipfWord(random, 0, 100), zipfWord(random, 0, 100), zipfWord(random, 100), zipfWord(random, 100)];
+    const words = kind === 'common' ? Array.from({ length: 4 }, () => zipfWord(random, 0, 50)) : [zipfWord(random, 0, 100), zipfWord(random, 0, 100), zipfWord(random, 100), zipfWord(random, 100)];
     const selective = kind === 'mixed' && i % 4 === 0;
     if (selective) words.push(`ZX${Math.floor(random() * (CHUNKS / CHUNKS_PER_DOC))}K${Math.floor(random() * CHUNKS_PER_DOC)}`);
     return { text: `What does the ${words.join(' ')} say?`, selective };
@@ -171,7 +175,16 @@ function questions(n: number, kind: 'mixed' | 'common'): { text: string; selecti
 async function retrieval(svc: RagServices, pool: Pool, userId: number): Promise<Record<string, string | number>[]> {
   const repo = new RagRetrievalRepository(poolAsDataSource(pool), DEFAULT_RETRIEVAL_SETTINGS);
   const sets = { mixed: questions(QUERIES, 'mixed'), common: questions(QUERIES, 'common') };
-  const vectors = { mixed: await embed(svc.llm, sets.mixed.map((q) => q.text)), common: await embed(svc.llm, sets.common.map((q) => q.text)) };
+  const vectors = {
+    mixed: await embed(
+      svc.llm,
+      sets.mixed.map((q) => q.text),
+    ),
+    common: await embed(
+      svc.llm,
+      sets.common.map((q) => q.text),
+    ),
+  };
   const visible = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM rag_chunks WHERE owner_id = $1 OR visibility = 'global'", [userId])).rows[0]!.n;
   const total = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rag_chunks')).rows[0]!.n;
   const rows: Record<string, string | number>[] = [];
@@ -193,7 +206,15 @@ async function retrieval(svc: RagServices, pool: Pool, userId: number): Promise<
     const lat: number[] = [];
     await runConcurrent(QUERIES, 1, async (i) => void lat.push(await run(i)));
     const s = summarize(lat);
-    rows.push({ scenario: `retrieve top 5 of ${total} chunks (${visible} visible), ${name}`, n: s.n, 'pages/s': '', 'chunks/s': '', chunks: total, 'p50 ms': +s.p50.toFixed(2), 'p95 ms': +s.p95.toFixed(2) });
+    rows.push({
+      scenario: `retrieve top 5 of ${total} chunks (${visible} visible), ${name}`,
+      n: s.n,
+      'pages/s': '',
+      'chunks/s': '',
+      chunks: total,
+      'p50 ms': +s.p50.toFixed(2),
+      'p95 ms': +s.p95.toFixed(2),
+    });
   }
   // End to end over HTTP for context: query embedding + retrieval + the local engine's answer.
   const e2e: number[] = [];
@@ -204,7 +225,15 @@ async function retrieval(svc: RagServices, pool: Pool, userId: number): Promise<
     e2e.push(performance.now() - started);
   });
   const s = summarize(e2e);
-  rows.push({ scenario: `POST /api/internal/rag/query end to end (embedding, retrieval, local-engine answer)`, n: s.n, 'pages/s': '', 'chunks/s': '', chunks: total, 'p50 ms': +s.p50.toFixed(2), 'p95 ms': +s.p95.toFixed(2) });
+  rows.push({
+    scenario: `POST /api/internal/rag/query end to end (embedding, retrieval, local-engine answer)`,
+    n: s.n,
+    'pages/s': '',
+    'chunks/s': '',
+    chunks: total,
+    'p50 ms': +s.p50.toFixed(2),
+    'p95 ms': +s.p95.toFixed(2),
+  });
   return rows;
 }
 
@@ -218,7 +247,15 @@ async function main(): Promise<void> {
     console.table(rows);
     await seedChunks(svc, pool, owners);
     rows.push(...(await retrieval(svc, pool, owners[1]!)));
-    report('rag', rows, { indexDocs: INDEX_DOCS, pagesPerDoc: PAGES_PER_DOC, pageChars: PAGE_CHARS, chunks: CHUNKS, queries: QUERIES, retrieval: DEFAULT_RETRIEVAL_SETTINGS, targets: { pagesPerSecond: 200, retrievalP95Ms: 50 } });
+    report('rag', rows, {
+      indexDocs: INDEX_DOCS,
+      pagesPerDoc: PAGES_PER_DOC,
+      pageChars: PAGE_CHARS,
+      chunks: CHUNKS,
+      queries: QUERIES,
+      retrieval: DEFAULT_RETRIEVAL_SETTINGS,
+      targets: { pagesPerSecond: 200, retrievalP95Ms: 50 },
+    });
   } finally {
     await pool.end().catch(() => undefined);
     await svc.stop();

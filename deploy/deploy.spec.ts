@@ -47,12 +47,14 @@ function context(overrides: (v: Doc) => void = () => undefined): RenderContext {
 }
 
 function renderChart(ctx: RenderContext): Doc[] {
-  return templates.flatMap((file) =>
-    parseAllDocuments(render(readFileSync(path.join(templateDir, file), 'utf8'), ctx)).map((d) => {
-      if (d.errors.length) throw new Error(`${file}: ${d.errors[0]?.message}`);
-      return d.toJS() as Doc | null;
-    }),
-  ).filter((d): d is Doc => d !== null);
+  return templates
+    .flatMap((file) =>
+      parseAllDocuments(render(readFileSync(path.join(templateDir, file), 'utf8'), ctx)).map((d) => {
+        if (d.errors.length) throw new Error(`${file}: ${d.errors[0]?.message}`);
+        return d.toJS() as Doc | null;
+      }),
+    )
+    .filter((d): d is Doc => d !== null);
 }
 
 const withKeda = renderChart(context());
@@ -75,9 +77,7 @@ describe('Helm chart deploy/helm/docflow', () => {
   });
 
   it('runs the six services, each image pinned to a version tag', () => {
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(
-      ['data-shield', 'extraction-processor', 'llm-service', 'public-api', 'router', 'workflow-processor'],
-    );
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['data-shield', 'extraction-processor', 'llm-service', 'public-api', 'router', 'workflow-processor']);
     expect(values.image.tag).toMatch(/^\d+\.\d+\.\d+/);
     for (const d of deployments) {
       for (const c of d.spec.template.spec.containers as Doc[]) {
@@ -107,8 +107,7 @@ describe('Helm chart deploy/helm/docflow', () => {
   });
 
   it('lets only the public API be reached from outside the namespace, through the Ingress, with its internal routes blocked', () => {
-    const outsidePeers = (name: string) =>
-      (policyFor(name).spec.ingress as Doc[]).flatMap((rule) => rule.from as Doc[]).filter((peer) => peer.namespaceSelector || peer.ipBlock);
+    const outsidePeers = (name: string) => (policyFor(name).spec.ingress as Doc[]).flatMap((rule) => rule.from as Doc[]).filter((peer) => peer.namespaceSelector || peer.ipBlock);
     const namespaceOf = (peer: Doc) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'];
     for (const d of deployments) {
       const allowed = d.metadata.name === 'public-api' ? [values.monitoring.namespace, values.ingress.controllerNamespace] : [values.monitoring.namespace];
@@ -219,7 +218,17 @@ describe('dashboards and alerts (deploy/monitoring)', () => {
 
   it('covers route traffic, executions, queues and dead letters, processor concurrency, LLM cost and Data Shield latency', () => {
     const all = [...dashboardExprs, ...rules.map((r) => r.expr as string)].join('\n');
-    for (const needle of ['http_request_duration_seconds_bucket', 'status_code=~"5.."', 'workflow_executions_total', 'rabbitmq_queue_messages_ready', '\\\\.dlq', 'workflow_executions_in_flight', 'extraction_jobs_in_flight', 'llm_cost_usd_total', 'service="data-shield"']) {
+    for (const needle of [
+      'http_request_duration_seconds_bucket',
+      'status_code=~"5.."',
+      'workflow_executions_total',
+      'rabbitmq_queue_messages_ready',
+      '\\\\.dlq',
+      'workflow_executions_in_flight',
+      'extraction_jobs_in_flight',
+      'llm_cost_usd_total',
+      'service="data-shield"',
+    ]) {
       expect(all).toContain(needle);
     }
     for (const rule of rules) {

@@ -66,13 +66,17 @@ async function goTo(linkName: string, heading: string | RegExp): Promise<void> {
 
 async function newestStepUpCode(after: Set<string>): Promise<string> {
   const dir = stack.env.OUTBOX_DIR!;
-  return eventually(async () => {
-    for (const f of (await readdir(dir)).filter((n) => n.endsWith('.eml') && !after.has(n))) {
-      const m = /verification code is (\d{6})/.exec(await readFile(path.join(dir, f), 'utf8'));
-      if (m) return m[1];
-    }
-    return undefined;
-  }, 20000, 'the step-up mail');
+  return eventually(
+    async () => {
+      for (const f of (await readdir(dir)).filter((n) => n.endsWith('.eml') && !after.has(n))) {
+        const m = /verification code is (\d{6})/.exec(await readFile(path.join(dir, f), 'utf8'));
+        if (m) return m[1];
+      }
+      return undefined;
+    },
+    20000,
+    'the step-up mail',
+  );
 }
 
 beforeAll(async () => {
@@ -186,11 +190,9 @@ describe('the web console', () => {
 
     const alice = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
     const id = Number(/\/activities\/(\d+)\/edit$/.exec(page.url())![1]);
-    const saved = await alice.expect<{ data: { status: string; workflow_definition: { nodes: { id: string; data: { config: Record<string, unknown> } }[]; edges: { source: string; target: string; label?: string }[] } } }>(
-      200,
-      'GET',
-      `/activities/${id}`,
-    );
+    const saved = await alice.expect<{
+      data: { status: string; workflow_definition: { nodes: { id: string; data: { config: Record<string, unknown> } }[]; edges: { source: string; target: string; label?: string }[] } };
+    }>(200, 'GET', `/activities/${id}`);
     expect(saved.data.status).toBe('active');
     const check = saved.data.workflow_definition.nodes.find((n) => n.id === 'check_amount')!;
     expect(check.data.config).toMatchObject({ operator: '>', left_operand: '$.amount', right_operand: 500, true_label: 'review', false_label: 'auto_approve' });
@@ -213,7 +215,11 @@ describe('the web console', () => {
     await graph.locator('[data-node-id="notify_finance"][data-state="completed"]').waitFor(SETTLE);
     await page.locator('p[aria-live] .badge', { hasText: 'completed' }).waitFor(SETTLE);
     expect(await graph.locator('[data-node-id="check_amount"]').getAttribute('data-state')).toBe('completed');
-    expect(await graph.locator('[data-node-id="check_amount"]').evaluate((el) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }).getComputedStyle(el).backgroundColor)).toBe('rgb(220, 252, 231)');
+    expect(
+      await graph
+        .locator('[data-node-id="check_amount"]')
+        .evaluate((el) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }).getComputedStyle(el).backgroundColor),
+    ).toBe('rgb(220, 252, 231)');
     await page.getByRole('cell', { name: 'Ask finance' }).waitFor();
     expect(await page.getByLabel('Outputs by node').textContent()).toContain('"recipients"');
     await checkPage('execution');

@@ -48,12 +48,12 @@ describe('Data Shield end to end (six services, a loopback OpenAI-compatible pro
   });
 
   it('previews a paragraph: tokenised text and the entities with type, span, score and layer', async () => {
-    const res = await alice.expect<{ tokenised_text: string; entities: { type: string; start: number; end: number; score: number; layer: string }[]; entity_counts: Record<string, number>; latency_ms: Record<string, number> }>(
-      200,
-      'POST',
-      '/data-shield/preview',
-      { text: TEXT },
-    );
+    const res = await alice.expect<{
+      tokenised_text: string;
+      entities: { type: string; start: number; end: number; score: number; layer: string }[];
+      entity_counts: Record<string, number>;
+      latency_ms: Record<string, number>;
+    }>(200, 'POST', '/data-shield/preview', { text: TEXT });
     for (const raw of RAW_VALUES) expect(res.tokenised_text).not.toContain(raw);
     expect(res.entity_counts).toEqual({ PERSON: 1, EMAIL: 1, PHONE: 1, CREDIT_CARD: 1, IBAN: 1 });
     expect(res.entities.map((e) => `${e.type}:${TEXT.slice(e.start, e.end)}:${e.layer}`)).toEqual([
@@ -71,7 +71,10 @@ describe('Data Shield end to end (six services, a loopback OpenAI-compatible pro
     const activity = await alice.createActivity({ name: 'Shielded summary', workflow_definition: summarizeWorkflow(), data_shield_policy: { required: true } });
     const done = await alice.run(activity, { text: TEXT }, 60000);
     expect(done.status).toBe('completed');
-    const sent = provider.requests.slice(before).map((b) => JSON.stringify(b)).join('\n');
+    const sent = provider.requests
+      .slice(before)
+      .map((b) => JSON.stringify(b))
+      .join('\n');
     expect(provider.count).toBe(before + 1);
     for (const raw of RAW_VALUES) expect(sent).not.toContain(raw);
     expect(sent).toMatch(/EMAIL_[0-9a-f]{8}/);
@@ -87,13 +90,22 @@ describe('Data Shield end to end (six services, a loopback OpenAI-compatible pro
   });
 
   it('writes data_shield.tokenise audit rows with counts, layers, latencies and model, never a raw value, to the caller only', async () => {
-    const rows = await eventually(async () => {
-      const res = await alice.expect<{ data: { action: string; details: Record<string, unknown>; retain_until: string; correlation_id: string | null }[] }>(200, 'GET', '/data-shield/recent-events');
-      return res.data.some((r) => r.details['endpoint'] === 'summarization') ? res.data : undefined;
-    }, 15000, 'the shielded run’s audit row');
+    const rows = await eventually(
+      async () => {
+        const res = await alice.expect<{ data: { action: string; details: Record<string, unknown>; retain_until: string; correlation_id: string | null }[] }>(200, 'GET', '/data-shield/recent-events');
+        return res.data.some((r) => r.details['endpoint'] === 'summarization') ? res.data : undefined;
+      },
+      15000,
+      'the shielded run’s audit row',
+    );
     const row = rows.find((r) => r.details['endpoint'] === 'summarization')!;
     expect(row).toMatchObject({ action: 'data_shield.tokenise', details: { provider: 'openai', model: 'gpt-4o-mini', layers: expect.arrayContaining(['L1', 'L3']) } });
-    expect(row.details['entity_counts']).toEqual(expect.arrayContaining([{ type: 'EMAIL', count: 1 }, { type: 'IBAN', count: 1 }]));
+    expect(row.details['entity_counts']).toEqual(
+      expect.arrayContaining([
+        { type: 'EMAIL', count: 1 },
+        { type: 'IBAN', count: 1 },
+      ]),
+    );
     expect(row.correlation_id).toEqual(expect.any(String));
     const days = (Date.parse(row.retain_until) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29);
@@ -107,7 +119,10 @@ describe('Data Shield end to end (six services, a loopback OpenAI-compatible pro
     const before = provider.count;
     const activity = await alice.createActivity({ name: 'Plain summary', workflow_definition: summarizeWorkflow() });
     expect((await alice.run(activity, { text: TEXT }, 60000)).status).toBe('completed');
-    const sent = provider.requests.slice(before).map((b) => JSON.stringify(b)).join('\n');
+    const sent = provider.requests
+      .slice(before)
+      .map((b) => JSON.stringify(b))
+      .join('\n');
     for (const raw of [EMAIL, CARD, IBAN, NAME]) expect(sent).toContain(raw);
   });
 

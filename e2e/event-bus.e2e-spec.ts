@@ -95,7 +95,11 @@ it('killing the public API in the middle of a burst loses no file and starts no 
   const files = 40;
   await Promise.all(Array.from({ length: files }, (_, i) => writeFile(path.join(folder, `doc-${i}.pdf`), tinyPdf(`doc ${i}`))));
   // Some events are recorded, most are not yet: kill the public API (no shutdown at all), then start it again.
-  await eventually(async () => ((await alice.expect<{ data: LogEntry[] }>(200, 'GET', `/event-bus/logs?source_id=${source.id}&limit=100`)).data.length >= 3 ? true : undefined), 60000, 'the first events');
+  await eventually(
+    async () => ((await alice.expect<{ data: LogEntry[] }>(200, 'GET', `/event-bus/logs?source_id=${source.id}&limit=100`)).data.length >= 3 ? true : undefined),
+    60000,
+    'the first events',
+  );
   expect(await stack.stopService('public-api', 'SIGKILL')).toBeNull();
   stack.spawn('public-api');
   await stack.waitForHealth('public-api', 204, 60000);
@@ -113,7 +117,9 @@ it('killing the public API in the middle of a burst loses no file and starts no 
   const pg = new Client({ connectionString: stack.db.url });
   await pg.connect();
   try {
-    const runs = await pg.query<{ n: number; files: number }>(`SELECT count(*)::int AS n, count(DISTINCT inputs->>'file_name')::int AS files FROM workflow_executions WHERE activity_id = $1`, [activity]);
+    const runs = await pg.query<{ n: number; files: number }>(`SELECT count(*)::int AS n, count(DISTINCT inputs->>'file_name')::int AS files FROM workflow_executions WHERE activity_id = $1`, [
+      activity,
+    ]);
     expect(runs.rows[0]).toEqual({ n: files, files });
   } finally {
     await pg.end();

@@ -47,7 +47,12 @@ describe('execution controls (issue #15)', () => {
     target.on('GET /lookup', () => ({ body: { token: 'tk-7' } }));
     flaky('POST /charge', 1);
     const def = definition(
-      [startNode(), taskNode('lookup', 'rest_api_task', { url: target.url('/lookup') }), taskNode('charge', 'rest_api_task', { url: target.url('/charge'), method: 'POST', body: { token: '{{lookup.token}}' } }), endNode()],
+      [
+        startNode(),
+        taskNode('lookup', 'rest_api_task', { url: target.url('/lookup') }),
+        taskNode('charge', 'rest_api_task', { url: target.url('/charge'), method: 'POST', body: { token: '{{lookup.token}}' } }),
+        endNode(),
+      ],
       chain('start', 'lookup', 'charge', 'end'),
     );
     const first = await alice.run(await activity('flaky charge', def), {});
@@ -70,7 +75,10 @@ describe('execution controls (issue #15)', () => {
 
   it('retries a transient REST failure within the node’s retry policy', async () => {
     flaky('GET /wobbly', 2);
-    const def = definition([startNode(), taskNode('call', 'rest_api_task', { url: target.url('/wobbly'), retry: { max_attempts: 3, backoff_seconds: 0.2 } }), endNode()], chain('start', 'call', 'end'));
+    const def = definition(
+      [startNode(), taskNode('call', 'rest_api_task', { url: target.url('/wobbly'), retry: { max_attempts: 3, backoff_seconds: 0.2 } }), endNode()],
+      chain('start', 'call', 'end'),
+    );
     const done = await alice.run(await activity('wobbly', def), {});
     expect(done).toMatchObject({ status: 'completed', outputs: { call: { call: 3 } } });
     expect(target.hitsOf('/wobbly')).toHaveLength(3);

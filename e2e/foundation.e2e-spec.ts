@@ -26,10 +26,12 @@ async function postJob(jobId: string, nodes: object[] = [], edges: object[] = []
       job_type: 'task_based_workflow',
       payload: {
         workflow_definition: {
-          nodes: nodes.length ? nodes : [
-            { id: 'start', type: 'start', data: { label: 'Start', task_type: 'custom_task', config: {} } },
-            { id: 'end', type: 'end', data: { label: 'End', task_type: 'custom_task', config: {} } },
-          ],
+          nodes: nodes.length
+            ? nodes
+            : [
+                { id: 'start', type: 'start', data: { label: 'Start', task_type: 'custom_task', config: {} } },
+                { id: 'end', type: 'end', data: { label: 'End', task_type: 'custom_task', config: {} } },
+              ],
           edges: edges.length ? edges : [{ id: 'e1', source: 'start', target: 'end' }],
         },
         inputs: { hello: 'world' },
@@ -110,10 +112,14 @@ describe('foundation, end to end', () => {
 
     stack.spawn('workflow-processor');
     await stack.waitForHealth('workflow-processor', 204);
-    const done = await eventually(async () => {
-      const s = await jobStatus(jobId);
-      return s.status === 'completed' ? s : undefined;
-    }, 20000, `job ${jobId} to complete`);
+    const done = await eventually(
+      async () => {
+        const s = await jobStatus(jobId);
+        return s.status === 'completed' ? s : undefined;
+      },
+      20000,
+      `job ${jobId} to complete`,
+    );
     expect(done.metadata).toMatchObject({ status: 'completed' });
   });
 
@@ -123,10 +129,14 @@ describe('foundation, end to end', () => {
       const jobId = `e2e_${randomUUID()}`;
       expect((await postJob(jobId)).status).toBe(200);
       await publishRaw('results_queue', JSON.stringify({ job_id: jobId, status: 'failed', error: 'injected by the test', outputs: {}, task_states: {} }));
-      const failed = await eventually(async () => {
-        const s = await jobStatus(jobId);
-        return s.status === 'failed' ? s : undefined;
-      }, 15000, 'results message to be applied');
+      const failed = await eventually(
+        async () => {
+          const s = await jobStatus(jobId);
+          return s.status === 'failed' ? s : undefined;
+        },
+        15000,
+        'results message to be applied',
+      );
       expect(failed.error).toBe('injected by the test');
     } finally {
       stack.spawn('workflow-processor');

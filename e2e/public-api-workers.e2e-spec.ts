@@ -43,10 +43,14 @@ function getFresh(url: string): Promise<number> {
 function postFresh(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
     const payload = JSON.stringify(body);
-    const req = http.request(url, { method: 'POST', agent: false, timeout: 5000, headers: { connection: 'close', 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent: false, timeout: 5000, headers: { connection: 'close', 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(0));
     req.end(payload);
@@ -93,7 +97,7 @@ describe('public API with PUBLIC_API_WORKERS=2', () => {
     expect(runs.map((r) => r.status)).toEqual(Array(6).fill('completed'));
   });
 
-  it('holds a webhook\'s 100 triggers a minute across both workers (the count is shared in PostgreSQL)', async () => {
+  it("holds a webhook's 100 triggers a minute across both workers (the count is shared in PostgreSQL)", async () => {
     const api = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
     const activity = await api.createActivity({
       name: 'shared limit',
@@ -119,10 +123,14 @@ describe('public API with PUBLIC_API_WORKERS=2', () => {
     const [victim] = workerPids();
     expect(victim).toBeDefined();
     process.kill(victim!, 'SIGKILL');
-    await eventually(async () => {
-      const pids = workerPids();
-      return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
-    }, 15000, 'a new worker');
+    await eventually(
+      async () => {
+        const pids = workerPids();
+        return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
+      },
+      15000,
+      'a new worker',
+    );
     // Connections are spread over both workers again, the new one included.
     await eventually(async () => ((await getFresh(`${stack.url('public-api')}/_health`)) === 204 ? true : undefined), 15000, 'healthy');
     for (let i = 0; i < 6; i++) expect(await getFresh(`${stack.url('public-api')}/_health`)).toBe(204);

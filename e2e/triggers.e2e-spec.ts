@@ -40,10 +40,7 @@ const expenseDefinition = definition(
 beforeAll(async () => {
   // The scheduler ticks each second, so a schedule made due runs at once.
   stack = await Stack.start({ portOffset: 800, env: { SCHEDULER_INTERVAL_SECONDS: '1' } });
-  [alice, bob] = await Promise.all([
-    WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123'),
-    WorkflowApi.login(stack.api, 'bob@docflow.local', 'Bob#Pass123'),
-  ]);
+  [alice, bob] = await Promise.all([WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123'), WorkflowApi.login(stack.api, 'bob@docflow.local', 'Bob#Pass123')]);
   anonymous = new WorkflowApi(stack.api);
   expect(await alice.validate(expenseDefinition)).toEqual({ valid: true, errors: [] });
   expenseActivity = await alice.createActivity({ name: 'Expense routing', status: 'active', workflow_definition: expenseDefinition });

@@ -24,10 +24,7 @@ beforeAll(async () => {
     portOffset: 200,
     env: { REST_API_ALLOWED_HOSTS: target.hostPort, SMTP_URL: smtp.url, MAIL_FROM: `Docflow <${MAILBOX}>` },
   });
-  [alice, bob] = await Promise.all([
-    WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123'),
-    WorkflowApi.login(stack.api, 'bob@docflow.local', 'Bob#Pass123'),
-  ]);
+  [alice, bob] = await Promise.all([WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123'), WorkflowApi.login(stack.api, 'bob@docflow.local', 'Bob#Pass123')]);
   aliceId = (await alice.me()).id;
 });
 
@@ -279,11 +276,7 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
 
   it('delivers an email with a templated subject to the SMTP server', async () => {
     const def = definition(
-      [
-        startNode(),
-        taskNode('mail', 'email_send_task', { to: ['{{email}}'], subject: 'Invoice {{invoice}} for {{customer}}', body: '<p>Hello {{customer}}, run {{execution_id}}</p>' }),
-        endNode(),
-      ],
+      [startNode(), taskNode('mail', 'email_send_task', { to: ['{{email}}'], subject: 'Invoice {{invoice}} for {{customer}}', body: '<p>Hello {{customer}}, run {{execution_id}}</p>' }), endNode()],
       chain('start', 'mail', 'end'),
       objectSchema({ email: { type: 'string' }, invoice: { type: 'string' }, customer: { type: 'string' } }),
     );
@@ -431,8 +424,7 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
       }
     });
 
-    const ragNode = (id: string, taskType: string, body: Record<string, unknown>) =>
-      definition([startNode(), taskNode(id, taskType, { body }), endNode()], chain('start', id, 'end'));
+    const ragNode = (id: string, taskType: string, body: Record<string, unknown>) => definition([startNode(), taskNode(id, taskType, { body }), endNode()], chain('start', id, 'end'));
 
     it('refuses a node named after a context variable: validation says so and a run of it fails before any node', async () => {
       const def = ragNode('user_id', 'rag_query_task', { query: SECRET_WORD });

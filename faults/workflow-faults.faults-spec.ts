@@ -186,10 +186,14 @@ describe('fault suite: workflow processors (3 replicas)', () => {
     } finally {
       await conn.close();
     }
-    const dlq = await eventually(async () => {
-      const depth = await queueDepth(stack.vhost.url, 'workflow_queue.dlq');
-      return depth >= before + 2 ? depth : undefined;
-    }, 30000, 'both messages in workflow_queue.dlq');
+    const dlq = await eventually(
+      async () => {
+        const depth = await queueDepth(stack.vhost.url, 'workflow_queue.dlq');
+        return depth >= before + 2 ? depth : undefined;
+      },
+      30000,
+      'both messages in workflow_queue.dlq',
+    );
     const ids = (await Promise.all(Array.from({ length: 5 }, (_, i) => startOne(i)))).filter((id): id is number => id !== undefined);
     const ledger = await ledgerOf('poison-and-malformed-on-workflow_queue', ids, { dlqDepth: dlq });
     report(ledger);

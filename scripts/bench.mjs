@@ -8,7 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const all = readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, ''));
+const all = readdirSync(path.join(root, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace(/\.bench\.ts$/, ''));
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 
 if (!existsSync(path.join(root, 'dist', 'apps', 'public-api', 'main.js')) || process.env.BENCH_SKIP_BUILD !== 'true') {
@@ -27,12 +29,14 @@ for (const name of wanted) {
     target: 'node20',
     format: 'cjs',
     tsconfig: path.join(root, 'tsconfig.base.json'),
-    plugins: [{
-      name: 'externals',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@docflow/') ? undefined : { path: args.path, external: true }));
+    plugins: [
+      {
+        name: 'externals',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@docflow/') ? undefined : { path: args.path, external: true }));
+        },
       },
-    }],
+    ],
     logLevel: 'warning',
   });
   console.log(`\n=== bench: ${name} ===`);

@@ -105,7 +105,18 @@ async function command(cmd, args) {
 async function jest(project, extra = []) {
   const outputFile = path.join(OUT_DIR, `${project}.json`);
   rmSync(outputFile, { force: true });
-  const args = [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--selectProjects', project, '--passWithNoTests', '--no-watchman', '--json', '--outputFile', outputFile, '--forceExit', ...extra];
+  const args = [
+    path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+    '--selectProjects',
+    project,
+    '--passWithNoTests',
+    '--no-watchman',
+    '--json',
+    '--outputFile',
+    outputFile,
+    '--forceExit',
+    ...extra,
+  ];
   if (ci) args.push('--ci');
   const code = await exec(process.execPath, args);
   if (!existsSync(outputFile)) return { status: 'FAILED', note: `jest exited ${code} without results` };
@@ -183,7 +194,11 @@ const rows = results.map((r) => {
 });
 const header = ['step', 'result', 'time', 'tests', 'note'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => c.padEnd(widths[i]))
+    .join('  ')
+    .trimEnd();
 const failedSteps = results.filter((r) => r.status === 'FAILED').map((r) => r.name);
 process.stdout.write(`\n${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}\n\n`);
 process.stdout.write(`${failedSteps.length ? `failed steps: ${failedSteps.join(', ')}` : 'all steps passed'}${interrupted ? ' (interrupted)' : ''}; total ${formatDuration(Date.now() - started)}\n`);

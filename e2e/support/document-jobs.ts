@@ -76,7 +76,11 @@ export async function createPrompt(api: WorkflowApi, fields: Record<string, unkn
 }
 
 /** POST /jobs/collection/{id}/generate, answer as given. */
-export function generateJob(api: WorkflowApi, collectionId: number, body: Record<string, unknown> = { job_type: 'classification' }): Promise<ApiResponse<{ job_id: string; success: boolean; message: string }>> {
+export function generateJob(
+  api: WorkflowApi,
+  collectionId: number,
+  body: Record<string, unknown> = { job_type: 'classification' },
+): Promise<ApiResponse<{ job_id: string; success: boolean; message: string }>> {
   return api.request('POST', `/jobs/collection/${collectionId}/generate`, body);
 }
 

@@ -40,7 +40,11 @@ export class Stack {
   readonly env: Record<string, string>;
   readonly workDir: string;
 
-  private constructor(readonly db: TestDatabase, readonly vhost: TestVhost, options: StackOptions) {
+  private constructor(
+    readonly db: TestDatabase,
+    readonly vhost: TestVhost,
+    options: StackOptions,
+  ) {
     // E2E_PORT_SHIFT moves every stack of a run, so that checkouts side by side can run end-to-end tests at once.
     const offset = (options.portOffset ?? 0) + (Number(process.env.E2E_PORT_SHIFT) || 0);
     this.ports = Object.fromEntries(SERVICES.map((s) => [s, PORT_BASE[s] + offset])) as Record<ServiceName, number>;

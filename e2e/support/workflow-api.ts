@@ -80,7 +80,10 @@ function answerText(method: string, path: string, res: ApiResponse): string {
 }
 
 export class WorkflowApi {
-  constructor(readonly baseUrl: string, readonly jwt?: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly jwt?: string,
+  ) {}
 
   /** Logs in through POST /auth/local and returns a client that sends the JWT. */
   static async login(baseUrl: string, identifier: string, password: string): Promise<WorkflowApi> {

@@ -12,11 +12,18 @@ function build(shield: ShieldService) {
 
 const runtime = createShieldRuntime({ service: 'test', logger: silentLogger, jwtSecret: auth.jwtSecret, auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 0 });
 const app = build(runtime.service);
-const post = (path: string, body: unknown) => request(app).post(path).set('x-service-key', SERVICE_KEY).send(body as object);
+const post = (path: string, body: unknown) =>
+  request(app)
+    .post(path)
+    .set('x-service-key', SERVICE_KEY)
+    .send(body as object);
 
 describe('Data Shield gateway', () => {
   it('refuses calls without service credentials', async () => {
-    await request(app).post('/api/v1/tokenise').send({ texts: ['x'] }).expect(401);
+    await request(app)
+      .post('/api/v1/tokenise')
+      .send({ texts: ['x'] })
+      .expect(401);
   });
 
   it('tokenises every text in one scope and restores the reply', async () => {
@@ -66,7 +73,11 @@ describe('Data Shield gateway', () => {
     };
     const events: ShieldAuditEvent[] = [];
     const shield = new ShieldService({ engine: new DetectionEngine({ ner: broken }), sealer: new ScopeSealer('k', 60000), logger: silentLogger, audit: { emit: (e) => events.push(e) } });
-    const res = await request(build(shield)).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).send({ texts: ['Jane Smith'] }).expect(503);
+    const res = await request(build(shield))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ texts: ['Jane Smith'] })
+      .expect(503);
     expect(res.body.error).toBe('data_shield_unavailable');
     expect(res.body.texts).toBeUndefined();
     expect(events).toEqual([]);
@@ -75,13 +86,40 @@ describe('Data Shield gateway', () => {
   it('audits one row per call with counts and never a value, and survives an audit sink that throws', async () => {
     const events: ShieldAuditEvent[] = [];
     const shield = new ShieldService({ engine: new DetectionEngine(), sealer: new ScopeSealer('k', 60000), logger: silentLogger, audit: { emit: (e) => events.push(e) } });
-    await request(build(shield)).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).set('x-correlation-id', 'corr-1')
-      .send({ texts: ['a@b.io and c@d.io'], tenant: '2', actor_user_id: 2, context: { endpoint: 'chat', model: 'gpt-x', provider: 'openai' } }).expect(200);
+    await request(build(shield))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .set('x-correlation-id', 'corr-1')
+      .send({ texts: ['a@b.io and c@d.io'], tenant: '2', actor_user_id: 2, context: { endpoint: 'chat', model: 'gpt-x', provider: 'openai' } })
+      .expect(200);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ action: 'data_shield.tokenise', tenant: '2', actor_user: 2, correlation_id: 'corr-1', endpoint: 'chat', model: 'gpt-x', provider: 'openai', entity_counts: { EMAIL: 2 }, layers: ['L1', 'L3'] });
+    expect(events[0]).toMatchObject({
+      action: 'data_shield.tokenise',
+      tenant: '2',
+      actor_user: 2,
+      correlation_id: 'corr-1',
+      endpoint: 'chat',
+      model: 'gpt-x',
+      provider: 'openai',
+      entity_counts: { EMAIL: 2 },
+      layers: ['L1', 'L3'],
+    });
     expect(JSON.stringify(events)).not.toContain('a@b.io');
-    const throwing = new ShieldService({ engine: new DetectionEngine(), sealer: new ScopeSealer('k', 60000), logger: silentLogger, audit: { emit: () => { throw new Error('down'); } } });
-    await request(build(throwing)).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).send({ texts: ['a@b.io'] }).expect(200);
+    const throwing = new ShieldService({
+      engine: new DetectionEngine(),
+      sealer: new ScopeSealer('k', 60000),
+      logger: silentLogger,
+      audit: {
+        emit: () => {
+          throw new Error('down');
+        },
+      },
+    });
+    await request(build(throwing))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ texts: ['a@b.io'] })
+      .expect(200);
   });
 
   it('uses the built-in detectors alone when the tenant source is unreachable', async () => {
@@ -91,7 +129,11 @@ describe('Data Shield gateway', () => {
       logger: silentLogger,
       tenants: { load: () => Promise.reject(new Error('connect ECONNREFUSED')) },
     });
-    const res = await request(build(shield)).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).send({ texts: ['a@b.io POL-123456'], tenant: '9' }).expect(200);
+    const res = await request(build(shield))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ texts: ['a@b.io POL-123456'], tenant: '9' })
+      .expect(200);
     expect(res.body.entity_counts).toEqual({ EMAIL: 1 });
   });
 
@@ -100,9 +142,23 @@ describe('Data Shield gateway', () => {
       engine: new DetectionEngine(),
       sealer: new ScopeSealer('k', 60000),
       logger: silentLogger,
-      tenants: { load: async (tenant) => ({ tenant, patterns: [{ name: 'p', entity_type: 'POLICY_NUMBER', pattern: 'POL-\\d{6}' }, { name: 'evil', entity_type: 'EVIL', pattern: '(a+)+$' }], word_lists: [], recognizers: [] }) },
+      tenants: {
+        load: async (tenant) => ({
+          tenant,
+          patterns: [
+            { name: 'p', entity_type: 'POLICY_NUMBER', pattern: 'POL-\\d{6}' },
+            { name: 'evil', entity_type: 'EVIL', pattern: '(a+)+$' },
+          ],
+          word_lists: [],
+          recognizers: [],
+        }),
+      },
     });
-    const res = await request(build(shield)).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).send({ texts: [`POL-123456 ${'a'.repeat(100_000)}!`], tenant: '9' }).expect(200);
+    const res = await request(build(shield))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ texts: [`POL-123456 ${'a'.repeat(100_000)}!`], tenant: '9' })
+      .expect(200);
     expect(res.body.entity_counts).toEqual({ POLICY_NUMBER: 1 });
   });
 });

@@ -5,34 +5,52 @@ const ENTITY_TYPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 
 /** Who and what the call is for; only counts and these names reach the audit row. */
 export class CallContextDto {
-  @IsOptional() @IsString() @MaxLength(40)
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
   endpoint?: string;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   model?: string;
 
-  @IsOptional() @IsString() @MaxLength(40)
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
   provider?: string;
 }
 
 class ShieldOptionsDto {
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @Matches(ENTITY_TYPE, { each: true, message: 'entity_types must be upper-case entity type names' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(ENTITY_TYPE, { each: true, message: 'entity_types must be upper-case entity type names' })
   entity_types?: string[];
 
   /** The tenant whose detectors apply: the owning user's id. */
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,100}$/)
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.:-]{1,100}$/)
   tenant?: string;
 
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   actor_user_id?: number;
 
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => CallContextDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CallContextDto)
   context?: CallContextDto;
 }
 
 /** POST /api/v1/tokenise */
 export class TokeniseBody extends ShieldOptionsDto {
-  @IsArray() @ArrayMaxSize(1000) @IsString({ each: true })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
   texts!: string[];
 }
 
@@ -41,7 +59,9 @@ export class RestoreBody {
   @IsString()
   scope_id!: string;
 
-  @IsArray() @ArrayMaxSize(1000) @IsString({ each: true })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
   texts!: string[];
 }
 
@@ -50,7 +70,9 @@ export class RestoreStreamBody {
   @IsString()
   scope_id!: string;
 
-  @IsArray() @ArrayMaxSize(10000) @IsString({ each: true })
+  @IsArray()
+  @ArrayMaxSize(10000)
+  @IsString({ each: true })
   chunks!: string[];
 }
 
@@ -59,6 +81,7 @@ export class DetectBody extends ShieldOptionsDto {
   @IsString()
   text!: string;
 
-  @IsOptional() @IsIn(['preview'])
+  @IsOptional()
+  @IsIn(['preview'])
   purpose?: 'preview';
 }

@@ -29,7 +29,15 @@ function seed(api: FakePublicApi): void {
   api
     .addDocument({ id: 101, ownerId: ALICE, title: 'acme-invoice.pdf', text: INVOICE_TEXT, pages: [{ page: 1, text: INVOICE_TEXT }] })
     .addDocument({ id: 102, ownerId: ALICE, title: 'crumble.txt', mime_type: 'text/plain', text: RECIPE_TEXT, pages: null })
-    .addDocument({ id: 103, ownerId: ALICE, title: 'scan.png', mime_type: 'image/png', text: 'Scanned receipt text', pages: [{ page: 1, text: 'Scanned receipt text' }], statuses: ['pending', 'processing', 'completed'] })
+    .addDocument({
+      id: 103,
+      ownerId: ALICE,
+      title: 'scan.png',
+      mime_type: 'image/png',
+      text: 'Scanned receipt text',
+      pages: [{ page: 1, text: 'Scanned receipt text' }],
+      statuses: ['pending', 'processing', 'completed'],
+    })
     .addDocument({ id: 201, ownerId: BOB, title: 'bob.pdf', text: 'Bob private text', pages: null })
     .addPrompt({
       id: 11,
@@ -43,7 +51,14 @@ function seed(api: FakePublicApi): void {
       outputFormat: 'json',
       exampleOutput: { invoice_number: 'INV-0001', total_amount_due: 0 },
     })
-    .addPrompt({ id: 12, ownerId: ALICE, title: 'Employment contract review', type: 'extraction', section: 'Human Resources', description: 'Parties, start date, salary, notice period and termination of employment contracts' })
+    .addPrompt({
+      id: 12,
+      ownerId: ALICE,
+      title: 'Employment contract review',
+      type: 'extraction',
+      section: 'Human Resources',
+      description: 'Parties, start date, salary, notice period and termination of employment contracts',
+    })
     .addPrompt({ id: 13, ownerId: BOB, title: 'Bob invoice prompt', type: 'extraction', section: 'Finance', description: 'Bob only: invoice totals' });
 }
 
@@ -63,7 +78,14 @@ function fakeLlmAnswer(hit: ApiHit, state: { down: boolean }): ApiReply {
   let answer: unknown;
   if (template.startsWith('Classify')) {
     answer = /invoice/i.test(content)
-      ? { document_type: 'invoice', section: 'Finance', category: 'Finance', key_features: ['invoice number', 'total amount due'], confidence: 0.92, reasoning: 'It has an invoice number and a total due' }
+      ? {
+          document_type: 'invoice',
+          section: 'Finance',
+          category: 'Finance',
+          key_features: ['invoice number', 'total amount due'],
+          confidence: 0.92,
+          reasoning: 'It has an invoice number and a total due',
+        }
       : { document_type: 'recipe', section: null, category: 'Cooking', key_features: ['apples', 'oven'], confidence: 0.61, reasoning: 'Cooking instructions' };
   } else if (template.startsWith('Match')) {
     const prompts = candidatesAfter(template, 'Candidate prompts');
@@ -105,7 +127,11 @@ describe('extraction processor with a stand-in LLM service (RabbitMQ)', () => {
   });
 
   it('classifies a document and matches the stored prompt made for it', async () => {
-    await h.submit('cls_match', 'classification', { documents: [{ id: 101, title: 'acme-invoice.pdf', mime_type: 'application/pdf', file_url: 'http://x/api/documents/101/download' }], collection_id: 3, user_id: ALICE });
+    await h.submit('cls_match', 'classification', {
+      documents: [{ id: 101, title: 'acme-invoice.pdf', mime_type: 'application/pdf', file_url: 'http://x/api/documents/101/download' }],
+      collection_id: 3,
+      user_id: ALICE,
+    });
     const res = await h.results.final('cls_match');
     expect(res.status).toBe('completed');
     expect(h.results.all('cls_match')[0]?.status).toBe('processing');
@@ -130,7 +156,12 @@ describe('extraction processor with a stand-in LLM service (RabbitMQ)', () => {
     const matchCall = llm.hits.filter((x) => String((x.body as { prompt_template?: string }).prompt_template).startsWith('Match')).at(-1);
     const offered = candidatesAfter(String((matchCall?.body as { prompt_template: string }).prompt_template), 'Candidate prompts').map((p) => p.prompt_id);
     expect(offered).toEqual([11, 12]);
-    expect(publicApi.api.hitsOf(/\/documents\/101\/text$/).at(-1)?.query.get('user_id')).toBe(String(ALICE));
+    expect(
+      publicApi.api
+        .hitsOf(/\/documents\/101\/text$/)
+        .at(-1)
+        ?.query.get('user_id'),
+    ).toBe(String(ALICE));
   });
 
   it('reports no match with a null prompt id and 0.0, for every document of a job', async () => {
@@ -138,7 +169,13 @@ describe('extraction processor with a stand-in LLM service (RabbitMQ)', () => {
     const res = await h.results.final('cls_nomatch');
     expect(res.status).toBe('completed');
     const out = outputsOf(res);
-    expect(out.extraction_result).toMatchObject({ document_type: 'recipe', category: 'Cooking', matched_prompt_id: null, match_confidence: 0, match_reasoning: 'No prompt fits: None of the prompts is about this kind of document' });
+    expect(out.extraction_result).toMatchObject({
+      document_type: 'recipe',
+      category: 'Cooking',
+      matched_prompt_id: null,
+      match_confidence: 0,
+      match_reasoning: 'No prompt fits: None of the prompts is about this kind of document',
+    });
     expect(out.metadata).toEqual({ document_name: 'crumble.txt', category: 'Cooking', classification_method: 'llm' });
     const docs = out.documents as { document_id: number; extraction_result: { matched_prompt_id: number | null } }[];
     expect(docs.map((d) => [d.document_id, d.extraction_result.matched_prompt_id])).toEqual([
@@ -163,7 +200,17 @@ describe('extraction processor with a stand-in LLM service (RabbitMQ)', () => {
     const res = await h.results.final('docx_1');
     expect(res.status).toBe('completed');
     expect(outputsOf(res)).toEqual({
-      documents: [{ document_id: 101, document_name: 'acme-invoice.pdf', extraction_result: { invoice_number: 'INV-2024-0077', total_amount_due: 150 }, tokens_used: 120, cost: 0.00125, provider: 'openai', model: 'fake-model-1' }],
+      documents: [
+        {
+          document_id: 101,
+          document_name: 'acme-invoice.pdf',
+          extraction_result: { invoice_number: 'INV-2024-0077', total_amount_due: 150 },
+          tokens_used: 120,
+          cost: 0.00125,
+          provider: 'openai',
+          model: 'fake-model-1',
+        },
+      ],
       prompt_id: 11,
       prompt_title: 'Invoice data extraction',
       tokens_used: 120,
@@ -179,7 +226,11 @@ describe('extraction processor with a stand-in LLM service (RabbitMQ)', () => {
 
   it('fails with validation_error for another user’s document or prompt', async () => {
     await h.submit('docx_foreign', 'document_extraction', { documents: [{ id: 201 }], user_id: ALICE, config: { prompt_id: 11 } });
-    expect(await h.results.final('docx_foreign')).toMatchObject({ status: 'failed', error_type: 'validation_error', error: `Document 201: Document 201 does not exist or is not visible to user ${ALICE}` });
+    expect(await h.results.final('docx_foreign')).toMatchObject({
+      status: 'failed',
+      error_type: 'validation_error',
+      error: `Document 201: Document 201 does not exist or is not visible to user ${ALICE}`,
+    });
     await h.submit('docx_prompt', 'document_extraction', { documents: [{ id: 101 }], user_id: ALICE, config: { prompt_id: 13 } });
     expect(await h.results.final('docx_prompt')).toMatchObject({ status: 'failed', error_type: 'validation_error', error: `Prompt 13 does not exist or is not visible to user ${ALICE}` });
   });

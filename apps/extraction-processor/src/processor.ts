@@ -6,7 +6,10 @@ import type { ExtractionProcessorConfig } from './config';
 import { ExtractionJobRunner } from './jobs/job-handlers';
 import type { ExtractionMetrics } from './metrics';
 
-export type ExtractionSettings = Pick<ExtractionProcessorConfig, 'EXTRACTION_PREFETCH' | 'EXTRACTION_DOCUMENT_CONCURRENCY' | 'EXTRACTION_MAX_DOCUMENTS' | 'DOCUMENT_TEXT_MAX_CHARS' | 'INTERNAL_SERVICE_JWT_SECRET'>;
+export type ExtractionSettings = Pick<
+  ExtractionProcessorConfig,
+  'EXTRACTION_PREFETCH' | 'EXTRACTION_DOCUMENT_CONCURRENCY' | 'EXTRACTION_MAX_DOCUMENTS' | 'DOCUMENT_TEXT_MAX_CHARS' | 'INTERNAL_SERVICE_JWT_SECRET'
+>;
 
 export interface ExtractionProcessorDeps {
   config: ExtractionSettings;

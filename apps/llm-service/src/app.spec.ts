@@ -63,7 +63,11 @@ function build(options: { shieldUrl?: string; dataShield?: DataShield; shielding
   return { app, metrics, clock };
 }
 
-const post = (app: ReturnType<typeof build>['app'], path: string, body: unknown) => request(app).post(path).set('X-Service-Key', SERVICE_KEY).send(body as object);
+const post = (app: ReturnType<typeof build>['app'], path: string, body: unknown) =>
+  request(app)
+    .post(path)
+    .set('X-Service-Key', SERVICE_KEY)
+    .send(body as object);
 
 function metricValue(text: string, name: string, labels: Record<string, string>): number | undefined {
   for (const line of text.split('\n')) {
@@ -85,10 +89,18 @@ describe('health, metrics and auth', () => {
     const { app } = build();
     const missing = await request(app).post('/api/v1/extract').send({ content: 'x', prompt_template: 'y' }).expect(401);
     expect(missing.body).toEqual({ error: 'unauthorized', message: 'Missing service credentials', details: {} });
-    await request(app).post('/api/v1/chat').set('X-Service-Key', 'wrong').send({ messages: [{ role: 'user', content: 'hi' }] }).expect(401);
+    await request(app)
+      .post('/api/v1/chat')
+      .set('X-Service-Key', 'wrong')
+      .send({ messages: [{ role: 'user', content: 'hi' }] })
+      .expect(401);
     expect(openai.requests).toHaveLength(0);
     const token = signServiceToken(JWT_SECRET, 'workflow-processor');
-    await request(app).post('/api/v1/chat').set('Authorization', `Bearer ${token}`).send({ messages: [{ role: 'user', content: 'hi' }] }).expect(200);
+    await request(app)
+      .post('/api/v1/chat')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ messages: [{ role: 'user', content: 'hi' }] })
+      .expect(200);
   });
 });
 
@@ -115,7 +127,10 @@ describe('POST /api/v1/extract', () => {
   it('accepts the messages form and parses JSON content when the prompt asks for JSON', async () => {
     openaiReply = () => ({ status: 200, body: openAiCompletion('{"invoice_number": "A-1", "total": 12.5}') });
     const { app } = build();
-    const messages = [{ role: 'system', content: 'Return JSON.' }, { role: 'user', content: 'Invoice A-1, total 12.50' }];
+    const messages = [
+      { role: 'system', content: 'Return JSON.' },
+      { role: 'user', content: 'Invoice A-1, total 12.50' },
+    ];
     const res = await post(app, '/api/v1/extract', { messages }).expect(200);
     expect(openai.requests[0]!.body).toMatchObject({ messages });
     expect(res.body.content).toEqual({ invoice_number: 'A-1', total: 12.5 });
@@ -158,7 +173,11 @@ describe('POST /api/v1/extract', () => {
   });
 
   it('retries 429 and 500 from the provider, then succeeds', async () => {
-    const replies = [{ status: 429, body: { error: { message: 'rate' } }, headers: { 'retry-after': '2' } }, { status: 500, body: {} }, { status: 200, body: openAiCompletion('third time') }];
+    const replies = [
+      { status: 429, body: { error: { message: 'rate' } }, headers: { 'retry-after': '2' } },
+      { status: 500, body: {} },
+      { status: 200, body: openAiCompletion('third time') },
+    ];
     openaiReply = (_req, i) => replies[i]!;
     const { app, clock } = build();
     const res = await post(app, '/api/v1/extract', { content: 'x', prompt_template: 'y' }).expect(200);
@@ -241,7 +260,11 @@ describe('Data Shield on extract', () => {
     };
     openaiReply = () => ({ status: 200, body: openAiCompletion('{"email": "<EMAIL_1a2b3c4d>"}') });
     const { app } = build();
-    const res = await post(app, '/api/v1/extract', { content: 'Mail alice@example.com', prompt_template: 'Return JSON with the email.', data_shield: { enabled: true, entity_types: ['EMAIL'] } }).expect(200);
+    const res = await post(app, '/api/v1/extract', {
+      content: 'Mail alice@example.com',
+      prompt_template: 'Return JSON with the email.',
+      data_shield: { enabled: true, entity_types: ['EMAIL'] },
+    }).expect(200);
     expect(JSON.stringify(openai.requests[0]!.body)).not.toContain('alice@example.com');
     expect(JSON.stringify(openai.requests[0]!.body)).toContain('<EMAIL_1a2b3c4d>');
     expect(shield.requests[0]!.body).toMatchObject({ entity_types: ['EMAIL'] });
@@ -277,7 +300,8 @@ describe('Data Shield on extract', () => {
 });
 
 describe('Data Shield in process, disabled, and preview', () => {
-  const inProcess = () => new InProcessDataShield(createShieldRuntime({ service: 'test', logger: silentLogger, jwtSecret: JWT_SECRET, auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 0 }).service);
+  const inProcess = () =>
+    new InProcessDataShield(createShieldRuntime({ service: 'test', logger: silentLogger, jwtSecret: JWT_SECRET, auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 0 }).service);
 
   it('tokenises with the engine in process: the provider never sees the values, the answer comes back restored, and the tokenised prompt is reported', async () => {
     openaiReply = (req) => {
@@ -313,7 +337,15 @@ describe('Data Shield in process, disabled, and preview', () => {
     const sealer = new ScopeSealer(JWT_SECRET, 60_000);
     shieldReply = (req) => {
       const body = req.body as { texts: string[] };
-      return { status: 200, body: { scope_id: sealer.seal([['EMAIL_1a2b3c4d', 'alice@example.com']]), texts: body.texts.map((t) => t.replace('alice@example.com', 'EMAIL_1a2b3c4d')), entity_counts: { EMAIL: 1 }, layers: ['L1'] } };
+      return {
+        status: 200,
+        body: {
+          scope_id: sealer.seal([['EMAIL_1a2b3c4d', 'alice@example.com']]),
+          texts: body.texts.map((t) => t.replace('alice@example.com', 'EMAIL_1a2b3c4d')),
+          entity_counts: { EMAIL: 1 },
+          layers: ['L1'],
+        },
+      };
     };
     openaiReply = () => ({ status: 200, body: openAiCompletion('Write to EMAIL_1a2b3c4d') });
     const { app } = build({ dataShield: new HttpDataShield({ baseUrl: shield.url, serviceKey: SERVICE_KEY, localRestore: new ScopeSealer(JWT_SECRET, 60_000) }) });
@@ -368,7 +400,10 @@ describe('POST /api/v1/chat', () => {
     const { app } = build();
     const res = await post(app, '/api/v1/chat', {
       model_type: 'provider_b',
-      messages: [{ role: 'system', content: 'Use tools.' }, { role: 'user', content: 'Search docflow' }],
+      messages: [
+        { role: 'system', content: 'Use tools.' },
+        { role: 'user', content: 'Search docflow' },
+      ],
       tools: [{ type: 'function', function: { name: 'search' } }],
       max_tokens: 300,
     }).expect(200);

@@ -37,7 +37,10 @@ function IsPriceTable(options?: ValidationOptions): PropertyDecorator {
 const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
 
 export class LlmServiceConfig extends BaseConfig {
-  @EnvInt() @IsInt() @Min(1) @Max(65535)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   LLM_SERVICE_PORT = 8020;
 
   @Secret()
@@ -46,71 +49,97 @@ export class LlmServiceConfig extends BaseConfig {
   @Secret()
   INTERNAL_SERVICE_JWT_SECRET!: string;
 
-  @IsOptional() @IsUrl(URL_OPTIONS)
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
   LLM_PROVIDER_A_URL?: string;
 
   @IsIn(PROVIDER_KINDS)
   LLM_PROVIDER_A_KIND: ProviderKind = 'openai';
 
   /** Sent to the provider only; never logged nor returned. Optional: local OpenAI-compatible servers need none. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_A_API_KEY?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_A_MODEL?: string;
 
   /** Embedding model of an `openai` provider (default text-embedding-3-small). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_A_EMBEDDING_MODEL?: string;
 
-  @IsOptional() @IsUrl(URL_OPTIONS)
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
   LLM_PROVIDER_B_URL?: string;
 
   @IsIn(PROVIDER_KINDS)
   LLM_PROVIDER_B_KIND: ProviderKind = 'openai';
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_B_API_KEY?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_B_MODEL?: string;
 
   /** Embedding model of an `openai` provider (default text-embedding-3-small). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_B_EMBEDDING_MODEL?: string;
 
-  @IsOptional() @IsUrl(URL_OPTIONS)
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
   LLM_PROVIDER_C_URL?: string;
 
   @IsIn(PROVIDER_KINDS)
   LLM_PROVIDER_C_KIND: ProviderKind = 'openai';
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_C_API_KEY?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_C_MODEL?: string;
 
   /** Embedding model of an `openai` provider (default text-embedding-3-small). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LLM_PROVIDER_C_EMBEDDING_MODEL?: string;
 
   /** Per attempt. */
-  @EnvInt() @IsInt() @Min(100) @Max(600000)
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   LLM_TIMEOUT_MS = 60000;
 
-  @EnvInt() @IsInt() @Min(0) @Max(10)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(10)
   LLM_MAX_RETRIES = 2;
 
-  @EnvInt() @IsInt() @Min(1) @Max(60000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(60000)
   LLM_RETRY_BASE_MS = 250;
 
   /** Longest Retry-After the service waits for inside one request; a longer one ends the retries with 503 at once. */
-  @EnvInt() @IsInt() @Min(0) @Max(600000)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
   LLM_MAX_RETRY_WAIT_MS = 20000;
 
   /** Extra or overriding prices: `{"model": {"input_per_1k": 0.001, "output_per_1k": 0.002}}` (USD). */
-  @IsOptional() @EnvJson() @IsPriceTable()
+  @IsOptional()
+  @EnvJson()
+  @IsPriceTable()
   LLM_PRICES?: PriceTable;
 
   @IsUrl(URL_OPTIONS)
@@ -121,24 +150,33 @@ export class LlmServiceConfig extends BaseConfig {
   DATA_SHIELD_MODE: 'http' | 'in_process' = 'http';
 
   /** Shielding off: requests asking for it are served in clear (a warning at start), those a policy requires are refused. */
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   DATA_SHIELD_DISABLED = false;
 
   /** With in_process: the public API, for tenant detectors and audit rows. Default: PUBLIC_API_INTERNAL_URL. */
-  @IsOptional() @IsUrl(URL_OPTIONS)
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
   DMS_URL?: string;
 
   @IsUrl(URL_OPTIONS)
   PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
 
   /** With in_process: no data_shield.tokenise audit rows. */
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   DATA_SHIELD_AUDIT_DISABLED = false;
 
-  @EnvInt() @IsInt() @Min(10) @Max(86400)
+  @EnvInt()
+  @IsInt()
+  @Min(10)
+  @Max(86400)
   DATA_SHIELD_SCOPE_TTL_SECONDS = 1800;
 
-  @EnvInt() @IsInt() @Min(0) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(3600)
   DATA_SHIELD_TENANT_CACHE_SECONDS = 30;
 }
 
@@ -155,8 +193,29 @@ export interface ProviderSettings {
 export function providerSettings(config: LlmServiceConfig): ProviderSettings[] {
   const [a, b, c] = MODEL_TYPES;
   return [
-    { modelType: a, kind: config.LLM_PROVIDER_A_KIND, url: config.LLM_PROVIDER_A_URL, apiKey: config.LLM_PROVIDER_A_API_KEY, model: config.LLM_PROVIDER_A_MODEL, embeddingModel: config.LLM_PROVIDER_A_EMBEDDING_MODEL },
-    { modelType: b, kind: config.LLM_PROVIDER_B_KIND, url: config.LLM_PROVIDER_B_URL, apiKey: config.LLM_PROVIDER_B_API_KEY, model: config.LLM_PROVIDER_B_MODEL, embeddingModel: config.LLM_PROVIDER_B_EMBEDDING_MODEL },
-    { modelType: c, kind: config.LLM_PROVIDER_C_KIND, url: config.LLM_PROVIDER_C_URL, apiKey: config.LLM_PROVIDER_C_API_KEY, model: config.LLM_PROVIDER_C_MODEL, embeddingModel: config.LLM_PROVIDER_C_EMBEDDING_MODEL },
+    {
+      modelType: a,
+      kind: config.LLM_PROVIDER_A_KIND,
+      url: config.LLM_PROVIDER_A_URL,
+      apiKey: config.LLM_PROVIDER_A_API_KEY,
+      model: config.LLM_PROVIDER_A_MODEL,
+      embeddingModel: config.LLM_PROVIDER_A_EMBEDDING_MODEL,
+    },
+    {
+      modelType: b,
+      kind: config.LLM_PROVIDER_B_KIND,
+      url: config.LLM_PROVIDER_B_URL,
+      apiKey: config.LLM_PROVIDER_B_API_KEY,
+      model: config.LLM_PROVIDER_B_MODEL,
+      embeddingModel: config.LLM_PROVIDER_B_EMBEDDING_MODEL,
+    },
+    {
+      modelType: c,
+      kind: config.LLM_PROVIDER_C_KIND,
+      url: config.LLM_PROVIDER_C_URL,
+      apiKey: config.LLM_PROVIDER_C_API_KEY,
+      model: config.LLM_PROVIDER_C_MODEL,
+      embeddingModel: config.LLM_PROVIDER_C_EMBEDDING_MODEL,
+    },
   ];
 }

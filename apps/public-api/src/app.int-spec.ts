@@ -54,7 +54,9 @@ describe('the public API shell', () => {
   });
 
   it('answers a body over BODY_LIMIT with a 413 error body', async () => {
-    const res = await request(app).post('/api/auth/local').send({ identifier: 'alice', password: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await request(app)
+      .post('/api/auth/local')
+      .send({ identifier: 'alice', password: 'x'.repeat(1024 * 1024 + 10) });
     expect(res.status).toBe(413);
     expect((res.body as ErrorBody).error).toMatchObject({ status: 413, name: 'PayloadTooLargeError' });
   });

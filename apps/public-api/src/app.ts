@@ -76,7 +76,22 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const { auth, audit, users } = identity;
   const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
-  const workflows = createWorkflowsModule({ config, database, logger, metrics, openapi, limits, auth, audit, users, documents, rag, executions: deps.executionServices, broker: deps.broker, cloudDrive: deps.cloudDrive });
+  const workflows = createWorkflowsModule({
+    config,
+    database,
+    logger,
+    metrics,
+    openapi,
+    limits,
+    auth,
+    audit,
+    users,
+    documents,
+    rag,
+    executions: deps.executionServices,
+    broker: deps.broker,
+    cloudDrive: deps.cloudDrive,
+  });
   const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
@@ -109,7 +124,16 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   ];
 
   const app = createHttpApp(
-    { logger, metrics, health: deps.health, errorStyle: 'public', bodyLimit: config.BODY_LIMIT, aliasPrefixes: ['/api'], metricsToken: config.METRICS_TOKEN, rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`] },
+    {
+      logger,
+      metrics,
+      health: deps.health,
+      errorStyle: 'public',
+      bodyLimit: config.BODY_LIMIT,
+      aliasPrefixes: ['/api'],
+      metricsToken: config.METRICS_TOKEN,
+      rawBodyPaths: [`/api${DOCUMENT_IMPORT_ROUTE}`],
+    },
     (root) => {
       const api = express.Router();
       for (const feature of features) feature.mount(api);
@@ -129,7 +153,10 @@ export function trustProxy(value: string): boolean | number | string[] {
   if (v === 'false' || v === '') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function createApp(deps: PublicApiDeps): express.Express {

@@ -16,7 +16,15 @@ export const MIGRATIONS_TABLE = 'public_api_migrations';
 export const ENTITIES = [...IDENTITY_ENTITIES, ...DOCUMENTS_ENTITIES, ...RAG_ENTITIES, ...WORKFLOWS_ENTITIES, ...AGENTS_ENTITIES, ...SHIELD_ENTITIES];
 
 /** Every migration of the public API, in timestamp order (the suffix of each class name); each module's index lists its own. */
-export const MIGRATIONS = [CreateRateLimitCounters1764000000090, ...IDENTITY_MIGRATIONS, ...DOCUMENTS_MIGRATIONS, ...RAG_MIGRATIONS, ...WORKFLOWS_MIGRATIONS, ...AGENTS_MIGRATIONS, ...SHIELD_MIGRATIONS].sort((a, b) => timestampOf(a) - timestampOf(b));
+export const MIGRATIONS = [
+  CreateRateLimitCounters1764000000090,
+  ...IDENTITY_MIGRATIONS,
+  ...DOCUMENTS_MIGRATIONS,
+  ...RAG_MIGRATIONS,
+  ...WORKFLOWS_MIGRATIONS,
+  ...AGENTS_MIGRATIONS,
+  ...SHIELD_MIGRATIONS,
+].sort((a, b) => timestampOf(a) - timestampOf(b));
 
 function timestampOf(migration: { name: string }): number {
   return Number(/(\d{13})$/.exec(migration.name)?.[1] ?? Number.NaN);

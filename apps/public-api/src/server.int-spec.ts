@@ -83,7 +83,14 @@ describe('PUBLIC_API_ROLES', () => {
     expect(await settled(() => consumers(RELAY_QUEUES.publicApiResults), 1)).toBe(1);
     expect(await settled(() => consumers(RAG_INDEX_QUEUE), 1)).toBe(1);
 
-    await broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, { job_id: `wf_${executionId}`, execution_id: executionId, status: 'completed', sequence: 1, outputs: { fetch: { ok: true } }, task_states: { fetch: { status: 'completed' } } } as ResultMessage);
+    await broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, {
+      job_id: `wf_${executionId}`,
+      execution_id: executionId,
+      status: 'completed',
+      sequence: 1,
+      outputs: { fetch: { ok: true } },
+      task_states: { fetch: { status: 'completed' } },
+    } as ResultMessage);
     const status = async () => {
       const res = await request(apiUrl).get(`/api/workflow-executions/${executionId}/status`).set('Authorization', actors.alice.auth);
       return (res.body as { data: { status: string } }).data.status;

@@ -2,13 +2,18 @@ import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { BaseConfig, EnvInt, Secret } from '@docflow/service-kit';
 
 export class RouterConfig extends BaseConfig {
-  @EnvInt() @IsInt() @Min(1) @Max(65535)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   ROUTER_PORT = 8010;
 
-  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 
-  @IsString() @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  @IsString()
+  @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
   AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 
   /** Callers (the public API) send it as `X-API-Key`. */
@@ -16,9 +21,15 @@ export class RouterConfig extends BaseConfig {
   ROUTER_API_KEY!: string;
 
   /** Unacknowledged results messages the router holds at most. */
-  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   RESULTS_PREFETCH = 16;
 
-  @EnvInt() @IsInt() @Min(1) @Max(100)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100)
   DB_POOL_SIZE = 10;
 }

@@ -98,7 +98,10 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     if (key !== null) r.set('X-API-Key', key);
     return r.send(body as object);
   };
-  const status = (jobId: string) => request(app).get(`/api/v1/jobs/${encodeURIComponent(jobId)}`).set('X-API-Key', API_KEY);
+  const status = (jobId: string) =>
+    request(app)
+      .get(`/api/v1/jobs/${encodeURIComponent(jobId)}`)
+      .set('X-API-Key', API_KEY);
   const recordedTotal = async () => (await routerMetrics.results.get()).values.reduce((sum, v) => sum + v.value, 0);
   /**
    * Publishes a result as a processor would and waits until the router both
@@ -224,7 +227,15 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     const down = Broker.connect({ url: vhost.url, logger: silentLogger, name: 'router-int-down' });
     await down.ready(10000);
     await down.close(2000);
-    const downApp = createApp({ logger: silentLogger, metrics: new Metrics('router'), routerMetrics: createRouterMetrics(new Metrics('router')), health: [databaseHealthCheck(ds), down.healthCheck()], jobs, broker: down, apiKey: API_KEY });
+    const downApp = createApp({
+      logger: silentLogger,
+      metrics: new Metrics('router'),
+      routerMetrics: createRouterMetrics(new Metrics('router')),
+      health: [databaseHealthCheck(ds), down.healthCheck()],
+      jobs,
+      broker: down,
+      apiKey: API_KEY,
+    });
     const res = await request(downApp).post('/api/v1/jobs').set('X-API-Key', API_KEY).send({ job_id: 'lost_1', job_type: 'OCR', payload: {} });
     expect(res.status).toBe(503);
     expect(res.body.error).toBe('broker_unavailable');

@@ -10,88 +10,142 @@ const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_
 /** The workflow processor's settings, validated once at boot (runtime contract). */
 /** The LLM and document settings of AI tasks come from AiClientsConfig. */
 export class WorkflowProcessorConfig extends AiClientsConfig {
-  @EnvInt() @IsInt() @Min(1) @Max(65535)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   WORKFLOW_PROCESSOR_PORT = 8040;
 
-  @IsString() @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  @IsString()
+  @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
   AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 
-  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 
-  @EnvInt() @IsInt() @Min(1) @Max(100)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100)
   DB_POOL_SIZE = 10;
 
   /** Workflow jobs one replica runs at once (unacknowledged messages it holds). */
-  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   WORKFLOW_PREFETCH = 16;
 
   /** `host:port` entries exempt from the outbound address check (on-premises targets, loopback test servers). */
-  @EnvList() @IsArray() @IsString({ each: true })
+  @EnvList()
+  @IsArray()
+  @IsString({ each: true })
   REST_API_ALLOWED_HOSTS: string[] = [];
 
   /** rest_api_task timeout when the node sets none. */
-  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   REST_API_DEFAULT_TIMEOUT_SECONDS = 30;
 
   /** Response bodies past this size (after decompression) fail the node: rest_api_task and wait_task polls. */
-  @EnvInt() @IsInt() @Min(1024) @Max(1024 * 1024 * 1024)
+  @EnvInt()
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024 * 1024)
   REST_API_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
   // ---- Limits (README, Limits; issue #13). Validation and the run both enforce them. ----
 
   /** Nodes in one workflow definition. */
-  @EnvInt() @IsInt() @Min(1) @Max(10_000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
   WORKFLOW_MAX_NODES = 200;
 
   /** Outgoing edges of one node. */
-  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   WORKFLOW_MAX_FAN_OUT = 20;
 
   /** Nodes one run executes at once; runnable nodes past it wait their turn. */
-  @EnvInt() @IsInt() @Min(1) @Max(256)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(256)
   WORKFLOW_MAX_PARALLEL_NODES = 8;
 
   /** Serialised size of all node outputs of one run; the node that would pass it fails. */
-  @EnvInt() @IsInt() @Min(64 * 1024) @Max(1024 * 1024 * 1024)
+  @EnvInt()
+  @IsInt()
+  @Min(64 * 1024)
+  @Max(1024 * 1024 * 1024)
   WORKFLOW_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
   /** email_send_task nodes in one definition. */
-  @EnvInt() @IsInt() @Min(0) @Max(1000)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
   WORKFLOW_MAX_EMAIL_NODES = 10;
 
   /** to + cc + bcc of one e-mail. */
-  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   MAIL_MAX_RECIPIENTS = 50;
 
   /** Shortest wait_task poll_interval, in milliseconds. */
-  @EnvInt() @IsInt() @Min(10) @Max(3_600_000)
+  @EnvInt()
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
   WAIT_MIN_POLL_INTERVAL_MS = 1000;
 
   /** Longest wait_task timeout, in seconds (a wait holds one of WORKFLOW_PREFETCH job slots). */
-  @EnvInt() @IsInt() @Min(1) @Max(7 * 24 * 3600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(7 * 24 * 3600)
   WAIT_MAX_TIMEOUT_SECONDS = 3600;
 
   /** Longest rest_api_task timeout, in seconds; it also caps REST_API_DEFAULT_TIMEOUT_SECONDS. */
-  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   REST_API_MAX_TIMEOUT_SECONDS = 300;
 
   /** e.g. `smtp://127.0.0.1:2525`; unset: mails become .eml files under OUTBOX_DIR. */
-  @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;
 
-  @IsString() @MinLength(3)
+  @IsString()
+  @MinLength(3)
   MAIL_FROM = 'Docflow <no-reply@docflow.local>';
 
   /** Senders an email_send_task may name in `from`: addresses and `@domain` entries. Empty: the MAIL_FROM address only. */
-  @EnvList() @IsArray() @Matches(/^[^@\s]*@[^@\s]+$/, { each: true, message: 'MAIL_FROM_ALLOWED entries must be addresses or @domain' })
+  @EnvList()
+  @IsArray()
+  @Matches(/^[^@\s]*@[^@\s]+$/, { each: true, message: 'MAIL_FROM_ALLOWED entries must be addresses or @domain' })
   MAIL_FROM_ALLOWED: string[] = [];
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   OUTBOX_DIR = './var/outbox';
 
   /** At most one `processing` result per execution per interval. */
-  @EnvInt() @IsInt() @Min(10) @Max(60000)
+  @EnvInt()
+  @IsInt()
+  @Min(10)
+  @Max(60000)
   PROGRESS_INTERVAL_MS = 250;
 
   @Secret()

@@ -137,9 +137,7 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
     await smtp.waitForMessages(before + 1);
     const parts = mimeParts(smtp.received[before]!.raw);
     expect(parts.map((p) => p.contentType)).toEqual(['text/plain', 'text/html']);
-    expect(parts[1]?.body).toBe(
-      '<h1>Welcome</h1><p>Hello &lt;a href=&quot;https://evil.example/login&quot;&gt;Renew your password&lt;/a&gt;, from Smith &amp; &quot;Sons&quot;</p>',
-    );
+    expect(parts[1]?.body).toBe('<h1>Welcome</h1><p>Hello &lt;a href=&quot;https://evil.example/login&quot;&gt;Renew your password&lt;/a&gt;, from Smith &amp; &quot;Sons&quot;</p>');
     expect(parts[1]?.body).not.toContain('<a ');
     // The text part is text: the value reads as written, wrapped at 78 columns.
     expect(parts[0]?.body.replace(/\r\n/g, '\n')).toBe('WELCOME\n\nHello <a href="https://evil.example/login">Renew your password</a>, from Smith\n& "Sons"');
@@ -251,11 +249,24 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
     const id = nextId();
     // What a processor that crashed right after checkpointing `first` left behind.
     await new NodeRunsRepository(h.ds).saveTerminal(`execution:${id}`, `wf_${id}`, {
-      nodeId: 'first', taskType: 'rest_api_task', status: 'completed', output: { token: 'from-checkpoint' }, error: null, errorType: null,
-      correlationToken: null, startedAt: new Date(), completedAt: new Date(), cost: null,
+      nodeId: 'first',
+      taskType: 'rest_api_task',
+      status: 'completed',
+      output: { token: 'from-checkpoint' },
+      error: null,
+      errorType: null,
+      correlationToken: null,
+      startedAt: new Date(),
+      completedAt: new Date(),
+      cost: null,
     });
     const def = definition(
-      [startNode(), taskNode('first', 'rest_api_task', { url: target.url('/first') }), taskNode('second', 'rest_api_task', { url: target.url('/second'), headers: { 'X-Token': '{{first.token}}' } }), endNode()],
+      [
+        startNode(),
+        taskNode('first', 'rest_api_task', { url: target.url('/first') }),
+        taskNode('second', 'rest_api_task', { url: target.url('/second'), headers: { 'X-Token': '{{first.token}}' } }),
+        endNode(),
+      ],
       chain('start', 'first', 'second', 'end'),
     );
     await h.submit(`wf_${id}`, { workflow_definition: def, inputs: {} });
@@ -290,7 +301,12 @@ describe('workflow processor: waits, mail, pauses and durability (RabbitMQ + Pos
     const res = await h.results.next(`wf_${id}`, ['completed', 'failed']);
     expect(res.status).toBe('completed');
     expect(target.hitsOf('/crash-first')).toHaveLength(1);
-    expect(h.results.all(`wf_${id}`).filter((m) => m.status !== 'processing').map((m) => m.status)).toEqual(['completed']);
+    expect(
+      h.results
+        .all(`wf_${id}`)
+        .filter((m) => m.status !== 'processing')
+        .map((m) => m.status),
+    ).toEqual(['completed']);
     await survivor.stop(500);
   });
 

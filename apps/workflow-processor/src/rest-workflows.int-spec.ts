@@ -45,7 +45,11 @@ describe('workflow processor: REST workflows (RabbitMQ + PostgreSQL)', () => {
     }
 
     const credentialNode = (path: string) =>
-      taskNode('call', 'rest_api_task', { url: target.url(path), headers: { 'X-Api-Key': '{{api_key}}', Authorization: '{{credential.scheme}} {{api_key}}', Accept: 'application/json' }, credential_id: 4 });
+      taskNode('call', 'rest_api_task', {
+        url: target.url(path),
+        headers: { 'X-Api-Key': '{{api_key}}', Authorization: '{{credential.scheme}} {{api_key}}', Accept: 'application/json' },
+        credential_id: 4,
+      });
 
     it('authenticates against the target with fields it opens as the node runs; the job never held them', async () => {
       target.on('GET /secure', (hit) => (hit.headers['x-api-key'] === SECRET && hit.headers['authorization'] === `Token ${SECRET}` ? { body: { ok: true } } : { status: 401, body: 'who are you' }));

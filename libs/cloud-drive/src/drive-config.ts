@@ -20,10 +20,14 @@ export class CloudDriveConfig extends BaseConfig {
   CLOUD_DRIVE_PROVIDER: DriveProviderKind = 'local';
 
   /** With `local`: user N's drive is `<root>/N/`; relative to the project root (the working directory of `npm start`). */
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   CLOUD_DRIVE_LOCAL_ROOT = 'var/drive';
 
-  @EnvInt() @IsInt() @Min(0) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(3600)
   CLOUD_DRIVE_SETTLE_SECONDS = DEFAULT_SETTLE_SECONDS;
 
   @IsUrl(URL_OPTIONS)
@@ -36,22 +40,20 @@ export class CloudDriveConfig extends BaseConfig {
   CLOUD_DRIVE_OAUTH_TOKEN_URL: string = GOOGLE_DEFAULTS.tokenUrl;
 
   /** Checked only with `google` (ValidateIf skips the other checks otherwise). */
-  @ValidateIf(needsGoogle) @IsString({ message: 'CLOUD_DRIVE_CLIENT_ID is required with CLOUD_DRIVE_PROVIDER=google' }) @MinLength(1)
+  @ValidateIf(needsGoogle)
+  @IsString({ message: 'CLOUD_DRIVE_CLIENT_ID is required with CLOUD_DRIVE_PROVIDER=google' })
+  @MinLength(1)
   CLOUD_DRIVE_CLIENT_ID?: string;
 
-  @ValidateIf(needsGoogle) @IsString({ message: 'CLOUD_DRIVE_CLIENT_SECRET is required with CLOUD_DRIVE_PROVIDER=google' }) @MinLength(1)
+  @ValidateIf(needsGoogle)
+  @IsString({ message: 'CLOUD_DRIVE_CLIENT_SECRET is required with CLOUD_DRIVE_PROVIDER=google' })
+  @MinLength(1)
   CLOUD_DRIVE_CLIENT_SECRET?: string;
 }
 
 export type CloudDriveSettings = Pick<
   CloudDriveConfig,
-  | 'CLOUD_DRIVE_PROVIDER'
-  | 'CLOUD_DRIVE_LOCAL_ROOT'
-  | 'CLOUD_DRIVE_API_URL'
-  | 'CLOUD_DRIVE_OAUTH_AUTH_URL'
-  | 'CLOUD_DRIVE_OAUTH_TOKEN_URL'
-  | 'CLOUD_DRIVE_CLIENT_ID'
-  | 'CLOUD_DRIVE_CLIENT_SECRET'
+  'CLOUD_DRIVE_PROVIDER' | 'CLOUD_DRIVE_LOCAL_ROOT' | 'CLOUD_DRIVE_API_URL' | 'CLOUD_DRIVE_OAUTH_AUTH_URL' | 'CLOUD_DRIVE_OAUTH_TOKEN_URL' | 'CLOUD_DRIVE_CLIENT_ID' | 'CLOUD_DRIVE_CLIENT_SECRET'
 >;
 
 /** The absolute local root: CLOUD_DRIVE_LOCAL_ROOT against `projectRoot` (default the working directory). */

@@ -7,15 +7,7 @@
  * new start page token, `oauth` 400 on the callback, `unsupported` 400/failed
  * node, `protocol` 502-like (the drive answered something unexpected).
  */
-export type DriveErrorKind =
-  | 'invalid_path'
-  | 'not_found'
-  | 'needs_reconnect'
-  | 'retryable'
-  | 'page_token_expired'
-  | 'oauth'
-  | 'unsupported'
-  | 'protocol';
+export type DriveErrorKind = 'invalid_path' | 'not_found' | 'needs_reconnect' | 'retryable' | 'page_token_expired' | 'oauth' | 'unsupported' | 'protocol';
 
 export abstract class DriveError extends Error {
   abstract readonly kind: DriveErrorKind;

@@ -35,35 +35,44 @@ export type DocumentImportSource = (typeof DOCUMENT_IMPORT_SOURCES)[number];
 
 /** The query of the import route. */
 export class DocumentImportQuery {
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   user_id!: number;
 
   /** The file's name as the drive shows it (the document's filename and title). */
-  @IsString() @Length(1, 255)
+  @IsString()
+  @Length(1, 255)
   file_name!: string;
 
   @IsIn(DOCUMENT_IMPORT_SOURCES as unknown as string[])
   source!: DocumentImportSource;
 
   /** The file's id in its drive, or the message's event id. */
-  @IsOptional() @IsString() @Length(1, 1024)
+  @IsOptional()
+  @IsString()
+  @Length(1, 1024)
   source_ref?: string;
 }
 
 /** 201 of the import route. */
 export class DocumentImportResponse {
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   document_id!: number;
 
   /** As every document view shows it (`{PUBLIC_BASE_URL}/api/documents/{id}/download`). */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   file_url!: string;
 
   /** Detected from the content. */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   mime_type!: string;
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   file_size!: number;
 
   @IsString()
@@ -85,15 +94,18 @@ export const INTERNAL_DRIVE_ACCESS_TOKEN_PATH = '/api/internal/cloud-drive/acces
 export const DRIVE_TOKEN_ERRORS = ['drive_not_connected', 'drive_needs_reconnect'] as const;
 
 export class DriveAccessTokenRequest {
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   user_id!: number;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   force_refresh?: boolean;
 }
 
 export class DriveAccessTokenResponse {
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   access_token!: string;
 
   @IsISO8601()

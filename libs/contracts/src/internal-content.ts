@@ -73,31 +73,50 @@ const MAX_ID = 2147483647;
 
 /** Body of POST /rag/query (public) and the base of the internal one. */
 export class RagQueryBody {
-  @Matches(/\S/, { message: 'query must not be blank' }) @MaxLength(MAX_QUERY_CHARS) @IsString() @IsDefined({ message: 'query is required' })
+  @Matches(/\S/, { message: 'query must not be blank' })
+  @MaxLength(MAX_QUERY_CHARS)
+  @IsString()
+  @IsDefined({ message: 'query is required' })
   query!: string;
 
-  @Max(MAX_TOP_K) @Min(1) @IsInt() @IsOptional()
+  @Max(MAX_TOP_K)
+  @Min(1)
+  @IsInt()
+  @IsOptional()
   top_k?: number;
 
   /** Echoed back, so that a conversation can tie answers together. */
-  @MaxLength(200) @MinLength(1) @IsString() @IsOptional()
+  @MaxLength(200)
+  @MinLength(1)
+  @IsString()
+  @IsOptional()
   session_id?: string;
 }
 
 /** Body of POST /internal/rag/query (`rag_query_task`). */
 export class InternalRagQueryBody extends RagQueryBody {
-  @Max(MAX_ID) @Min(1) @IsInt() @IsDefined({ message: 'user_id is required' })
+  @Max(MAX_ID)
+  @Min(1)
+  @IsInt()
+  @IsDefined({ message: 'user_id is required' })
   user_id!: number;
 }
 
 /** Body of POST /internal/rag/enable (`rag_enable_task`). */
 export class InternalRagEnableBody {
-  @Max(MAX_ID) @Min(1) @IsInt() @IsDefined({ message: 'document_id is required' })
+  @Max(MAX_ID)
+  @Min(1)
+  @IsInt()
+  @IsDefined({ message: 'document_id is required' })
   document_id!: number;
 
-  @Max(MAX_ID) @Min(1) @IsInt() @IsDefined({ message: 'user_id is required' })
+  @Max(MAX_ID)
+  @Min(1)
+  @IsInt()
+  @IsDefined({ message: 'user_id is required' })
   user_id!: number;
 
-  @IsBoolean() @IsOptional()
+  @IsBoolean()
+  @IsOptional()
   force_reprocess?: boolean;
 }

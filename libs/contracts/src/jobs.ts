@@ -27,7 +27,10 @@ export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed
 
 /** Body of POST {router_url}/api/v1/jobs. */
 export class JobRequest {
-  @IsString() @IsNotEmpty() @MaxLength(200) @Matches(/^[A-Za-z0-9._:-]+$/, { message: 'job_id may only contain letters, digits and . _ : -' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  @Matches(/^[A-Za-z0-9._:-]+$/, { message: 'job_id may only contain letters, digits and . _ : -' })
   job_id!: string;
 
   @IsIn(JOB_TYPES as unknown as string[], { message: `job_type must be one of ${JOB_TYPES.join(', ')}` })
@@ -41,7 +44,8 @@ export class JobRequest {
    * nothing downstream needs a user's token (jobs carry a signed user), so
    * the router neither stores it nor puts it on a queue (issue #13).
    */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   token?: string;
 }
 
@@ -78,7 +82,8 @@ export class JobMessageV1 {
   @IsIn([1])
   version!: 1;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   job_id!: string;
 
   @IsIn(JOB_TYPES as unknown as string[])

@@ -17,10 +17,12 @@ export class FileUrlRef {
   @IsString()
   url!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   mime_type?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   name?: string;
 }
 
@@ -28,7 +30,9 @@ export class DataShieldOptions {
   @IsBoolean()
   enabled!: boolean;
 
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   entity_types?: string[];
 
   /**
@@ -36,19 +40,26 @@ export class DataShieldOptions {
    * LLM service cannot shield (DATA_SHIELD_DISABLED) it refuses the call with
    * `data_shield_policy_violation` instead of sending the text in clear.
    */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   required?: boolean;
 
   /** The tenant whose detectors apply: the owning user's id, as a string. */
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,100}$/)
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.:-]{1,100}$/)
   tenant?: string;
 
   /** The user the call acts for, for the audit row. */
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   actor_user_id?: number;
 
   /** The entry point (spec 4.17 rule 6), for the audit row: classification, summarization, extraction, agent, ... */
-  @IsOptional() @IsString() @Matches(/^[a-z_]{1,40}$/)
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z_]{1,40}$/)
   entry_point?: string;
 }
 
@@ -67,28 +78,42 @@ export interface DataShieldDiagnostics {
  * Which form is present is checked by `extractRequestForm`, which gives 422.
  */
 export class ExtractRequest {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   content?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   prompt_template?: string;
 
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => LlmMessage)
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => LlmMessage)
   messages?: LlmMessage[];
 
-  @IsOptional() @IsIn(MODEL_TYPES as unknown as string[])
+  @IsOptional()
+  @IsIn(MODEL_TYPES as unknown as string[])
   model_type?: ModelType;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   redact_pii?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   legacy_format?: boolean;
 
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => FileUrlRef)
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => FileUrlRef)
   file_urls?: FileUrlRef[];
 
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => DataShieldOptions)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DataShieldOptions)
   data_shield?: DataShieldOptions;
 }
 

@@ -35,51 +35,67 @@ export const RESULT_MESSAGE_VERSIONS = [1] as const;
  */
 export class ResultMessage {
   /** Absent reads as 1 (RESULT_MESSAGE_VERSION). */
-  @IsOptional() @IsIn(RESULT_MESSAGE_VERSIONS as unknown as number[])
+  @IsOptional()
+  @IsIn(RESULT_MESSAGE_VERSIONS as unknown as number[])
   version?: (typeof RESULT_MESSAGE_VERSIONS)[number];
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   job_id!: string;
 
   @IsIn(RESULT_STATUSES as unknown as string[])
   status!: ResultStatus;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   outputs?: Record<string, unknown>;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   error?: string | null;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   failed_node?: string;
 
   /** One of ERROR_TYPES when status is failed. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   error_type?: string;
 
   /** The execution this result belongs to, when the job is a workflow run. */
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   execution_id?: number;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   task_states?: Record<string, TaskState>;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   awaiting_node?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   awaiting_input_schema?: Record<string, unknown>;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   correlation_token?: string;
 
-  @IsOptional() @IsISO8601()
+  @IsOptional()
+  @IsISO8601()
   awaiting_since?: string;
 
   /** Monotonic per job: a message with a lower sequence than one already applied is stale. */
-  @IsOptional() @IsInt() @Min(0)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
   sequence?: number;
 
-  @IsOptional() @IsISO8601()
+  @IsOptional()
+  @IsISO8601()
   emitted_at?: string;
 }

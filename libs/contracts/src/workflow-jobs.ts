@@ -11,17 +11,20 @@ import { IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength
  * `wf_<execution_id>_resume_<n>` carrying `resume`.
  */
 export class ResumeInstruction {
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   node_id!: string;
 
   @IsObject()
   payload!: Record<string, unknown>;
 
   /** Task states and outputs recorded before the pause, as the public API last saw them. */
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   task_states?: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   outputs?: Record<string, unknown>;
 }
 
@@ -31,7 +34,8 @@ export class ResumeInstruction {
  * starts from them and runs only what did not complete.
  */
 export class RetryOrigin {
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   execution_id!: number;
 
   @IsObject()
@@ -42,34 +46,48 @@ export class WorkflowJobPayload {
   @IsObject()
   workflow_definition!: Record<string, unknown>;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   inputs?: Record<string, unknown>;
 
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   execution_id?: number;
 
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   activity_id?: number;
 
   /** The user the run acts for; taken only together with `user_signature`. */
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   user_id?: number;
 
   /** The platform's signature of (job id, user_id) (`signJobUser` of @docflow/internal-auth). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   user_signature?: string;
 
   /** Absolute deadline (from the activity's execution_deadline_seconds); past it the run fails with WORKFLOW_DEADLINE_EXCEEDED. */
-  @IsOptional() @IsISO8601()
+  @IsOptional()
+  @IsISO8601()
   deadline_at?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   data_shield_policy?: Record<string, unknown>;
 
-  @IsOptional() @ValidateNested() @Type(() => ResumeInstruction)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ResumeInstruction)
   resume?: ResumeInstruction;
 
-  @IsOptional() @ValidateNested() @Type(() => RetryOrigin)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RetryOrigin)
   retry_of?: RetryOrigin;
 }
 
@@ -106,10 +124,14 @@ export type ErrorType = (typeof ERROR_TYPES)[number];
  * jobs carry only the credential id. Answered for the execution's current job while it runs.
  */
 export class NodeCredentialRequest {
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   job_id!: string;
 
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   node_id!: string;
 }
 

@@ -54,7 +54,10 @@ export interface ConvertResult {
 }
 
 function stemOf(inputPath: string): string {
-  const stem = path.parse(inputPath).name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  const stem = path
+    .parse(inputPath)
+    .name.replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '');
   return stem === '' ? 'document' : stem;
 }
 

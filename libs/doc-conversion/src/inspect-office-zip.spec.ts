@@ -50,7 +50,10 @@ describe('inspectOfficeZip', () => {
   });
 
   it('tells an xlsx from a docx', async () => {
-    const xlsx = buildZip([{ name: '[Content_Types].xml', data: '<Types/>' }, { name: 'xl/workbook.xml', data: '<workbook/>' }]);
+    const xlsx = buildZip([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'xl/workbook.xml', data: '<workbook/>' },
+    ]);
     expect((await inspectOfficeZip(await fileWith(xlsx))).kind).toBe('xlsx');
     expect(await refusal(xlsx)).toBe('not_a_docx');
   });
@@ -80,7 +83,11 @@ describe('inspectOfficeZip', () => {
 
   it('counts one compressed block reused by overlapping entries as often as it is inflated', async () => {
     const block = Buffer.alloc(1024 * 1024, 7);
-    const overlapping = buildZip([...docxParts, { name: 'word/media/a.bin', data: block }, ...Array.from({ length: 8 }, (_, i) => ({ name: `word/media/b${i}.bin`, data: block, localHeaderOffsetOf: 3 }))]);
+    const overlapping = buildZip([
+      ...docxParts,
+      { name: 'word/media/a.bin', data: block },
+      ...Array.from({ length: 8 }, (_, i) => ({ name: `word/media/b${i}.bin`, data: block, localHeaderOffsetOf: 3 })),
+    ]);
     expect(await refusal(overlapping, { expect: 'docx', limits: { maxTotalUncompressedBytes: 5 * 1024 * 1024, maxCompressionRatio: 1e9 } })).toBe('total_uncompressed_too_large');
   });
 
@@ -93,7 +100,14 @@ describe('inspectOfficeZip', () => {
   });
 
   it('refuses a zip without word/document.xml as a DOCX', async () => {
-    expect(await refusal(buildZip([{ name: '[Content_Types].xml', data: CONTENT_TYPES_XML }, { name: 'word/other.xml', data: 'x' }]))).toBe('not_a_docx');
+    expect(
+      await refusal(
+        buildZip([
+          { name: '[Content_Types].xml', data: CONTENT_TYPES_XML },
+          { name: 'word/other.xml', data: 'x' },
+        ]),
+      ),
+    ).toBe('not_a_docx');
   });
 
   it('refuses something that is not a zip', async () => {

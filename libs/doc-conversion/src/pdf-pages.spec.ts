@@ -3,9 +3,7 @@ import { countPdfPages } from './pdf-pages';
 describe('countPdfPages', () => {
   it('reads /Count of the page tree root', () => {
     const pdf = Buffer.from(
-      '%PDF-1.6\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n' +
-        '2 0 obj\n<</Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3>>\nendobj\n' +
-        '3 0 obj\n<</Type/Page/Parent 2 0 R>>\nendobj\n',
+      '%PDF-1.6\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n' + '2 0 obj\n<</Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3>>\nendobj\n' + '3 0 obj\n<</Type/Page/Parent 2 0 R>>\nendobj\n',
       'latin1',
     );
     expect(countPdfPages(pdf)).toBe(3);

@@ -64,7 +64,15 @@ describe('parseEmailMessage', () => {
   it('builds a payload without bytes and inputs that name the stored documents', async () => {
     const event = await parseEmailMessage(raw, location);
     const payload = emailEventPayload(event);
-    expect(payload).toMatchObject({ event_type: 'email_received', subject: 'Rechnung für März', attachment_count: 2, attachments: [{ name: 'rechnung.pdf', mime_type: 'application/pdf', size: 13 }, { name: 'attachment-2', mime_type: 'text/csv', size: 3 }] });
+    expect(payload).toMatchObject({
+      event_type: 'email_received',
+      subject: 'Rechnung für März',
+      attachment_count: 2,
+      attachments: [
+        { name: 'rechnung.pdf', mime_type: 'application/pdf', size: 13 },
+        { name: 'attachment-2', mime_type: 'text/csv', size: 3 },
+      ],
+    });
     expect(JSON.stringify(payload)).not.toContain('PDF-1.4');
     const inputs = emailWorkflowInputs(event, [101, 102]);
     expect(inputs).toMatchObject({ trigger_type: 'event', event_source: 'email', event_type: 'email_received', attachment_document_ids: [101, 102] });
@@ -80,6 +88,8 @@ describe('parseEmailSourceSettings', () => {
 
   it('names what is wrong', () => {
     expect(parseEmailSourceSettings({ email_address: 'nope', label_ids: [] })).toEqual({ errors: ['email_address must be an e-mail address', 'label_ids must be a list of 1 to 20 mailbox names'] });
-    expect(parseEmailSourceSettings({ email_address: 'a@b', label_ids: ['INBOX\r\nA001 LOGOUT'] })).toEqual({ errors: ['label_ids must hold mailbox names (text without line breaks, at most 200 characters)'] });
+    expect(parseEmailSourceSettings({ email_address: 'a@b', label_ids: ['INBOX\r\nA001 LOGOUT'] })).toEqual({
+      errors: ['label_ids must hold mailbox names (text without line breaks, at most 200 characters)'],
+    });
   });
 });

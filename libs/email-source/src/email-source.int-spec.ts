@@ -11,7 +11,14 @@ jest.setTimeout(30000);
 const ALICE = { user: 'alice@docflow.test', password: 'alice-imap-pass' };
 
 function message(subject: string, attachment?: { name: string; type: string; bytes: Buffer }): string {
-  const head = [`From: Sender <sender@example.test>`, `To: ${ALICE.user}`, `Subject: ${subject}`, `Date: Tue, 01 Apr 2025 10:00:00 +0000`, `Message-ID: <${subject.replace(/\W/g, '')}@example.test>`, 'MIME-Version: 1.0'];
+  const head = [
+    `From: Sender <sender@example.test>`,
+    `To: ${ALICE.user}`,
+    `Subject: ${subject}`,
+    `Date: Tue, 01 Apr 2025 10:00:00 +0000`,
+    `Message-ID: <${subject.replace(/\W/g, '')}@example.test>`,
+    'MIME-Version: 1.0',
+  ];
   if (!attachment) return [...head, 'Content-Type: text/plain; charset=utf-8', '', `Body of ${subject}`, ''].join('\r\n');
   return [
     ...head,
@@ -80,7 +87,15 @@ describe('EmailSourceWatcher against Dovecot (IMAP IDLE)', () => {
     await dovecot?.stop();
   });
 
-  function watcher(sourceId: number, cursors: InMemoryEmailCursorStore, inbox: Inbox, mailboxes = ['INBOX'], extra: Partial<ImapServer> = {}, stopped: EmailSourceError[] = [], logger: Logger = silentLogger) {
+  function watcher(
+    sourceId: number,
+    cursors: InMemoryEmailCursorStore,
+    inbox: Inbox,
+    mailboxes = ['INBOX'],
+    extra: Partial<ImapServer> = {},
+    stopped: EmailSourceError[] = [],
+    logger: Logger = silentLogger,
+  ) {
     const w = new EmailSourceWatcher({
       sourceId,
       settings: { emailAddress: ALICE.user, mailboxes },
@@ -104,7 +119,16 @@ describe('EmailSourceWatcher against Dovecot (IMAP IDLE)', () => {
     await dovecot.append(ALICE.user, 'INBOX', message('Invoice 42', { name: 'invoice-42.pdf', type: 'application/pdf', bytes: pdf }));
     await inbox.waitFor(1);
     const [event] = inbox.events;
-    expect(event).toMatchObject({ eventType: 'email_received', sourceId: 1, mailbox: 'INBOX', subject: 'Invoice 42', from: 'sender@example.test', to: [ALICE.user], messageId: '<Invoice42@example.test>', oversized: false });
+    expect(event).toMatchObject({
+      eventType: 'email_received',
+      sourceId: 1,
+      mailbox: 'INBOX',
+      subject: 'Invoice 42',
+      from: 'sender@example.test',
+      to: [ALICE.user],
+      messageId: '<Invoice42@example.test>',
+      oversized: false,
+    });
     expect(event!.eventId).toMatch(/^email_1_[0-9a-f]{24}$/);
     expect(event!.text.trim()).toBe('Body of Invoice 42');
     expect(event!.attachments).toHaveLength(1);

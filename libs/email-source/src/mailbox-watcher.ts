@@ -203,7 +203,12 @@ export class MailboxWatcher {
       let event: EmailReceivedEvent;
       if ((meta.size ?? 0) > max) {
         const envelope = meta.envelope;
-        event = oversizedEmailEvent(location, { messageId: envelope?.messageId, subject: envelope?.subject, from: envelope?.from?.[0]?.address ?? null, date: envelope?.date === undefined ? undefined : new Date(envelope.date) });
+        event = oversizedEmailEvent(location, {
+          messageId: envelope?.messageId,
+          subject: envelope?.subject,
+          from: envelope?.from?.[0]?.address ?? null,
+          date: envelope?.date === undefined ? undefined : new Date(envelope.date),
+        });
       } else {
         const full = await client.fetchOne(String(next.lastUid), { uid: true, source: true }, { uid: true });
         if (!full || !full.source) return;

@@ -100,7 +100,8 @@ export class InternalHttpClient {
       return await this.once(req);
     } catch (err) {
       // A socket reset before any answer (typically a pooled one the server closed while idle): once more on a fresh one.
-      if (err instanceof ResetBeforeAnswer && !req.stream && !req.signal?.aborted) return this.once(req).catch((again: unknown) => Promise.reject(again instanceof ResetBeforeAnswer ? again.failure : again));
+      if (err instanceof ResetBeforeAnswer && !req.stream && !req.signal?.aborted)
+        return this.once(req).catch((again: unknown) => Promise.reject(again instanceof ResetBeforeAnswer ? again.failure : again));
       if (err instanceof ResetBeforeAnswer) throw err.failure;
       throw err;
     }

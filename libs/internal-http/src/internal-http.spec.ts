@@ -67,18 +67,24 @@ describe('InternalHttpClient', () => {
 
   it('fails with timeout, aborted, unreachable and bad_response', async () => {
     target.on('GET /hang', () => new Promise(() => undefined));
-    const timedOut = await client({ timeoutMs: 100 }).request({ method: 'GET', path: '/hang' }).catch((e: unknown) => e);
+    const timedOut = await client({ timeoutMs: 100 })
+      .request({ method: 'GET', path: '/hang' })
+      .catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(InternalHttpError);
     expect([(timedOut as InternalHttpError).kind, (timedOut as Error).message]).toEqual(['timeout', 'public-api did not answer GET /hang within 100 ms']);
 
     const controller = new AbortController();
-    const pending = client().request({ method: 'GET', path: '/hang', signal: controller.signal }).catch((e: unknown) => e);
+    const pending = client()
+      .request({ method: 'GET', path: '/hang', signal: controller.signal })
+      .catch((e: unknown) => e);
     await target.waitForHits('/hang', 2);
     controller.abort();
     expect(await pending).toMatchObject({ kind: 'aborted' });
 
     const port = await closedPort();
-    const down = await client({ baseUrl: `http://127.0.0.1:${port}` }).request({ method: 'GET', path: '/' }).catch((e: unknown) => e);
+    const down = await client({ baseUrl: `http://127.0.0.1:${port}` })
+      .request({ method: 'GET', path: '/' })
+      .catch((e: unknown) => e);
     expect(down).toMatchObject({ kind: 'unreachable', code: 'ECONNREFUSED' });
     expect((down as Error).message).toContain(`127.0.0.1:${port}`);
 
@@ -104,8 +110,16 @@ describe('InternalHttpClient', () => {
 
 describe('readErrorBody', () => {
   it('reads the internal and the public error shape, and falls back on the status', () => {
-    expect(readErrorBody(503, { error: 'llm_service_unavailable', message: 'busy', details: { retry_after: 5 } })).toEqual({ code: 'llm_service_unavailable', message: 'busy', details: { retry_after: 5 } });
-    expect(readErrorBody(400, { error: { status: 400, name: 'ValidationError', message: 'bad', details: { errors: ['x'] } } })).toEqual({ code: 'validation_error', message: 'bad', details: { errors: ['x'] } });
+    expect(readErrorBody(503, { error: 'llm_service_unavailable', message: 'busy', details: { retry_after: 5 } })).toEqual({
+      code: 'llm_service_unavailable',
+      message: 'busy',
+      details: { retry_after: 5 },
+    });
+    expect(readErrorBody(400, { error: { status: 400, name: 'ValidationError', message: 'bad', details: { errors: ['x'] } } })).toEqual({
+      code: 'validation_error',
+      message: 'bad',
+      details: { errors: ['x'] },
+    });
     expect(readErrorBody(418, 'teapot')).toEqual({ code: 'http_error', message: 'teapot', details: {} });
   });
 });
@@ -115,12 +129,21 @@ describe('JsonServiceClient', () => {
 
   it('turns a refusal and a missing answer into the caller’s typed error', async () => {
     const target = await HttpTarget.start();
-    const c = new JsonServiceClient({ service: 'llm-service', baseUrl: target.url(''), auth: { kind: 'service-key', key: 'k' }, timeoutMs: 100 }, (code, message, o) => new TestServiceError('llm-service', code, message, o));
+    const c = new JsonServiceClient(
+      { service: 'llm-service', baseUrl: target.url(''), auth: { kind: 'service-key', key: 'k' }, timeoutMs: 100 },
+      (code, message, o) => new TestServiceError('llm-service', code, message, o),
+    );
     try {
       target.on('POST /busy', () => ({ status: 503, body: { error: 'llm_service_unavailable', message: 'busy', details: { retry_after: 7 } } }));
       const busy = (await c.post('/busy', {}).catch((e: unknown) => e)) as TestServiceError;
       expect(busy).toBeInstanceOf(TestServiceError);
-      expect([busy.code, busy.status, busy.retryable, busy.retryAfterSeconds, busy.message]).toEqual(['llm_service_unavailable', 503, true, 7, 'llm-service answered 503 llm_service_unavailable: busy']);
+      expect([busy.code, busy.status, busy.retryable, busy.retryAfterSeconds, busy.message]).toEqual([
+        'llm_service_unavailable',
+        503,
+        true,
+        7,
+        'llm-service answered 503 llm_service_unavailable: busy',
+      ]);
       target.on('GET /hang', () => new Promise(() => undefined));
       await expect(c.get('/hang')).rejects.toMatchObject({ code: 'timeout', retryable: true });
       target.on('GET /ok', () => ({ body: { a: 1 } }));

@@ -10,11 +10,7 @@ export interface JsonCallOptions {
   timeoutMs?: number;
 }
 
-export type ErrorFactory = (
-  code: string,
-  message: string,
-  options: { status?: number; retryable?: boolean; retryAfterSeconds?: number; details?: Record<string, unknown> },
-) => InternalServiceError;
+export type ErrorFactory = (code: string, message: string, options: { status?: number; retryable?: boolean; retryAfterSeconds?: number; details?: Record<string, unknown> }) => InternalServiceError;
 
 /** Statuses worth retrying later: the service is overloaded or a dependency is down. */
 const RETRYABLE_STATUSES = new Set([408, 429, 503, 504]);

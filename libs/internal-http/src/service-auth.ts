@@ -7,10 +7,7 @@ import { signServiceToken } from '@docflow/internal-auth';
  * - `api-key`: the router's `X-API-Key` (ROUTER_API_KEY).
  * None of them is ever logged or put into an error.
  */
-export type ServiceAuth =
-  | { kind: 'service-key'; key: string }
-  | { kind: 'service-jwt'; secret: string; service: string; ttlSeconds?: number }
-  | { kind: 'api-key'; key: string };
+export type ServiceAuth = { kind: 'service-key'; key: string } | { kind: 'service-jwt'; secret: string; service: string; ttlSeconds?: number } | { kind: 'api-key'; key: string };
 
 export function authHeaders(auth: ServiceAuth): Record<string, string> {
   switch (auth.kind) {

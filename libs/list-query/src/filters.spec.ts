@@ -65,9 +65,7 @@ describe('filters: one operator each', () => {
     expect(errorsOf('filters[id][$between][0]=1')).toEqual(['filters[id][$between]: expects exactly two values']);
     expect(errorsOf('filters[id][$between]=1')).toEqual(['filters[id][$between]: expects exactly two values']);
     expect(errorsOf('filters[id][$between][0]=1&filters[id][$between][1]=2&filters[id][$between][2]=3')).toHaveLength(1);
-    expect(errorsOf('filters[id][$between][0]=1&filters[id][$between][1]=x')).toEqual([
-      'filters[id][$between][1]: expected an integer, got "x"',
-    ]);
+    expect(errorsOf('filters[id][$between][0]=1&filters[id][$between][1]=x')).toEqual(['filters[id][$between][1]: expected an integer, got "x"']);
   });
 
   it('null in an already parsed object means IS NULL / IS NOT NULL', () => {
@@ -134,17 +132,13 @@ describe('filters: nesting and logic', () => {
   });
 
   it('supports logic operators inside a field', () => {
-    expect(where('filters[title][$or][0][$eq]=a&filters[title][$or][1][$startsWith]=b')?.sql).toBe(
-      `("d"."title" = :lq_0 OR "d"."title" LIKE :lq_1 ESCAPE '\\')`,
-    );
+    expect(where('filters[title][$or][0][$eq]=a&filters[title][$or][1][$startsWith]=b')?.sql).toBe(`("d"."title" = :lq_0 OR "d"."title" LIKE :lq_1 ESCAPE '\\')`);
   });
 
   it('$not wraps an object NULL-safely, at the top or on a field', () => {
     expect(where('filters[$not][title][$eq]=a')).toEqual({ sql: 'NOT COALESCE("d"."title" = :lq_0, FALSE)', params: { lq_0: 'a' } });
     expect(where('filters[id][$not][$in][0]=1&filters[id][$not][$in][1]=2')?.sql).toBe('NOT COALESCE("d"."id" = ANY(:lq_0), FALSE)');
-    expect(where('filters[$not][$or][0][id]=1&filters[$not][$or][1][id]=2')?.sql).toBe(
-      'NOT COALESCE(("d"."id" = :lq_0 OR "d"."id" = :lq_1), FALSE)',
-    );
+    expect(where('filters[$not][$or][0][id]=1&filters[$not][$or][1][id]=2')?.sql).toBe('NOT COALESCE(("d"."id" = :lq_0 OR "d"."id" = :lq_1), FALSE)');
   });
 
   it('goes as deep as qs allows', () => {
@@ -218,9 +212,7 @@ describe('filters: bad input', () => {
 
   it('caps the number of conditions', () => {
     const spec = defineListSpec({ fields: { id: { column: 'id', type: 'integer' } }, limits: { maxConditions: 3 } });
-    expect(parseListQuery('filters[id][$in][0]=1&filters[id][$in][1]=2&filters[id][$gt]=0', spec).where?.sql).toBe(
-      '(id = ANY(:lq_0) AND id > :lq_1)',
-    );
+    expect(parseListQuery('filters[id][$in][0]=1&filters[id][$in][1]=2&filters[id][$gt]=0', spec).where?.sql).toBe('(id = ANY(:lq_0) AND id > :lq_1)');
     expect(() => parseListQuery('filters[id][$in][0]=1&filters[id][$in][1]=2&filters[id][$gt]=0&filters[id][$lt]=9', spec)).toThrow(
       expect.objectContaining({ details: { errors: ['filters[id][$lt]: too many conditions (at most 3)'] } }),
     );

@@ -11,9 +11,27 @@ import type { ListSpec, ResolvedField } from './spec';
 import { asList, castText, castValue, escapeLike, parseBooleanish, show, type Scalar } from './values';
 
 export const OPERATORS = [
-  '$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn', '$between',
-  '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi',
-  '$endsWith', '$endsWithi', '$null', '$notNull',
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$notIn',
+  '$between',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+  '$null',
+  '$notNull',
 ] as const;
 export type FieldOperator = (typeof OPERATORS)[number];
 
@@ -90,7 +108,10 @@ export class FilterCompiler {
     if (isPlainObject(value)) return this.objectNode(value, path, label, depth);
     if (path.length === 0) {
       if (Array.isArray(value)) {
-        return this.combine(value.map((v, i) => this.node(v, path, `${label}[${i}]`, depth + 1)), 'AND');
+        return this.combine(
+          value.map((v, i) => this.node(v, path, `${label}[${i}]`, depth + 1)),
+          'AND',
+        );
       }
       this.fail(label, 'must be an object of conditions');
       return null;

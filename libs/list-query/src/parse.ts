@@ -62,11 +62,7 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Parses `pagination`, `sort`, `populate` and `filters` (other parameters are
  * ignored) against the spec. Throws BadRequestError with `details.errors`.
  */
-export function parseListQuery<F extends string, R extends string>(
-  input: ListQueryInput,
-  spec: ListSpec<F, R>,
-  options: ParseListQueryOptions = {},
-): ListQuery<R> {
+export function parseListQuery<F extends string, R extends string>(input: ListQueryInput, spec: ListSpec<F, R>, options: ParseListQueryOptions = {}): ListQuery<R> {
   const prefix = options.paramPrefix ?? 'lq';
   if (!PREFIX.test(prefix)) throw new Error(`parseListQuery: invalid paramPrefix "${prefix}"`);
   const errors: string[] = [];

@@ -19,7 +19,7 @@ describe('defineListSpec', () => {
 
   it.each([
     ['no id field', { fields: { title: { column: 't', type: 'string' } } }, 'id field "id" is not among the fields'],
-    ['a bad field name', { fields: { id, 'a$b': { column: 'x', type: 'string' } } }, 'invalid field name "a$b"'],
+    ['a bad field name', { fields: { id, a$b: { column: 'x', type: 'string' } } }, 'invalid field name "a$b"'],
     ['an empty column', { fields: { id: { column: ' ', type: 'integer' } } }, 'invalid column for field "id"'],
     ['a column with a named placeholder', { fields: { id: { column: 'id + :x', type: 'integer' } } }, 'invalid column for field "id"'],
     ['a column with a semicolon', { fields: { id: { column: 'id; drop', type: 'integer' } } }, 'invalid column for field "id"'],

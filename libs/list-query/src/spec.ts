@@ -20,9 +20,7 @@ interface FieldCommon {
   sortable?: boolean;
 }
 
-export type FieldDefinition =
-  | (FieldCommon & { type: Exclude<FieldType, 'enum'> })
-  | (FieldCommon & { type: 'enum'; values: readonly string[] });
+export type FieldDefinition = (FieldCommon & { type: Exclude<FieldType, 'enum'> }) | (FieldCommon & { type: 'enum'; values: readonly string[] });
 
 export type SortDirection = 'asc' | 'desc';
 

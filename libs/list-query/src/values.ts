@@ -19,8 +19,7 @@ const INDEX = /^(0|[1-9]\d*)$/;
  * ISO 8601 date or date-time. The offset may start with a space: an unencoded
  * `+` in a URL arrives as a space, and nothing else could be meant there.
  */
-const ISO_DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 /**
  * An array, or an "index object" (`{"0": .., "101": ..}`: what qs makes of

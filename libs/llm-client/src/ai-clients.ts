@@ -18,7 +18,10 @@ export class AiClientsConfig extends BaseConfig {
   LLM_SERVICE_URL = 'http://127.0.0.1:8020';
 
   /** One call to the LLM service; it should outlast the service's own provider retries. */
-  @EnvInt() @IsInt() @Min(1000) @Max(3600000)
+  @EnvInt()
+  @IsInt()
+  @Min(1000)
+  @Max(3600000)
   LLM_SERVICE_TIMEOUT_MS = 240000;
 
   /** The public API, for the internal document-text and prompts endpoints. */
@@ -26,31 +29,36 @@ export class AiClientsConfig extends BaseConfig {
   PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
 
   /** A document with more characters of text is refused. */
-  @EnvInt() @IsInt() @Min(1000) @Max(50000000)
+  @EnvInt()
+  @IsInt()
+  @Min(1000)
+  @Max(50000000)
   DOCUMENT_TEXT_MAX_CHARS = 400000;
 
   /** A document with more pages is refused. */
-  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   DOCUMENT_MAX_PAGES = 500;
 
   /** How long a job waits for a document whose text is still being extracted. */
-  @EnvInt() @IsInt() @Min(0) @Max(600000)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
   DOCUMENT_TEXT_WAIT_MS = 60000;
 
-  @EnvInt() @IsInt() @Min(10) @Max(60000)
+  @EnvInt()
+  @IsInt()
+  @Min(10)
+  @Max(60000)
   DOCUMENT_TEXT_POLL_MS = 1000;
 }
 
 export type AiClientSettings = Pick<
   AiClientsConfig,
-  | 'SERVICE_KEY'
-  | 'LLM_SERVICE_URL'
-  | 'LLM_SERVICE_TIMEOUT_MS'
-  | 'PUBLIC_API_INTERNAL_URL'
-  | 'DOCUMENT_TEXT_MAX_CHARS'
-  | 'DOCUMENT_MAX_PAGES'
-  | 'DOCUMENT_TEXT_WAIT_MS'
-  | 'DOCUMENT_TEXT_POLL_MS'
+  'SERVICE_KEY' | 'LLM_SERVICE_URL' | 'LLM_SERVICE_TIMEOUT_MS' | 'PUBLIC_API_INTERNAL_URL' | 'DOCUMENT_TEXT_MAX_CHARS' | 'DOCUMENT_MAX_PAGES' | 'DOCUMENT_TEXT_WAIT_MS' | 'DOCUMENT_TEXT_POLL_MS'
 >;
 
 /** The LLM service and content clients of a processor, from its settings (close both on shutdown). */

@@ -29,7 +29,15 @@ describe('createContentClient', () => {
     let n = 0;
     reply = () => ({ body: n++ < 2 ? textBody({ text: null, pages: null, text_status: n === 1 ? 'pending' : 'processing' }) : textBody() });
     const doc = await client.documentText(7, { userId: 3 });
-    expect(doc).toEqual({ document_id: 7, title: 'Invoice 7', mime_type: 'application/pdf', text: 'Invoice number INV-7', pages: [{ page: 1, text: 'Invoice number INV-7' }], page_count: 1, text_status: 'completed' });
+    expect(doc).toEqual({
+      document_id: 7,
+      title: 'Invoice 7',
+      mime_type: 'application/pdf',
+      text: 'Invoice number INV-7',
+      pages: [{ page: 1, text: 'Invoice number INV-7' }],
+      page_count: 1,
+      text_status: 'completed',
+    });
     expect(server.requests).toHaveLength(3);
     expect(server.requests[0]?.path).toBe('/api/internal/documents/7/text');
     expect(server.requests[0]?.query.get('user_id')).toBe('3');
@@ -80,7 +88,22 @@ describe('createContentClient', () => {
     reply = () => ({
       body: {
         data: [
-          { id: 1, title: 'Invoice extraction', type: 'extraction', level: 'system', section: 'Finance', description: 'Invoices', roles: [{ role: 'system', prompt: 'You extract.' }, { role: 'bot', prompt: 'x' }], tasks: ['Extract'], instructions: ['Be exact'], outputFormat: 'json', exampleOutput: { total: 1 } },
+          {
+            id: 1,
+            title: 'Invoice extraction',
+            type: 'extraction',
+            level: 'system',
+            section: 'Finance',
+            description: 'Invoices',
+            roles: [
+              { role: 'system', prompt: 'You extract.' },
+              { role: 'bot', prompt: 'x' },
+            ],
+            tasks: ['Extract'],
+            instructions: ['Be exact'],
+            outputFormat: 'json',
+            exampleOutput: { total: 1 },
+          },
           { id: '2', title: 'Contract review', type: 'extraction', level: 'user' },
           { title: 'no id' },
           { id: 3 },
@@ -90,8 +113,17 @@ describe('createContentClient', () => {
     const prompts = await client.visiblePrompts(5, { type: 'extraction' });
     expect(prompts.map((p) => p.id)).toEqual([1, 2]);
     expect(prompts[0]).toEqual({
-      id: 1, title: 'Invoice extraction', type: 'extraction', level: 'system', section: 'Finance', description: 'Invoices',
-      roles: [{ role: 'system', prompt: 'You extract.' }], tasks: ['Extract'], instructions: ['Be exact'], outputFormat: 'json', exampleOutput: { total: 1 },
+      id: 1,
+      title: 'Invoice extraction',
+      type: 'extraction',
+      level: 'system',
+      section: 'Finance',
+      description: 'Invoices',
+      roles: [{ role: 'system', prompt: 'You extract.' }],
+      tasks: ['Extract'],
+      instructions: ['Be exact'],
+      outputFormat: 'json',
+      exampleOutput: { total: 1 },
     });
     expect(prompts[1]).toMatchObject({ section: null, description: null, roles: [], outputFormat: null, exampleOutput: null });
     expect(server.requests[0]?.path).toBe('/api/internal/prompts');

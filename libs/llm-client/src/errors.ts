@@ -30,7 +30,10 @@ export class DocumentTextError extends Error {
 export class PromptNotFoundError extends Error {
   override readonly name = 'PromptNotFoundError';
 
-  constructor(readonly promptId: number, userId: number) {
+  constructor(
+    readonly promptId: number,
+    userId: number,
+  ) {
     super(`Prompt ${promptId} does not exist or is not visible to user ${userId}`);
   }
 }

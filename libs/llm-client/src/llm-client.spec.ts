@@ -118,11 +118,33 @@ describe('createLlmClient', () => {
     reply = (req) =>
       req.path === '/api/v1/chat'
         ? { body: { message: { role: 'assistant', content: 'Hello' }, model: 'm', provider: 'anthropic', usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 }, cost: 0.001 } }
-        : { body: { embeddings: [[0.1, 0.2], [0.3, 0.4]], model: 'emb', provider: 'openai', dimensions: 2, usage: { prompt_tokens: 4, total_tokens: 4 }, cost: 0.0001 } };
+        : {
+            body: {
+              embeddings: [
+                [0.1, 0.2],
+                [0.3, 0.4],
+              ],
+              model: 'emb',
+              provider: 'openai',
+              dimensions: 2,
+              usage: { prompt_tokens: 4, total_tokens: 4 },
+              cost: 0.0001,
+            },
+          };
     const chat = await client.chat({ messages: [{ role: 'user', content: 'Hi' }], task_hint: 'chat' });
     expect(chat).toEqual({ message: { role: 'assistant', content: 'Hello' }, model: 'm', provider: 'anthropic', usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 }, cost: 0.001 });
     const emb = await client.embeddings(['a', 'b'], { modelType: 'provider_c' });
-    expect(emb).toEqual({ embeddings: [[0.1, 0.2], [0.3, 0.4]], model: 'emb', provider: 'openai', dimensions: 2, usage: { prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 }, cost: 0.0001 });
+    expect(emb).toEqual({
+      embeddings: [
+        [0.1, 0.2],
+        [0.3, 0.4],
+      ],
+      model: 'emb',
+      provider: 'openai',
+      dimensions: 2,
+      usage: { prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 },
+      cost: 0.0001,
+    });
     expect(server.requests[1]?.body).toEqual({ input: ['a', 'b'], model_type: 'provider_c' });
   });
 

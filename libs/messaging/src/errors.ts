@@ -12,7 +12,10 @@ export class BrokerUnavailableError extends ServiceUnavailableError {
 
 /** A message failed validation against its contract class before it was sent. Nothing was published. */
 export class InvalidMessageError extends BadRequestError {
-  constructor(readonly kind: string, readonly errors: string[]) {
+  constructor(
+    readonly kind: string,
+    readonly errors: string[],
+  ) {
     super(`Invalid ${kind} message`, { errors, kind });
   }
 }
@@ -22,7 +25,10 @@ export class InvalidMessageError extends BadRequestError {
  * good): the message is rejected without requeue and goes to the dead-letter queue.
  */
 export class NonRetryableMessageError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'NonRetryableMessageError';
   }

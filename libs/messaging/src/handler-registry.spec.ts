@@ -8,9 +8,7 @@ const meta: MessageMeta = { deliveryCount: 1, redelivered: false, headers: {}, c
 describe('HandlerRegistry', () => {
   it('dispatches each kind to its own handler with the message and meta', async () => {
     const seen: string[] = [];
-    const registry = new HandlerRegistry<Kind, { n: number }>('test')
-      .register('a', async (m, md) => void seen.push(`a:${m.n}:${md.messageId}`))
-      .register('b', async (m) => void seen.push(`b:${m.n}`));
+    const registry = new HandlerRegistry<Kind, { n: number }>('test').register('a', async (m, md) => void seen.push(`a:${m.n}:${md.messageId}`)).register('b', async (m) => void seen.push(`b:${m.n}`));
     await registry.dispatch('b', { n: 2 }, meta);
     await registry.dispatch('a', { n: 1 }, meta);
     expect(seen).toEqual(['b:2', 'a:1:m-1']);

@@ -46,7 +46,10 @@ describe('JobWorker', () => {
     await worker.stop(500, 1000);
     await Promise.all(running);
     expect(broker.cancelledWith).toEqual([500]);
-    expect(seen).toEqual([['a', reason], ['b', reason]]);
+    expect(seen).toEqual([
+      ['a', reason],
+      ['b', reason],
+    ]);
     expect(worker.inFlight).toBe(0);
   });
 

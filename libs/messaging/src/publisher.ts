@@ -36,14 +36,7 @@ export class ReturnTracker {
 }
 
 /** Publishes to a queue through the default exchange and resolves on the broker's confirm; BrokerUnavailableError otherwise. */
-export function sendConfirmed(
-  ch: ConfirmChannel,
-  queue: string,
-  content: Buffer,
-  options: Options.Publish & { messageId: string },
-  returns: ReturnTracker,
-  timeoutMs: number,
-): Promise<void> {
+export function sendConfirmed(ch: ConfirmChannel, queue: string, content: Buffer, options: Options.Publish & { messageId: string }, returns: ReturnTracker, timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const finish = (err?: Error) => {

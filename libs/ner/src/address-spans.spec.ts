@@ -36,7 +36,10 @@ describe('alignAddressSpans', () => {
 
   it('makes "the corner of A and B" one location', () => {
     expect(
-      align('It is the corner of Dalbraut 99 and Frederikke Coves', (t) => [location(at(t, 'Dalbraut'), at(t, '99') + 1), { type: 'ORGANIZATION', from: at(t, 'Frederikke'), to: t.length, score: 0.7 }]),
+      align('It is the corner of Dalbraut 99 and Frederikke Coves', (t) => [
+        location(at(t, 'Dalbraut'), at(t, '99') + 1),
+        { type: 'ORGANIZATION', from: at(t, 'Frederikke'), to: t.length, score: 0.7 },
+      ]),
     ).toEqual(['LOCATION:the corner of Dalbraut 99 and Frederikke Coves']);
   });
 });

@@ -3,8 +3,7 @@ import { tokenize } from './tokenizer';
 
 describe('Gazetteer', () => {
   const gazetteer = new Gazetteer(normaliseLists({ city: ['York', 'New York', 'Saint-Étienne'], first: ['York', 'Anna'] }));
-  const hits = (text: string): string[] =>
-    gazetteer.match(tokenize(text)).map((h) => h.map((x) => `${x.list}:${x.pos}`).join(',') || '-');
+  const hits = (text: string): string[] => gazetteer.match(tokenize(text)).map((h) => h.map((x) => `${x.list}:${x.pos}`).join(',') || '-');
 
   it('marks the longest entry of each list, in any case', () => {
     expect(hits('from NEW YORK to saint-étienne')).toEqual(['-', 'city:B', 'city:E,first:S', '-', 'city:S']);

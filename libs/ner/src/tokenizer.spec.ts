@@ -4,7 +4,7 @@ const texts = (s: string): string[] => tokenize(s).map((t) => t.text);
 
 describe('tokenize', () => {
   it('gives offsets that slice the input back into each token', () => {
-    const input = 'Zoë Ødegård-Núñez 👍 met Владимир at São Paulo\'s café — 10:30, 3.5 km.\r\nOK?';
+    const input = "Zoë Ødegård-Núñez 👍 met Владимир at São Paulo's café — 10:30, 3.5 km.\r\nOK?";
     const tokens = tokenize(input);
     expect(tokens.length).toBeGreaterThan(10);
     for (const t of tokens) expect(input.slice(t.start, t.end)).toBe(t.text);
@@ -40,7 +40,13 @@ describe('tokenize', () => {
 
   it('keeps URLs and e-mail addresses whole, without trailing punctuation', () => {
     expect(texts('See https://example.com/a/b?x=1. Mail jean.dupont+x@mail.example.fr, thanks')).toEqual([
-      'See', 'https://example.com/a/b?x=1', '.', 'Mail', 'jean.dupont+x@mail.example.fr', ',', 'thanks',
+      'See',
+      'https://example.com/a/b?x=1',
+      '.',
+      'Mail',
+      'jean.dupont+x@mail.example.fr',
+      ',',
+      'thanks',
     ]);
   });
 

@@ -27,9 +27,10 @@ const POSSESSIVE_RE = /['’][sS]$/;
 // Initials and dotted acronyms (J., U.N., e.g.) keep their dot; so do the usual short forms.
 const DOTTED_RE = /^(?:\p{L}\.)+$/u;
 const ABBREVIATIONS = new Set(
-  ('mr mrs ms mx dr prof sr jr st ave blvd rd ln apt ste no inc ltd co corp llc plc bros dept univ gen col lt sgt capt rev hon ' +
-    'jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun vs etc approx est fig mt ft')
-    .split(' '),
+  (
+    'mr mrs ms mx dr prof sr jr st ave blvd rd ln apt ste no inc ltd co corp llc plc bros dept univ gen col lt sgt capt rev hon ' +
+    'jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun vs etc approx est fig mt ft'
+  ).split(' '),
 );
 
 function keepsDot(word: string): boolean {

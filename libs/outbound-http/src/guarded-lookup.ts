@@ -32,12 +32,7 @@ function dnsError(hostname: string, error: unknown): OutboundRequestError {
   });
 }
 
-async function resolveChecked(
-  resolve: HostResolver,
-  hostname: string,
-  family: 0 | 4 | 6,
-  guard: boolean,
-): Promise<readonly ResolvedAddress[]> {
+async function resolveChecked(resolve: HostResolver, hostname: string, family: 0 | 4 | 6, guard: boolean): Promise<readonly ResolvedAddress[]> {
   let addresses: readonly ResolvedAddress[];
   try {
     addresses = await resolve(hostname, family);

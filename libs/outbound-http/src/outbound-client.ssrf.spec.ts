@@ -114,7 +114,10 @@ describe('outbound client: refusals before connect', () => {
   });
 
   it('maps temporary resolver failures to retryable dns errors', async () => {
-    const failing = (code: string): HostResolver => () => Promise.reject(Object.assign(new Error(code), { code }));
+    const failing =
+      (code: string): HostResolver =>
+      () =>
+        Promise.reject(Object.assign(new Error(code), { code }));
     const flaky = await failure(createOutboundClient({ resolveHost: failing('EAI_AGAIN') }).request({ url: 'http://flaky.example/' }));
     expect(flaky).toMatchObject({ kind: 'dns', retryable: true });
   });
@@ -157,8 +160,7 @@ describe('outbound client: redirects', () => {
     await Promise.all([origin.close(), other.close()]);
   });
 
-  const redirectTo = (target: string, status = 302): string =>
-    `http://127.0.0.1:${origin.port}/r?status=${status}&to=${encodeURIComponent(target)}`;
+  const redirectTo = (target: string, status = 302): string => `http://127.0.0.1:${origin.port}/r?status=${status}&to=${encodeURIComponent(target)}`;
 
   it('refuses a redirect from an allowed host to localhost; the second server sees nothing', async () => {
     const client = createOutboundClient({ allowedHosts: [`127.0.0.1:${origin.port}`] });
@@ -214,7 +216,7 @@ describe('outbound client: redirects', () => {
     expect(put.body).toMatchObject({ method: 'PUT', body: '{"n":2}' });
   });
 
-  it('strips credential headers, and the caller\'s sensitive ones, on a redirect to another loopback host', async () => {
+  it("strips credential headers, and the caller's sensitive ones, on a redirect to another loopback host", async () => {
     const seen: Record<string, unknown>[] = [];
     const second = await startTestServer((request, response) => {
       seen.push(request.headers);

@@ -59,10 +59,7 @@ const DEFAULT_USER_AGENT = 'Docflow-Outbound/1.0';
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 /** Framing and hop-by-hop headers are the client's business; callers' values are dropped. */
-const DROPPED_HEADERS: ReadonlySet<string> = new Set([
-  'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade',
-  'te', 'trailer', 'expect', 'proxy-connection',
-]);
+const DROPPED_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
 /** Credentials never follow a redirect to another origin; callers name their own secret headers too. */
 const CROSS_ORIGIN_DROPPED: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
 

@@ -35,7 +35,16 @@ const TEMPLATES: TypeTemplate[] = [
   {
     names: ['purchase order', 'po'],
     section: 'Procurement',
-    fields: { order_number: 'PO-0001', order_date: '2024-01-31', supplier_name: 'Acme Corp', buyer_name: 'Globex Ltd', delivery_date: '2024-02-15', total_amount: 120.0, currency: 'USD', line_items: [LINE_ITEM] },
+    fields: {
+      order_number: 'PO-0001',
+      order_date: '2024-01-31',
+      supplier_name: 'Acme Corp',
+      buyer_name: 'Globex Ltd',
+      delivery_date: '2024-02-15',
+      total_amount: 120.0,
+      currency: 'USD',
+      line_items: [LINE_ITEM],
+    },
   },
   {
     names: ['bank statement', 'statement', 'account statement'],

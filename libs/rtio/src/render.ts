@@ -60,11 +60,9 @@ export function renderRtioMessages(prompt: RtioPrompt, options: RenderOptions): 
   ].filter((part): part is string => part !== undefined);
 
   const context = options.extraContext?.trim();
-  const user = [
-    userRoles.length ? userRoles.join('\n\n') : undefined,
-    context ? `Context:\n${context}` : undefined,
-    documentBlock(options.documentText, options.maxDocumentChars),
-  ].filter((part): part is string => part !== undefined);
+  const user = [userRoles.length ? userRoles.join('\n\n') : undefined, context ? `Context:\n${context}` : undefined, documentBlock(options.documentText, options.maxDocumentChars)].filter(
+    (part): part is string => part !== undefined,
+  );
   if (user.length === 0) user.push('Carry out the tasks above.');
 
   return [

@@ -28,7 +28,11 @@ describe('compileUserRegex', () => {
 
   it('finds every match with its position, and replaces them', () => {
     const digits = compileUserRegex('\\d+');
-    expect([...digits.matchAll('a1 b22 c333')].map((m) => [m[0], m.index])).toEqual([['1', 1], ['22', 4], ['333', 8]]);
+    expect([...digits.matchAll('a1 b22 c333')].map((m) => [m[0], m.index])).toEqual([
+      ['1', 1],
+      ['22', 4],
+      ['333', 8],
+    ]);
     expect(digits.replaceAll('a1 b22', (m) => '#'.repeat(m.length))).toBe('a# b##');
     expect(digits.exec('none')).toBeNull();
   });

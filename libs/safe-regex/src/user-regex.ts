@@ -70,9 +70,7 @@ function compile(pattern: string, flags: string, limits: UserRegexLimits): RE2JS
   } catch (err) {
     if (!(err instanceof RE2JSException)) throw err;
     const reason = err.message.replace(/^error parsing regexp: /, '');
-    return /unsupported Perl syntax|invalid escape sequence: `\\\d|invalid named capture: `\(\?<[=!]/.test(reason)
-      ? `${UNSUPPORTED}: ${reason}`
-      : `is not a valid regular expression (${reason})`;
+    return /unsupported Perl syntax|invalid escape sequence: `\\\d|invalid named capture: `\(\?<[=!]/.test(reason) ? `${UNSUPPORTED}: ${reason}` : `is not a valid regular expression (${reason})`;
   }
   if (re.programSize() > maxProgramSize) return `is too complex (it expands to more than ${maxProgramSize} instructions)`;
   return re;

@@ -38,7 +38,13 @@ describe('sandboxed', () => {
       expect(env).not.toContain('jwt-secret-that-must-not-leak-0123');
       expect(env).not.toContain('SANDBOX_SPEC_SECRET');
       expect(env).toContain(`HOME=${home}`);
-      expect(env.split('\n').filter(Boolean).map((l) => l.split('=')[0]).sort()).toEqual(expect.arrayContaining(['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']));
+      expect(
+        env
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('=')[0])
+          .sort(),
+      ).toEqual(expect.arrayContaining(['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']));
     } finally {
       delete process.env.SANDBOX_SPEC_SECRET;
     }

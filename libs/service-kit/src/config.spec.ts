@@ -3,19 +3,25 @@ import { BaseConfig, ConfigError, EnvBoolean, EnvInt, EnvList, loadConfig, Secre
 import { IsBoolean } from 'class-validator';
 
 class SampleConfig extends BaseConfig {
-  @EnvInt() @IsInt() @Min(1) @Max(65535)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   PORT = 8000;
 
   @IsUrl({ require_tld: false, protocols: ['postgres'] })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   FEATURE_ON = false;
 
-  @EnvList() @IsString({ each: true })
+  @EnvList()
+  @IsString({ each: true })
   ALLOWED: string[] = [];
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   OPTIONAL_URL?: string;
 
   @Secret()

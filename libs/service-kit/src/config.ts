@@ -36,7 +36,10 @@ export function EnvList(): PropertyDecorator {
   return Transform(({ value }) => {
     if (Array.isArray(value)) return value;
     if (typeof value !== 'string') return value;
-    return value.split(',').map((s) => s.trim()).filter(Boolean);
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   });
 }
 
@@ -51,7 +54,10 @@ export class BaseConfig {
   @IsIn(['json', 'pretty'])
   LOG_FORMAT: 'json' | 'pretty' = 'json';
 
-  @EnvInt() @IsInt() @Min(1000) @Max(600000)
+  @EnvInt()
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
   SHUTDOWN_TIMEOUT_MS = 25000;
 
   /**
@@ -59,11 +65,14 @@ export class BaseConfig {
    * Data Shield): loopback unless an operator opens it, e.g. `0.0.0.0` in
    * containers (issue #13). The public API listens on HOST instead.
    */
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   BIND_HOST = '127.0.0.1';
 
   /** Runtime contract: when set, /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string;
 
   /** A service whose metrics are on a public port sets this: in production it then needs METRICS_TOKEN. */
@@ -123,7 +132,9 @@ export function loadConfig<T extends BaseConfig>(cls: new () => T, env: NodeJS.P
   const raw: Record<string, unknown> = {};
   const declared = new Set<string>([
     ...Object.keys(new cls() as object),
-    ...getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).map((m) => m.propertyName),
+    ...getMetadataStorage()
+      .getTargetValidationMetadatas(cls, '', true, false)
+      .map((m) => m.propertyName),
     ...secretsOf(cls),
   ]);
   for (const key of declared) {

@@ -94,7 +94,12 @@ describe('createHttpApp error bodies (public style)', () => {
       const res = await request(app).post('/api/echo').set('content-type', 'text/plain;charset=UTF-8').send(body);
       expect(res.status).toBe(415);
       expect(res.body).toEqual({
-        error: { status: 415, name: 'UnsupportedMediaTypeError', message: 'Request bodies are JSON: send them with Content-Type: application/json', details: { errors: ['Content-Type text/plain is not accepted'] } },
+        error: {
+          status: 415,
+          name: 'UnsupportedMediaTypeError',
+          message: 'Request bodies are JSON: send them with Content-Type: application/json',
+          details: { errors: ['Content-Type text/plain is not accepted'] },
+        },
       });
     }
   });
@@ -131,7 +136,10 @@ describe('createHttpApp error bodies (public style)', () => {
   });
 
   it('answers a body over the limit with 413', async () => {
-    const res = await request(app).post('/api/echo').set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(2048) }));
+    const res = await request(app)
+      .post('/api/echo')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ a: 'x'.repeat(2048) }));
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ status: 413, name: 'PayloadTooLargeError' });
   });
@@ -193,7 +201,12 @@ describe('health and metrics', () => {
   it('answers 503 naming the failing dependency', async () => {
     const app = build('public', [
       { name: 'database', check: async () => undefined },
-      { name: 'broker', check: async () => { throw new Error('connection refused'); } },
+      {
+        name: 'broker',
+        check: async () => {
+          throw new Error('connection refused');
+        },
+      },
     ]);
     const res = await request(app).get('/_health');
     expect(res.status).toBe(503);
@@ -201,7 +214,10 @@ describe('health and metrics', () => {
   });
 
   it('asks for the bearer METRICS_TOKEN when one is set, at every metrics path', async () => {
-    const app = createHttpApp({ logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public', aliasPrefixes: ['/api'], metricsToken: 'metrics-token-0123456789' }, () => undefined);
+    const app = createHttpApp(
+      { logger: silentLogger, metrics: new Metrics('test'), health: [], errorStyle: 'public', aliasPrefixes: ['/api'], metricsToken: 'metrics-token-0123456789' },
+      () => undefined,
+    );
     for (const path of ['/metrics', '/api/metrics']) {
       const none = await request(app).get(path);
       expect(none.status).toBe(401);
@@ -247,6 +263,13 @@ describe('createHttpApp rawBodyPaths', () => {
   it('leaves other paths as they were: text/plain refused, JSON parsed', async () => {
     expect((await request(app).post('/api/echo').set('content-type', 'text/plain').send('x')).status).toBe(415);
     expect((await request(app).post('/api/echo').send({ a: 1 })).body).toEqual({ parsed: true, raw: '' });
-    expect((await request(app).post('/api/echo').set('content-type', 'application/json').send(JSON.stringify({ data: 'x'.repeat(4096) }))).status).toBe(413);
+    expect(
+      (
+        await request(app)
+          .post('/api/echo')
+          .set('content-type', 'application/json')
+          .send(JSON.stringify({ data: 'x'.repeat(4096) }))
+      ).status,
+    ).toBe(413);
   });
 });

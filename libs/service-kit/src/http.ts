@@ -34,10 +34,7 @@ export interface HttpAppOptions {
 /** Writes one error in the style of the service. */
 export function sendError(res: Response, style: ErrorStyle, err: AppError): void {
   if (res.headersSent) return;
-  const body =
-    style === 'public'
-      ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } }
-      : { error: err.code, message: err.message, details: err.details };
+  const body = style === 'public' ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } } : { error: err.code, message: err.message, details: err.details };
   // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
   const retryAfter = err.details['retry_after'];
   if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
@@ -109,7 +106,15 @@ function isJsonBody(req: IncomingMessage): boolean {
  */
 const refuseTextPlain: RequestHandler = (req, _res, next) => {
   if (!req.is('text/plain')) return next();
-  next(new AppError(415, 'UnsupportedMediaTypeError', 'Request bodies are JSON: send them with Content-Type: application/json', { errors: ['Content-Type text/plain is not accepted'] }, 'unsupported_media_type'));
+  next(
+    new AppError(
+      415,
+      'UnsupportedMediaTypeError',
+      'Request bodies are JSON: send them with Content-Type: application/json',
+      { errors: ['Content-Type text/plain is not accepted'] },
+      'unsupported_media_type',
+    ),
+  );
 };
 
 /** Refuses JSON nested deeper than MAX_JSON_DEPTH before it is parsed: code that walks a body recursively would overflow the stack (500). */

@@ -14,7 +14,10 @@ export class Lifecycle {
   private readonly hooks: ShutdownHook[] = [];
   private stopping: Promise<void> | undefined;
 
-  constructor(private readonly logger: Logger, private readonly timeoutMs = 25000) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly timeoutMs = 25000,
+  ) {}
 
   onShutdown(name: string, fn: () => Promise<void> | void): void {
     this.hooks.push({ name, fn });

@@ -58,11 +58,21 @@ const redact = winston.format((info) => {
  */
 class WinstonLogger implements Logger {
   constructor(private readonly inner: winston.Logger) {}
-  debug(message: string, meta?: LogMeta): void { if (this.inner.isDebugEnabled()) this.inner.debug(message, meta); }
-  info(message: string, meta?: LogMeta): void { if (this.inner.isInfoEnabled()) this.inner.info(message, meta); }
-  warn(message: string, meta?: LogMeta): void { if (this.inner.isWarnEnabled()) this.inner.warn(message, meta); }
-  error(message: string, meta?: LogMeta): void { this.inner.error(message, meta); }
-  child(meta: LogMeta): Logger { return new WinstonLogger(this.inner.child(meta)); }
+  debug(message: string, meta?: LogMeta): void {
+    if (this.inner.isDebugEnabled()) this.inner.debug(message, meta);
+  }
+  info(message: string, meta?: LogMeta): void {
+    if (this.inner.isInfoEnabled()) this.inner.info(message, meta);
+  }
+  warn(message: string, meta?: LogMeta): void {
+    if (this.inner.isWarnEnabled()) this.inner.warn(message, meta);
+  }
+  error(message: string, meta?: LogMeta): void {
+    this.inner.error(message, meta);
+  }
+  child(meta: LogMeta): Logger {
+    return new WinstonLogger(this.inner.child(meta));
+  }
 }
 
 export function createLogger(options: LoggerOptions): Logger {

@@ -16,7 +16,10 @@ async function readAll(stream: Readable): Promise<Buffer> {
 /** Every file under dir, relative, hidden ones included. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 /** Emits `goodChunks` chunks of 1 KiB, then fails. */

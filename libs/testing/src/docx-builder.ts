@@ -32,17 +32,9 @@ export const ROOT_RELS_XML =
 export function documentXml(blocks: DocxBlock[], options: DocxOptions = {}): string {
   const runProps = options.fontSizeHalfPoints ? `<w:rPr><w:sz w:val="${options.fontSizeHalfPoints}"/></w:rPr>` : '';
   const body = blocks
-    .map((block) =>
-      typeof block === 'string'
-        ? `<w:p><w:r>${runProps}<w:t xml:space="preserve">${escapeXml(block)}</w:t></w:r></w:p>`
-        : '<w:p><w:r><w:br w:type="page"/></w:r></w:p>',
-    )
+    .map((block) => (typeof block === 'string' ? `<w:p><w:r>${runProps}<w:t xml:space="preserve">${escapeXml(block)}</w:t></w:r></w:p>` : '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'))
     .join('');
-  return (
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-    '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
-    `<w:body>${body}</w:body></w:document>`
-  );
+  return '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' + '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' + `<w:body>${body}</w:body></w:document>`;
 }
 
 export function buildDocx(blocks: DocxBlock[], options: DocxOptions = {}): Buffer {

@@ -36,7 +36,16 @@ export async function startBuiltLlmService(serviceKey: string, timeoutMs = 30000
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/apps/llm-service/main.js')], {
     cwd: ROOT,
     // Only what the service needs: no LLM_PROVIDER_* leaks in from the developer's environment.
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', LLM_SERVICE_PORT: String(port), SERVICE_KEY: serviceKey, INTERNAL_SERVICE_JWT_SECRET: 'test-internal-jwt-secret-0123456789', LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      LLM_SERVICE_PORT: String(port),
+      SERVICE_KEY: serviceKey,
+      INTERNAL_SERVICE_JWT_SECRET: 'test-internal-jwt-secret-0123456789',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -18,7 +18,10 @@ const CANDIDATES = ['/usr/sbin/dovecot', '/usr/local/sbin/dovecot'];
 
 function dovecotBinary(): string {
   for (const candidate of CANDIDATES) if (existsSync(candidate)) return candidate;
-  const onPath = (process.env.PATH ?? '').split(':').map((dir) => path.join(dir, 'dovecot')).find((p) => existsSync(p));
+  const onPath = (process.env.PATH ?? '')
+    .split(':')
+    .map((dir) => path.join(dir, 'dovecot'))
+    .find((p) => existsSync(p));
   if (onPath) return onPath;
   throw new Error('dovecot is not installed: scripts/install-system-deps.sh installs it (Debian package dovecot-imapd)');
 }

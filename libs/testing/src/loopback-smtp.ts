@@ -21,7 +21,10 @@ export class LoopbackSmtp {
   private readonly waiters = new Set<() => void>();
   private consumed = 0;
 
-  private constructor(private readonly server: SMTPServer, readonly url: string) {}
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly url: string,
+  ) {}
 
   static async start(options: LoopbackSmtpOptions = {}): Promise<LoopbackSmtp> {
     const holder: { smtp?: LoopbackSmtp } = {};
@@ -52,12 +55,20 @@ export class LoopbackSmtp {
 
   /** Resolves once `count` mails arrived in all; rejects after `ms`. */
   async waitForMessages(count: number, ms = 15000): Promise<void> {
-    await this.until(() => this.received.length >= count, ms, () => `${count} mails not received within ${ms} ms (got ${this.received.length})`);
+    await this.until(
+      () => this.received.length >= count,
+      ms,
+      () => `${count} mails not received within ${ms} ms (got ${this.received.length})`,
+    );
   }
 
   /** The next mail not yet returned by nextMail, waiting at most `ms`. */
   async nextMail(ms = 5000): Promise<ReceivedMail> {
-    await this.until(() => this.received.length > this.consumed, ms, () => `no mail within ${ms} ms`);
+    await this.until(
+      () => this.received.length > this.consumed,
+      ms,
+      () => `no mail within ${ms} ms`,
+    );
     return this.received[this.consumed++]!;
   }
 

@@ -1,13 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  ExtractionInputTooLargeError,
-  ExtractionTimeoutError,
-  ExtractorUnavailableError,
-  TextExtractionError,
-  UnsupportedDocumentTypeError,
-} from './errors';
+import { ExtractionInputTooLargeError, ExtractionTimeoutError, ExtractorUnavailableError, TextExtractionError, UnsupportedDocumentTypeError } from './errors';
 import { extractText } from './extract-text';
 import { buildDocx } from '@docflow/testing';
 import { buildPdf } from './testing/pdf-builder';
@@ -145,15 +139,11 @@ describe('extractText', () => {
     );
 
     it('refuses an image declaring a gigantic canvas before OCR', async () => {
-      await expect(extractText(buildPngHeader(100_000, 100_000), 'image/png', { tesseractPath: '/nonexistent/tesseract' })).rejects.toThrow(
-        /100000x100000 pixels/,
-      );
+      await expect(extractText(buildPngHeader(100_000, 100_000), 'image/png', { tesseractPath: '/nonexistent/tesseract' })).rejects.toThrow(/100000x100000 pixels/);
     });
 
     it('says OCR is unavailable when tesseract is missing', async () => {
-      await expect(extractText(buildPng(8, 8), 'image/png', { tesseractPath: '/nonexistent/tesseract' })).rejects.toBeInstanceOf(
-        ExtractorUnavailableError,
-      );
+      await expect(extractText(buildPng(8, 8), 'image/png', { tesseractPath: '/nonexistent/tesseract' })).rejects.toBeInstanceOf(ExtractorUnavailableError);
     });
   });
 });

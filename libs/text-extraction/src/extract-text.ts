@@ -119,10 +119,7 @@ async function extractPdf(buf: Buffer, s: Settings): Promise<Omit<ExtractTextRes
 
 async function extractDocx(buf: Buffer, s: Settings): Promise<Omit<ExtractTextResult, 'mime'>> {
   await checkDocxArchive(buf, s);
-  const result = await parseInWorker(
-    { kind: 'docx', data: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) },
-    { timeoutMs: s.timeoutMs, memoryMb: s.parserMemoryMb },
-  );
+  const result = await parseInWorker({ kind: 'docx', data: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) }, { timeoutMs: s.timeoutMs, memoryMb: s.parserMemoryMb });
   if (result.kind !== 'docx') throw new TextExtractionError('The Word document could not be read', 'parser answered for another kind');
   const raw = result.text.replace(/\r\n?/g, '\n');
   if (!result.splitOnPageBreaks || !raw.includes('\f')) {

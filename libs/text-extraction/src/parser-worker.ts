@@ -13,9 +13,7 @@ import { ExtractionTimeoutError, TextExtractionError } from './errors';
  * esbuild bundles (where node_modules stay external).
  */
 
-export type ParseJob =
-  | { kind: 'pdf'; data: Uint8Array; maxPages: number; maxChars: number }
-  | { kind: 'docx'; data: Uint8Array };
+export type ParseJob = { kind: 'pdf'; data: Uint8Array; maxPages: number; maxChars: number } | { kind: 'docx'; data: Uint8Array };
 
 export type ParseResult = { kind: 'pdf'; pages: string[]; totalPages: number } | { kind: 'docx'; text: string; splitOnPageBreaks: boolean };
 
@@ -149,9 +147,7 @@ export function parseInWorker(job: ParseJob, limits: ParseLimits): Promise<Parse
       void worker.terminate();
     };
     const timer = setTimeout(() => settle(() => reject(new ExtractionTimeoutError(limits.timeoutMs))), limits.timeoutMs);
-    worker.once('message', (reply: WorkerReply) =>
-      settle(() => (reply.ok ? resolve(reply.result) : reject(new TextExtractionError(`The ${label} could not be read`, reply.message)))),
-    );
+    worker.once('message', (reply: WorkerReply) => settle(() => (reply.ok ? resolve(reply.result) : reject(new TextExtractionError(`The ${label} could not be read`, reply.message)))));
     worker.once('error', (err: Error & { code?: string }) =>
       settle(() =>
         reject(

@@ -68,9 +68,7 @@ describe('resolveTemplateString', () => {
   it('never evaluates code', () => {
     expect(resolveTemplateString('{{amount + 1}}', scope)).toBe('{{amount + 1}}');
     expect(resolveTemplateString('{{process.exit()}}', scope)).toBe('{{process.exit()}}');
-    expect(resolveTemplateString("{{constructor.constructor('return process')()}}", scope)).toBe(
-      "{{constructor.constructor('return process')()}}",
-    );
+    expect(resolveTemplateString("{{constructor.constructor('return process')()}}", scope)).toBe("{{constructor.constructor('return process')()}}");
   });
 
   it('refuses prototype keys anywhere in a path', () => {

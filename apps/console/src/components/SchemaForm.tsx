@@ -20,9 +20,7 @@ interface Props {
 export function SchemaForm({ schema, value, onChange, idPrefix, legend }: Props) {
   const props = Object.entries(schema?.properties ?? {});
   const required = new Set(schema?.required ?? []);
-  const [raw, setRaw] = useState<Record<string, string | boolean>>(() =>
-    Object.fromEntries(props.map(([name, s]) => [name, toText(kindOf(s), value[name])])),
-  );
+  const [raw, setRaw] = useState<Record<string, string | boolean>>(() => Object.fromEntries(props.map(([name, s]) => [name, toText(kindOf(s), value[name])])));
   const set = (name: string, kind: Kind, text: string | boolean) => {
     const nextRaw = { ...raw, [name]: text };
     setRaw(nextRaw);

@@ -11,7 +11,14 @@ describe('editor rules', () => {
   });
 
   it('renames a node and the edges that name it, and refuses a taken or malformed id', () => {
-    const def: WorkflowDefinition = { ...blankDefinition(), nodes: [...blankDefinition().nodes, task('decision_1', 'decision')], edges: [{ id: 'e1', source: 'start', target: 'decision_1' }, { id: 'e2', source: 'decision_1', target: 'end', label: 'false' }] };
+    const def: WorkflowDefinition = {
+      ...blankDefinition(),
+      nodes: [...blankDefinition().nodes, task('decision_1', 'decision')],
+      edges: [
+        { id: 'e1', source: 'start', target: 'decision_1' },
+        { id: 'e2', source: 'decision_1', target: 'end', label: 'false' },
+      ],
+    };
     const renamed = renameNode(def, 'decision_1', 'check_amount');
     expect(typeof renamed).toBe('object');
     const d = renamed as WorkflowDefinition;

@@ -51,7 +51,12 @@ export function fromText(kind: Kind, raw: string | boolean): unknown {
     case 'number':
       return Number.isFinite(Number(text)) ? Number(text) : text;
     case 'list':
-      return /^\{\{[^{}]+\}\}$/.test(text) ? text : text.split(',').map((x) => x.trim()).filter(Boolean);
+      return /^\{\{[^{}]+\}\}$/.test(text)
+        ? text
+        : text
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean);
     case 'json':
       try {
         return JSON.parse(text);
@@ -69,4 +74,3 @@ export function schemaDefaults(schema: JsonSchema | undefined, value: Record<str
   for (const [name, s] of Object.entries(schema?.properties ?? {})) if (out[name] === undefined && s.default !== undefined) out[name] = s.default;
   return out;
 }
-

@@ -50,7 +50,13 @@ export default function Credentials() {
               </div>
               <div>
                 <label htmlFor={`c-val-${i}`}>Value</label>
-                <input id={`c-val-${i}`} type="password" autoComplete="new-password" value={f.value} onChange={(e) => setFields(fields.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+                <input
+                  id={`c-val-${i}`}
+                  type="password"
+                  autoComplete="new-password"
+                  value={f.value}
+                  onChange={(e) => setFields(fields.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+                />
               </div>
             </fieldset>
           ))}

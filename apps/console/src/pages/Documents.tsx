@@ -88,8 +88,7 @@ export default function Documents() {
     }
   };
 
-  const toggleRag = (d: Doc) =>
-    act(() => (d.ragEnabled ? api.patch(`/documents/${d.id}/rag-status`, { ragEnabled: false, ragStatus: 'disabled' }) : api.post(`/documents/${d.id}/rag-enable`)));
+  const toggleRag = (d: Doc) => act(() => (d.ragEnabled ? api.patch(`/documents/${d.id}/rag-status`, { ragEnabled: false, ragStatus: 'disabled' }) : api.post(`/documents/${d.id}/rag-enable`)));
 
   const blobOf = (d: Doc) => api.get<Blob>(`/documents/${d.id}/download`, { blob: true });
 
@@ -166,8 +165,7 @@ export default function Documents() {
                   <td>{formatBytes(d.fileSize ?? d.file_size)}</td>
                   <td>{formatDate(d.createdAt)}</td>
                   <td>
-                    <Switch checked={d.ragEnabled} label={`RAG for ${d.title}`} onToggle={() => void toggleRag(d)} />{' '}
-                    {d.ragEnabled ? <RagStatus id={d.id} /> : null}
+                    <Switch checked={d.ragEnabled} label={`RAG for ${d.title}`} onToggle={() => void toggleRag(d)} /> {d.ragEnabled ? <RagStatus id={d.id} /> : null}
                   </td>
                   <td className="row">
                     <button type="button" className="secondary" onClick={() => void showPreview(d)} aria-label={`Preview ${d.title}`}>
@@ -224,11 +222,7 @@ function RagStatus({ id }: { id: number }) {
     (b) => ['queued', 'processing'].includes(b.rag_processing_status ?? ''),
   );
   const s = status.data;
-  return (
-    <span data-testid={`rag-status-${id}`}>
-      {s ? `${s.rag_processing_status ?? 'not indexed'}${s.rag_processing_status === 'completed' ? ` (${s.rag_chunk_count} chunks)` : ''}` : ''}
-    </span>
-  );
+  return <span data-testid={`rag-status-${id}`}>{s ? `${s.rag_processing_status ?? 'not indexed'}${s.rag_processing_status === 'completed' ? ` (${s.rag_chunk_count} chunks)` : ''}` : ''}</span>;
 }
 
 interface Collection {

@@ -17,13 +17,16 @@ interface Loaded {
 /** The visual editor: /activities/new and /activities/{id}/edit. */
 export default function Editor({ params }: { params: string[] }) {
   const id = params[0] ? Number(params[0]) : null;
-  const loaded = useData(async (signal): Promise<Loaded> => {
-    const [types, activity] = await Promise.all([
-      api.get<{ data: { task_types: TaskType[] } }>('/workflows/task-types', { signal }),
-      id ? api.get<{ data: Activity }>(`/activities/${id}`, { signal }).then((b) => b.data) : Promise.resolve(null),
-    ]);
-    return { activity, taskTypes: types.data.task_types };
-  }, [id]);
+  const loaded = useData(
+    async (signal): Promise<Loaded> => {
+      const [types, activity] = await Promise.all([
+        api.get<{ data: { task_types: TaskType[] } }>('/workflows/task-types', { signal }),
+        id ? api.get<{ data: Activity }>(`/activities/${id}`, { signal }).then((b) => b.data) : Promise.resolve(null),
+      ]);
+      return { activity, taskTypes: types.data.task_types };
+    },
+    [id],
+  );
   if (loaded.error) return <ErrorMessage error={loaded.error} />;
   if (!loaded.data) return <Loading what="the editor" />;
   return <EditorForm key={id ?? 'new'} activity={loaded.data.activity} taskTypes={loaded.data.taskTypes} />;
@@ -79,8 +82,7 @@ function EditorForm({ activity, taskTypes }: { activity: Activity | null; taskTy
     changed({ ...def, edges: [...def.edges, { id: nextEdgeId(def.edges), source, target, ...(auto ? { label: auto } : {}) }] });
   };
 
-  const updateNode = (nodeId: string, patch: Partial<WorkflowNode['data']>) =>
-    changed({ ...def, nodes: def.nodes.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, ...patch } } : n)) });
+  const updateNode = (nodeId: string, patch: Partial<WorkflowNode['data']>) => changed({ ...def, nodes: def.nodes.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, ...patch } } : n)) });
 
   const removeNode = (nodeId: string) => {
     changed({ ...def, nodes: def.nodes.filter((n) => n.id !== nodeId), edges: def.edges.filter((e) => e.source !== nodeId && e.target !== nodeId) });
@@ -272,9 +274,7 @@ function NodePanel(props: {
       <label htmlFor="node-label">Label</label>
       <input id="node-label" value={node.data.label} onChange={(e) => props.onUpdate({ label: e.target.value })} />
       {taskType ? <p className="muted">{taskType.description}</p> : null}
-      {isTask ? (
-        <SchemaForm schema={taskType?.config_schema} value={node.data.config} onChange={(config) => props.onUpdate({ config })} idPrefix={`cfg-${node.id}`} legend="Configuration" />
-      ) : null}
+      {isTask ? <SchemaForm schema={taskType?.config_schema} value={node.data.config} onChange={(config) => props.onUpdate({ config })} idPrefix={`cfg-${node.id}`} legend="Configuration" /> : null}
       {props.problems.length ? (
         <ul className="error" aria-label="Problems of this node">
           {props.problems.map((p) => (
@@ -300,8 +300,7 @@ function EdgesPanel({ def, onChange, onConnect }: { def: WorkflowDefinition; onC
     onConnect(from, to, label || undefined);
     setTo('');
   };
-  const setEdgeLabel = (edgeId: string, value: string) =>
-    onChange({ ...def, edges: def.edges.map((x) => (x.id === edgeId ? { ...x, ...(value ? { label: value } : { label: undefined }) } : x)) });
+  const setEdgeLabel = (edgeId: string, value: string) => onChange({ ...def, edges: def.edges.map((x) => (x.id === edgeId ? { ...x, ...(value ? { label: value } : { label: undefined }) } : x)) });
   const options = def.nodes.map((n) => (
     <option key={n.id} value={n.id}>
       {n.data.label} ({n.id})
@@ -359,7 +358,12 @@ function EdgesPanel({ def, onChange, onConnect }: { def: WorkflowDefinition; onC
                 <input aria-label={`Label of the edge from ${e.source} to ${e.target}`} value={e.label ?? ''} onChange={(ev) => setEdgeLabel(e.id, ev.target.value)} />
               </td>
               <td>
-                <button type="button" className="secondary" onClick={() => onChange({ ...def, edges: def.edges.filter((x) => x.id !== e.id) })} aria-label={`Remove the edge from ${e.source} to ${e.target}`}>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => onChange({ ...def, edges: def.edges.filter((x) => x.id !== e.id) })}
+                  aria-label={`Remove the edge from ${e.source} to ${e.target}`}
+                >
                   Remove
                 </button>
               </td>

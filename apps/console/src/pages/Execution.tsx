@@ -26,15 +26,26 @@ const POLL_MS = 2000;
 /** One execution: its graph coloured by task state, timeline, inputs and outputs, error, and the resume form while it waits. */
 export default function Execution({ params }: { params: string[] }) {
   const id = Number(params[0]);
-  const status = useData((signal) => api.get<{ data: ExecutionStatusBody }>(`/workflow-executions/${id}/status`, { signal }).then((b) => b.data), [id], POLL_MS, (s) => !TERMINAL.includes(s.status));
+  const status = useData(
+    (signal) => api.get<{ data: ExecutionStatusBody }>(`/workflow-executions/${id}/status`, { signal }).then((b) => b.data),
+    [id],
+    POLL_MS,
+    (s) => !TERMINAL.includes(s.status),
+  );
   const settled = status.data ? TERMINAL.includes(status.data.status) : false;
   const execution = useData((signal) => api.get<{ data: ExecutionBody }>(`/workflow-executions/${id}`, { signal }).then((b) => b.data), [id, settled]);
-  const timeline = useData((signal) => api.get<{ data: Timeline }>(`/workflow-executions/${id}/timeline`, { signal }).then((b) => b.data), [id, status.data?.status, Object.values(status.data?.task_states ?? {}).map((t) => t.status).join()]);
-  const activityId = execution.data?.activity;
-  const activity = useData(
-    (signal) => (activityId ? api.get<{ data: Activity }>(`/activities/${activityId}`, { signal }).then((b) => b.data) : Promise.resolve(undefined)),
-    [activityId],
+  const timeline = useData(
+    (signal) => api.get<{ data: Timeline }>(`/workflow-executions/${id}/timeline`, { signal }).then((b) => b.data),
+    [
+      id,
+      status.data?.status,
+      Object.values(status.data?.task_states ?? {})
+        .map((t) => t.status)
+        .join(),
+    ],
   );
+  const activityId = execution.data?.activity;
+  const activity = useData((signal) => (activityId ? api.get<{ data: Activity }>(`/activities/${activityId}`, { signal }).then((b) => b.data) : Promise.resolve(undefined)), [activityId]);
 
   const graph = useMemo(() => {
     const def = activity.data?.workflow_definition;
@@ -77,7 +88,16 @@ export default function Execution({ params }: { params: string[] }) {
       <div className="grid2">
         <Section title="Graph">
           <div className="graph" data-testid="execution-graph">
-            <ReactFlow nodes={flow.nodes} onNodesChange={flow.onNodesChange} edges={graph.edges} nodeTypes={nodeTypes} fitView nodesDraggable={false} nodesConnectable={false} proOptions={{ hideAttribution: true }}>
+            <ReactFlow
+              nodes={flow.nodes}
+              onNodesChange={flow.onNodesChange}
+              edges={graph.edges}
+              nodeTypes={nodeTypes}
+              fitView
+              nodesDraggable={false}
+              nodesConnectable={false}
+              proOptions={{ hideAttribution: true }}
+            >
               <Background />
               <Controls showInteractive={false} />
             </ReactFlow>

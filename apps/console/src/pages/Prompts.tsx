@@ -25,7 +25,19 @@ export default function Prompts() {
   const create = async (e: FormEvent) => {
     e.preventDefault();
     const ok = await action.run(() =>
-      api.post('/prompts', { data: { title, type, level: 'user', section, instructions: instructions.split('\n').map((s) => s.trim()).filter(Boolean), outputFormat: 'json' } }),
+      api.post('/prompts', {
+        data: {
+          title,
+          type,
+          level: 'user',
+          section,
+          instructions: instructions
+            .split('\n')
+            .map((s) => s.trim())
+            .filter(Boolean),
+          outputFormat: 'json',
+        },
+      }),
     );
     if (ok) {
       setTitle('');

@@ -36,7 +36,11 @@ export function RunForm({ activity }: { activity: Activity }) {
     <>
       <PageHeader title={`Run ${activity.name}`} />
       <form className="card" onSubmit={(e) => void run(e)}>
-        {schema ? <SchemaForm schema={schema} value={inputs} onChange={setInputs} idPrefix="input" legend="Inputs" /> : <p>This workflow has no input schema: add one in the editor before running it.</p>}
+        {schema ? (
+          <SchemaForm schema={schema} value={inputs} onChange={setInputs} idPrefix="input" legend="Inputs" />
+        ) : (
+          <p>This workflow has no input schema: add one in the editor before running it.</p>
+        )}
         <button type="submit" disabled={busy || !schema}>
           Start execution
         </button>

@@ -91,7 +91,12 @@ export default function Schedules() {
                   {s.run_count} / {s.failure_count}
                 </td>
                 <td>
-                  <Switch checked={s.is_active} label={`${s.name} active`} off="Paused" onToggle={() => void action.run(() => api.put(`/workflow-schedules/${s.id}`, { data: { is_active: !s.is_active } })).then(list.reload)} />
+                  <Switch
+                    checked={s.is_active}
+                    label={`${s.name} active`}
+                    off="Paused"
+                    onToggle={() => void action.run(() => api.put(`/workflow-schedules/${s.id}`, { data: { is_active: !s.is_active } })).then(list.reload)}
+                  />
                 </td>
                 <td>
                   <button type="button" className="secondary" aria-label={`Delete ${s.name}`} onClick={() => void action.run(() => api.del(`/workflow-schedules/${s.id}`)).then(list.reload)}>

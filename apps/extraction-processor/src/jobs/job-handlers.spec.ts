@@ -46,7 +46,15 @@ function setup(options: { extract?: (req: ExtractCall, signal?: AbortSignal) => 
       textCalls.push(id);
       return options.documentText
         ? options.documentText(id, o?.signal)
-        : Promise.resolve({ document_id: id, title: `Doc ${id}`, mime_type: 'text/plain', text: `Text of ${id}. Total: 12.50`, pages: [{ page: 1, text: `Text of ${id}` }], page_count: 1, text_status: 'completed' });
+        : Promise.resolve({
+            document_id: id,
+            title: `Doc ${id}`,
+            mime_type: 'text/plain',
+            text: `Text of ${id}. Total: 12.50`,
+            pages: [{ page: 1, text: `Text of ${id}` }],
+            page_count: 1,
+            text_status: 'completed',
+          });
     },
     visiblePrompts: () => Promise.resolve([]),
     prompt: () => Promise.reject(new Error('unused')),
@@ -85,7 +93,10 @@ describe('ExtractionJobRunner', () => {
     const { runner, published, textCalls } = setup();
     const forged = { documents: [{ id: 1 }], user_id: 5, user_signature: signJobUser(JOB_USER_SECRET, 'another_job', 5) };
     await runner.handle(Object.assign(new JobMessageV1(), { version: 1, job_id: 'job_9', job_type: 'OCR', payload: forged, submitted_at: new Date().toISOString() }), meta());
-    await runner.handle(Object.assign(new JobMessageV1(), { version: 1, job_id: 'job_10', job_type: 'OCR', payload: { ...forged, user_signature: signJobUser('another-secret-0123456789abcdef', 'job_10', 5) } }), meta());
+    await runner.handle(
+      Object.assign(new JobMessageV1(), { version: 1, job_id: 'job_10', job_type: 'OCR', payload: { ...forged, user_signature: signJobUser('another-secret-0123456789abcdef', 'job_10', 5) } }),
+      meta(),
+    );
     expect(published.map((p) => [p.job_id, p.status, p.error])).toEqual([
       ['job_9', 'failed', 'Invalid OCR job: user_id 5 is not signed by the platform'],
       ['job_10', 'failed', 'Invalid OCR job: user_id 5 is not signed by the platform'],
@@ -112,7 +123,15 @@ describe('ExtractionJobRunner', () => {
     await runner.handle(job('document_extraction', { documents: [{ id: 1 }, { id: 2 }], user_id: 5, config: { prompt_text: 'Extract the total as JSON', model_type: 'provider_c' } }), meta());
     const done = published.find((p) => p.status === 'completed');
     expect(done?.outputs).toMatchObject({ tokens_used: 50, cost: 0.003 });
-    expect((done?.outputs?.['documents'] as unknown[])[1]).toEqual({ document_id: 2, document_name: 'Doc 2', extraction_result: { total: '12.50' }, tokens_used: 25, cost: 0.0015, provider: 'local', model: 'local-extractive-v1' });
+    expect((done?.outputs?.['documents'] as unknown[])[1]).toEqual({
+      document_id: 2,
+      document_name: 'Doc 2',
+      extraction_result: { total: '12.50' },
+      tokens_used: 25,
+      cost: 0.0015,
+      provider: 'local',
+      model: 'local-extractive-v1',
+    });
     expect(extractCalls[0]).toEqual({ prompt_template: 'Extract the total as JSON', content: 'Text of 1. Total: 12.50', task_hint: 'extract', output_format: 'json', model_type: 'provider_c' });
   });
 

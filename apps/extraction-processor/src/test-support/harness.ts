@@ -28,7 +28,19 @@ export class ResultsInbox {
     const found = find();
     if (found) return found;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no final result for ${jobId} within ${ms} ms (got ${this.all(jobId).map((m) => m.status).join(', ') || 'nothing'})`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no final result for ${jobId} within ${ms} ms (got ${
+                this.all(jobId)
+                  .map((m) => m.status)
+                  .join(', ') || 'nothing'
+              })`,
+            ),
+          ),
+        ms,
+      );
       this.waiters.push({ check: () => find() !== undefined, resolve: () => (clearTimeout(timer), resolve()) });
     });
     return find() as ResultMessage;

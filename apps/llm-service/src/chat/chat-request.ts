@@ -6,13 +6,16 @@ import { GenerationOptions } from '../completion/request-options';
 import type { ToolChoice } from '../providers/provider';
 
 export class ToolFunctionDto {
-  @IsString() @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'function.name must be 1 to 64 letters, digits, _ or -' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'function.name must be 1 to 64 letters, digits, _ or -' })
   name!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   description?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   parameters?: Record<string, unknown>;
 }
 
@@ -20,7 +23,9 @@ export class ToolDto {
   @IsIn(['function'])
   type!: 'function';
 
-  @IsObject() @ValidateNested() @Type(() => ToolFunctionDto)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ToolFunctionDto)
   function!: ToolFunctionDto;
 }
 
@@ -39,7 +44,9 @@ export class ToolCallDto {
   @IsIn(['function'])
   type!: 'function';
 
-  @IsObject() @ValidateNested() @Type(() => ToolCallFunctionDto)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ToolCallFunctionDto)
   function!: ToolCallFunctionDto;
 }
 
@@ -48,13 +55,18 @@ export class ChatMessageDto {
   role!: 'system' | 'user' | 'assistant' | 'tool';
 
   /** May be null on an assistant turn that only called tools. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   content?: string | null;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   tool_call_id?: string;
 
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ToolCallDto)
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ToolCallDto)
   tool_calls?: ToolCallDto[];
 }
 
@@ -71,23 +83,35 @@ function isToolChoice(value: unknown): value is ToolChoice {
  * present is checked by `chatRequestForm`, which gives 422 (spec 7).
  */
 export class ChatBody extends GenerationOptions {
-  @IsOptional() @IsArray() @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ChatMessageDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => ChatMessageDto)
   messages?: ChatMessageDto[];
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   content?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   prompt_template?: string;
 
   /** Shields the conversation as `data_shield.enabled` does, like extract's flag. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   redact_pii?: boolean;
 
-  @IsOptional() @IsIn(MODEL_TYPES as unknown as string[])
+  @IsOptional()
+  @IsIn(MODEL_TYPES as unknown as string[])
   model_type?: ModelType;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(128) @ValidateNested({ each: true }) @Type(() => ToolDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(128)
+  @ValidateNested({ each: true })
+  @Type(() => ToolDto)
   tools?: ToolDto[];
 
   @IsOptional()
@@ -97,6 +121,9 @@ export class ChatBody extends GenerationOptions {
   })
   tool_choice?: ToolChoice;
 
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => DataShieldOptions)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DataShieldOptions)
   data_shield?: DataShieldOptions;
 }

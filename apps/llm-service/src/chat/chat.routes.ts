@@ -19,9 +19,13 @@ function conversationOf(body: ChatBody): ChatMessage[] {
     }));
   }
   if (body.content !== undefined && body.prompt_template !== undefined) return [{ role: 'user', content: renderTemplate(body.prompt_template, body.content) }];
-  throw new UnprocessableEntityError('Send either a non-empty messages array or content plus prompt_template', {
-    accepted_forms: [['messages'], ['content', 'prompt_template']],
-  }, 'missing_field');
+  throw new UnprocessableEntityError(
+    'Send either a non-empty messages array or content plus prompt_template',
+    {
+      accepted_forms: [['messages'], ['content', 'prompt_template']],
+    },
+    'missing_field',
+  );
 }
 
 function toChatRequest(body: ChatBody): ChatRequest {

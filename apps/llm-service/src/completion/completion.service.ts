@@ -23,7 +23,13 @@ export interface ShieldOptions {
 /** Shielding is off (DATA_SHIELD_DISABLED) and a policy requires it: the call is refused before any provider call. */
 export class DataShieldPolicyViolationError extends AppError {
   constructor() {
-    super(403, 'ForbiddenError', 'DATA_SHIELD_POLICY_VIOLATION: the policy requires Data Shield, which is disabled in this LLM service; nothing was sent to the provider', {}, 'data_shield_policy_violation');
+    super(
+      403,
+      'ForbiddenError',
+      'DATA_SHIELD_POLICY_VIOLATION: the policy requires Data Shield, which is disabled in this LLM service; nothing was sent to the provider',
+      {},
+      'data_shield_policy_violation',
+    );
   }
 }
 

@@ -27,17 +27,25 @@ export function IsResponseFormat(options?: ValidationOptions): PropertyDecorator
 
 /** Request fields the extract and chat bodies share, beyond the contract's. */
 export class GenerationOptions {
-  @IsOptional() @IsNumber() @Min(0) @Max(2)
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(2)
   temperature?: number;
 
-  @IsOptional() @IsInt() @Min(1) @Max(200000)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(200000)
   max_tokens?: number;
 
-  @IsOptional() @IsResponseFormat()
+  @IsOptional()
+  @IsResponseFormat()
   response_format?: ResponseFormat;
 
   /** Tells the local engine which task to do; remote providers ignore it. */
-  @IsOptional() @IsIn(LOCAL_TASKS)
+  @IsOptional()
+  @IsIn(LOCAL_TASKS)
   task_hint?: LocalTask;
 }
 

@@ -4,16 +4,24 @@ import { ServiceUnavailableError, parseBody } from '@docflow/service-kit';
 import type { DataShield } from './data-shield.client';
 
 export class PreviewBody {
-  @IsString() @MaxLength(1_000_000)
+  @IsString()
+  @MaxLength(1_000_000)
   text!: string;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @Matches(/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/, { each: true, message: 'entity_types must be upper-case entity type names' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/, { each: true, message: 'entity_types must be upper-case entity type names' })
   entity_types?: string[];
 
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,100}$/)
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.:-]{1,100}$/)
   tenant?: string;
 
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
   actor_user_id?: number;
 }
 

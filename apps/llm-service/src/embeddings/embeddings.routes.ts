@@ -25,7 +25,8 @@ export class EmbeddingsBody {
   @Validate(EmbeddingInput)
   input!: string | string[];
 
-  @IsOptional() @IsIn(MODEL_TYPES as unknown as string[], { message: `model_type must be one of ${MODEL_TYPES.join(', ')}` })
+  @IsOptional()
+  @IsIn(MODEL_TYPES as unknown as string[], { message: `model_type must be one of ${MODEL_TYPES.join(', ')}` })
   model_type?: ModelType;
 }
 

@@ -10,20 +10,29 @@ import type { ChatRequest, LocalTask } from '../providers/provider';
  * processors send (spec 2.7 `output_format`); unknown fields are ignored.
  */
 export class ExtractBody extends ExtractRequest {
-  @IsOptional() @IsIn(['json', 'text'])
+  @IsOptional()
+  @IsIn(['json', 'text'])
   output_format?: 'json' | 'text';
 
-  @IsOptional() @IsResponseFormat()
+  @IsOptional()
+  @IsResponseFormat()
   response_format?: ResponseFormat;
 
-  @IsOptional() @IsNumber() @Min(0) @Max(2)
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(2)
   temperature?: number;
 
-  @IsOptional() @IsInt() @Min(1) @Max(200000)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(200000)
   max_tokens?: number;
 
   /** Tells the local engine which task to do; remote providers ignore it. */
-  @IsOptional() @IsIn(LOCAL_TASKS)
+  @IsOptional()
+  @IsIn(LOCAL_TASKS)
   task_hint?: LocalTask;
 }
 
@@ -53,16 +62,31 @@ export function planExtract(body: ExtractBody): ExtractPlan {
   const files = body.file_urls ?? [];
   // Before the form check: a shielded request whose files are its only content is still this 400.
   if (shielded && files.length > 0) {
-    throw new AppError(400, 'BadRequestError', 'Data Shield cannot shield file_urls: send the document text instead', {
-      errors: ['file_urls: must be empty when data_shield.enabled or redact_pii is true'],
-    }, 'validation_error');
+    throw new AppError(
+      400,
+      'BadRequestError',
+      'Data Shield cannot shield file_urls: send the document text instead',
+      {
+        errors: ['file_urls: must be empty when data_shield.enabled or redact_pii is true'],
+      },
+      'validation_error',
+    );
   }
   if (form === 'none') {
-    const missing = body.content !== undefined && body.prompt_template === undefined ? ['prompt_template'] : body.prompt_template !== undefined && body.content === undefined ? ['content'] : ['messages', 'content', 'prompt_template'];
-    throw new UnprocessableEntityError('Send either a non-empty messages array or content plus prompt_template', {
-      accepted_forms: [['messages'], ['content', 'prompt_template']],
-      missing,
-    }, 'missing_field');
+    const missing =
+      body.content !== undefined && body.prompt_template === undefined
+        ? ['prompt_template']
+        : body.prompt_template !== undefined && body.content === undefined
+          ? ['content']
+          : ['messages', 'content', 'prompt_template'];
+    throw new UnprocessableEntityError(
+      'Send either a non-empty messages array or content plus prompt_template',
+      {
+        accepted_forms: [['messages'], ['content', 'prompt_template']],
+        missing,
+      },
+      'missing_field',
+    );
   }
   if (files.length > 0) {
     throw new UnprocessableEntityError(
@@ -75,7 +99,8 @@ export function planExtract(body: ExtractBody): ExtractPlan {
   const explicit = explicitJson(body.output_format, body.response_format);
   const wantsJson = explicit ?? /\bjson\b/i.test(text);
   const request: ChatRequest = {
-    messages: form === 'legacy' ? [{ role: 'user', content: renderTemplate(body.prompt_template ?? '', body.content ?? '') }] : (body.messages ?? []).map((m) => ({ role: m.role, content: m.content })),
+    messages:
+      form === 'legacy' ? [{ role: 'user', content: renderTemplate(body.prompt_template ?? '', body.content ?? '') }] : (body.messages ?? []).map((m) => ({ role: m.role, content: m.content })),
     ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
     ...(body.max_tokens !== undefined ? { maxTokens: body.max_tokens } : {}),
     jsonMode: explicit === true,

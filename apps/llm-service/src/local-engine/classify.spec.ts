@@ -18,9 +18,28 @@ const LADING_PROMPT = {
   description: 'Shipper, consignee, vessel, port of loading, port of discharge, container numbers and cargo weight of a bill of lading',
 };
 
-const INVOICE = ['INVOICE INV-2024-0077', 'From: Acme Office Supplies Ltd', 'To: Globex Corporation', 'Line items: 10 x Printer paper at 12.50 EUR', 'VAT: 25.00 EUR', 'Amount due: 150.00 EUR', 'Please pay within 30 days.'].join('\n');
-const LADING = ['BILL OF LADING', 'B/L number: MSKU-88231', 'Shipper: Acme Office Supplies Ltd', 'Consignee: Globex Corporation', 'Vessel: Maersk Elba', 'Port of loading: Rotterdam', 'Port of discharge: New York', 'Container: MSKU 123456-7', 'Cargo weight: 18,400 kg'].join('\n');
-const RECIPE = 'Grandma’s apple crumble. Preheat the oven to 180 degrees. Slice four apples and toss them with cinnamon. Cover them with a mix of butter, flour and oats, and bake for forty minutes until golden. Serve warm with custard.';
+const INVOICE = [
+  'INVOICE INV-2024-0077',
+  'From: Acme Office Supplies Ltd',
+  'To: Globex Corporation',
+  'Line items: 10 x Printer paper at 12.50 EUR',
+  'VAT: 25.00 EUR',
+  'Amount due: 150.00 EUR',
+  'Please pay within 30 days.',
+].join('\n');
+const LADING = [
+  'BILL OF LADING',
+  'B/L number: MSKU-88231',
+  'Shipper: Acme Office Supplies Ltd',
+  'Consignee: Globex Corporation',
+  'Vessel: Maersk Elba',
+  'Port of loading: Rotterdam',
+  'Port of discharge: New York',
+  'Container: MSKU 123456-7',
+  'Cargo weight: 18,400 kg',
+].join('\n');
+const RECIPE =
+  'Grandma’s apple crumble. Preheat the oven to 180 degrees. Slice four apples and toss them with cinnamon. Cover them with a mix of butter, flour and oats, and bake for forty minutes until golden. Serve warm with custard.';
 
 /** Phase 2 as @docflow/llm-client's matchPrompt asks it: the prompts as a JSON array, the document with its title. */
 async function matchWithEngine(title: string, text: string, prompts: object[]): Promise<{ prompt_title: string | null; match_confidence: number }> {

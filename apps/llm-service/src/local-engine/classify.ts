@@ -31,7 +31,9 @@ function candidateFromObject(obj: Record<string, unknown>): Candidate | undefine
   const key = LABEL_KEYS.find((k) => textOf(obj[k]) !== undefined);
   const label = key ? textOf(obj[key]) : undefined;
   if (!label) return undefined;
-  const description = DESCRIPTION_KEYS.map((k) => textOf(obj[k])).filter(Boolean).join(' ');
+  const description = DESCRIPTION_KEYS.map((k) => textOf(obj[k]))
+    .filter(Boolean)
+    .join(' ');
   const section = textOf(obj.section);
   return { label, ...(section ? { section } : {}), ...(description ? { description } : {}) };
 }
@@ -99,7 +101,10 @@ export function parseCandidates(instructions: string): Candidate[] {
       if (items.length >= 2) return dedupe(items);
     }
   }
-  const bullets = lines.map((l) => BULLET.exec(l)).filter((m): m is RegExpExecArray => m !== null).map((m) => candidateFromLine(String(m[1])));
+  const bullets = lines
+    .map((l) => BULLET.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => candidateFromLine(String(m[1])));
   return dedupe(bullets.filter((c): c is Candidate => c !== undefined));
 }
 
@@ -141,7 +146,10 @@ interface TextProfile {
 }
 
 function profile(text: string): TextProfile {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   // The heading zone: the first sentence (at most 80 characters) of each of the first two lines, where a title or a document's own heading stands.
   const heading = new Set(lines.slice(0, 2).flatMap((l) => contentTokens((/^.*?[.!?](?=\s|$)/.exec(l)?.[0] ?? l).slice(0, 80))));
   return { tf: termFrequencies(contentTokens(text)), heading };
@@ -166,7 +174,7 @@ export function similarity(text: TextProfile, candidate: Candidate): number {
   const label = subjectTerms(candidate.label);
   const labelSet = new Set(label);
   const described = subjectTerms(`${candidate.section ?? ''} ${candidate.description ?? ''}`).filter((t) => !labelSet.has(t));
-  const mention = (t: string): number => (text.heading.has(t) ? 1 : MENTION_EVIDENCE[Math.min(3, text.tf.get(t) ?? 0)] ?? 0);
+  const mention = (t: string): number => (text.heading.has(t) ? 1 : (MENTION_EVIDENCE[Math.min(3, text.tf.get(t) ?? 0)] ?? 0));
   const evidence = label.map(mention);
   const a = evidence.length ? 0.5 * Math.max(...evidence) + 0.5 * (evidence.reduce((x, y) => x + y, 0) / evidence.length) : 0;
   const found = described.filter((t) => (text.tf.get(t) ?? 0) > 0).length;

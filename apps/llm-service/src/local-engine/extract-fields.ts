@@ -3,15 +3,38 @@ import { Amount, findAmounts, findDates, findEmails, findLabelValues, findPhones
 import { stem } from './text';
 
 const SYNONYMS: Record<string, string> = {
-  no: 'number', num: 'number', nr: 'number', '#': 'number', amt: 'amount', qty: 'quantity', tel: 'phone', telephone: 'phone',
-  mobile: 'phone', cell: 'phone', mail: 'email', e: 'email', addr: 'address', dob: 'birth', ref: 'reference', acct: 'account',
-  po: 'order', purchase: 'order', grand: 'total', vat: 'tax', gst: 'tax', id: 'number', identifier: 'number',
+  no: 'number',
+  num: 'number',
+  nr: 'number',
+  '#': 'number',
+  amt: 'amount',
+  qty: 'quantity',
+  tel: 'phone',
+  telephone: 'phone',
+  mobile: 'phone',
+  cell: 'phone',
+  mail: 'email',
+  e: 'email',
+  addr: 'address',
+  dob: 'birth',
+  ref: 'reference',
+  acct: 'account',
+  po: 'order',
+  purchase: 'order',
+  grand: 'total',
+  vat: 'tax',
+  gst: 'tax',
+  id: 'number',
+  identifier: 'number',
 };
 const FILLER = new Set(['the', 'of', 'a', 'an', 'and', 'or', 'to', 'for', 'value']);
 
 /** `invoiceNumber`, `invoice_number` and `Invoice No.` all become {invoice, number}. */
 export function keyTokens(key: string): string[] {
-  const spaced = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/#/g, ' # ').replace(/e-mail/gi, 'email');
+  const spaced = key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/#/g, ' # ')
+    .replace(/e-mail/gi, 'email');
   return (spaced.toLowerCase().match(/[\p{L}\p{N}]+|#/gu) ?? [])
     .filter((t) => !FILLER.has(t))
     .map((t) => SYNONYMS[t] ?? t)
@@ -219,7 +242,12 @@ export function requestedShape(instructions: string, options: { outputOnly?: boo
     if (!header) continue;
     const after = line.slice(line.indexOf(':') + 1);
     if (line.includes(':') && after.trim()) {
-      const keys = after.split(/\s*(?:,|;|\band\b)\s*/).map((s) => s.replace(/\.$/, '')).filter((s) => s && s.length <= 60).map(asKey).filter(Boolean);
+      const keys = after
+        .split(/\s*(?:,|;|\band\b)\s*/)
+        .map((s) => s.replace(/\.$/, ''))
+        .filter((s) => s && s.length <= 60)
+        .map(asKey)
+        .filter(Boolean);
       if (keys.length) return Object.fromEntries(keys.map((k) => [k, { leaf: 'unknown' } as ShapeLeaf]));
     }
     const keys: string[] = [];
@@ -244,7 +272,11 @@ function everything(ev: Evidence): Filled {
     const key = keyTokensRaw(lv.label).join('_');
     if (key && !(key in out)) out[key] = lv.value;
   }
-  const lists: [string, Found<string>[]][] = [['emails', ev.emails], ['phone_numbers', ev.phones], ['dates', ev.dates]];
+  const lists: [string, Found<string>[]][] = [
+    ['emails', ev.emails],
+    ['phone_numbers', ev.phones],
+    ['dates', ev.dates],
+  ];
   for (const [key, found] of lists) if (found.length && !(key in out)) out[key] = found.map((f) => f.value).join(', ');
   if (ev.amounts.length && !('amounts' in out)) out.amounts = ev.amounts.map((a) => `${a.value.amount}${a.value.currency ? ` ${a.value.currency}` : ''}`).join(', ');
   return out;

@@ -65,7 +65,8 @@ describe('summarisation', () => {
 
 describe('classification', () => {
   it('parses candidates from a bulleted list and picks the right label', () => {
-    const prompt = 'Classify the document into one of these categories:\n- Invoice: a bill requesting payment for goods, with totals and due dates\n- Resume: a curriculum vitae listing work experience and education\n- Contract: an agreement between parties with terms and signatures';
+    const prompt =
+      'Classify the document into one of these categories:\n- Invoice: a bill requesting payment for goods, with totals and due dates\n- Resume: a curriculum vitae listing work experience and education\n- Contract: an agreement between parties with terms and signatures';
     const candidates = parseCandidates(prompt);
     expect(candidates.map((c) => c.label)).toEqual(['Invoice', 'Resume', 'Contract']);
     const result = classify(INVOICE, candidates);
@@ -75,7 +76,8 @@ describe('classification', () => {
   });
 
   it('reads prompt titles and sections from a JSON array and an inline list', () => {
-    const prompt = 'Classify. Prompts: [{"title": "Employment Contract", "section": "HR", "description": "employment agreement salary employee employer"}, {"title": "Purchase Invoice", "section": "Finance", "description": "invoice payment total due tax"}]';
+    const prompt =
+      'Classify. Prompts: [{"title": "Employment Contract", "section": "HR", "description": "employment agreement salary employee employer"}, {"title": "Purchase Invoice", "section": "Finance", "description": "invoice payment total due tax"}]';
     const result = classify(INVOICE, parseCandidates(prompt));
     expect(result).toMatchObject({ label: 'Purchase Invoice', section: 'Finance' });
     expect(parseCandidates('Answer with one of: positive, negative or neutral').map((c) => c.label)).toEqual(['positive', 'negative', 'neutral']);
@@ -129,7 +131,11 @@ describe('on a contract', () => {
     const res = await engine.chat({
       expectsJson: true,
       messages: [
-        { role: 'system', content: 'Classify the document into one of the following document types:\n1. Invoice - bills, payment requests\n2. Employment Contract - employment agreements, offer letters\n3. Bank Statement - account statements\nRespond in JSON with fields: document_type, confidence.' },
+        {
+          role: 'system',
+          content:
+            'Classify the document into one of the following document types:\n1. Invoice - bills, payment requests\n2. Employment Contract - employment agreements, offer letters\n3. Bank Statement - account statements\nRespond in JSON with fields: document_type, confidence.',
+        },
         { role: 'user', content: CONTRACT },
       ],
     });

@@ -66,7 +66,10 @@ export interface LocalPlan {
  * else is chat.
  */
 export function planLocalTask(messages: ChatMessage[], hints: LocalHints | undefined, expectsJson: boolean): LocalPlan {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   let instructions: string;
   let document: string;

@@ -73,7 +73,10 @@ function runsOn(line: string, next: string | undefined): boolean {
 export function splitSentences(text: string): Sentence[] {
   const out: string[] = [];
   for (const block of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
-    const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     let current = '';
     lines.forEach((line, i) => {
       const own = line.replace(LIST_ITEM, '');

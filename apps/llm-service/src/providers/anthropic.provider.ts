@@ -11,10 +11,7 @@ export interface AnthropicProviderOptions extends Omit<ProviderHttpOptions, 'pro
   model?: string;
 }
 
-type ContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string };
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -39,7 +36,11 @@ function parseArguments(args: string): unknown {
 
 /** Maps the OpenAI-shaped conversation onto the Messages API: system apart, tool calls as blocks, alternating roles. */
 export function toAnthropicMessages(messages: ChatMessage[]): { system?: string; messages: AnthropicMessage[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).filter(Boolean).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .filter(Boolean)
+    .join('\n\n');
   const out: AnthropicMessage[] = [];
   for (const m of messages) {
     let turn: AnthropicMessage;

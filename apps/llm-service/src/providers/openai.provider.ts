@@ -92,9 +92,7 @@ export class OpenAiProvider implements LlmProvider {
     const data = asRecord(await this.http.post('/embeddings', { model: this.embeddingModel, input: texts }));
     const items = data?.data;
     if (!data || !Array.isArray(items)) throw new LlmProviderError('openai answered embeddings without data', 'openai');
-    const ordered = items
-      .map((raw, i) => asRecord(raw) ?? { index: i })
-      .sort((a, b) => tokenCount(a.index) - tokenCount(b.index));
+    const ordered = items.map((raw, i) => asRecord(raw) ?? { index: i }).sort((a, b) => tokenCount(a.index) - tokenCount(b.index));
     const embeddings = ordered.map((item) => item.embedding);
     if (embeddings.length !== texts.length || !embeddings.every((e): e is number[] => Array.isArray(e) && e.every((n) => typeof n === 'number'))) {
       throw new LlmProviderError('openai answered embeddings of an unexpected shape', 'openai');

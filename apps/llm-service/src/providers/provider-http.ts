@@ -36,10 +36,7 @@ export interface ProviderHttpOptions {
   secrets?: string[];
 }
 
-type Attempt =
-  | { kind: 'ok'; data: unknown }
-  | { kind: 'refused'; status: number; message: string }
-  | { kind: 'retryable'; reason: string; retryAfterMs?: number };
+type Attempt = { kind: 'ok'; data: unknown } | { kind: 'refused'; status: number; message: string } | { kind: 'retryable'; reason: string; retryAfterMs?: number };
 
 const MAX_MESSAGE = 500;
 

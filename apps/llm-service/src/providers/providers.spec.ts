@@ -21,7 +21,10 @@ describe('OpenAiProvider against a loopback chat-completions server', () => {
     const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"id":7}' } }];
     stub = await startStubServer(() => ({ status: 200, body: openAiCompletion(null, { prompt: 30, completion: 4, toolCalls }) }));
     const res = await provider(stub.url).chat({
-      messages: [{ role: 'system', content: 'Answer in JSON.' }, { role: 'user', content: 'Find 7' }],
+      messages: [
+        { role: 'system', content: 'Answer in JSON.' },
+        { role: 'user', content: 'Find 7' },
+      ],
       temperature: 0.2,
       maxTokens: 100,
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
@@ -33,7 +36,10 @@ describe('OpenAiProvider against a loopback chat-completions server', () => {
     expect(sent!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent!.body).toEqual({
       model: 'gpt-4o-mini',
-      messages: [{ role: 'system', content: 'Answer in JSON.' }, { role: 'user', content: 'Find 7' }],
+      messages: [
+        { role: 'system', content: 'Answer in JSON.' },
+        { role: 'user', content: 'Find 7' },
+      ],
       temperature: 0.2,
       max_tokens: 100,
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
@@ -61,7 +67,9 @@ describe('OpenAiProvider against a loopback chat-completions server', () => {
   it('gives 503 llm_service_unavailable with retry_after when retries are exhausted', async () => {
     stub = await startStubServer(() => ({ status: 503, body: { error: { message: 'overloaded' } } }));
     const clock = recordingClock();
-    const err = await provider(stub.url, clock).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await provider(stub.url, clock)
+      .chat({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmUnavailableError);
     expect(err).toMatchObject({ status: 503, code: 'llm_service_unavailable', details: { retry_after: 1, provider: 'openai' } });
     expect(stub.requests).toHaveLength(3);
@@ -70,14 +78,18 @@ describe('OpenAiProvider against a loopback chat-completions server', () => {
 
   it('stops at once when Retry-After is longer than the service waits, and reports it', async () => {
     stub = await startStubServer(() => ({ status: 429, body: {}, headers: { 'retry-after': '120' } }));
-    const err = await provider(stub.url).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await provider(stub.url)
+      .chat({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 503, details: { retry_after: 120, provider: 'openai' } });
     expect(stub.requests).toHaveLength(1);
   });
 
   it('does not retry a 400 and gives 502 llm_provider_error without echoing the key', async () => {
     stub = await startStubServer(() => ({ status: 400, body: { error: { message: `Invalid model for key ${KEY}` } } }));
-    const err = await provider(stub.url).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await provider(stub.url)
+      .chat({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmProviderError);
     expect(err).toMatchObject({ status: 502, code: 'llm_provider_error', details: { provider: 'openai', provider_status: 400 } });
     expect((err as Error).message).toContain('Invalid model for key [redacted]');
@@ -87,14 +99,18 @@ describe('OpenAiProvider against a loopback chat-completions server', () => {
 
   it('retries timeouts and connection errors', async () => {
     stub = await startStubServer(() => ({ status: 200, hang: true }));
-    const timedOut = await provider(stub.url, recordingClock(), 150).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const timedOut = await provider(stub.url, recordingClock(), 150)
+      .chat({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(timedOut).toMatchObject({ status: 503, code: 'llm_service_unavailable' });
     expect((timedOut as Error).message).toContain('no answer within 150 ms');
     expect(stub.requests).toHaveLength(3);
 
     const closed = await startStubServer(() => ({ status: 200 }));
     await closed.close();
-    const refused = await provider(closed.url).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const refused = await provider(closed.url)
+      .chat({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 503, details: { provider: 'openai' } });
     expect((refused as Error).message).toContain('connection error');
   });
@@ -102,11 +118,25 @@ describe('OpenAiProvider against a loopback chat-completions server', () => {
   it('posts embeddings and returns them in input order', async () => {
     stub = await startStubServer(() => ({
       status: 200,
-      body: { model: 'text-embedding-3-small', data: [{ index: 1, embedding: [0, 1] }, { index: 0, embedding: [1, 0] }], usage: { prompt_tokens: 6, total_tokens: 6 } },
+      body: {
+        model: 'text-embedding-3-small',
+        data: [
+          { index: 1, embedding: [0, 1] },
+          { index: 0, embedding: [1, 0] },
+        ],
+        usage: { prompt_tokens: 6, total_tokens: 6 },
+      },
     }));
     const res = await provider(stub.url).embed(['a', 'b']);
     expect(stub.requests[0]).toMatchObject({ path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: ['a', 'b'] } });
-    expect(res).toEqual({ embeddings: [[1, 0], [0, 1]], model: 'text-embedding-3-small', usage: { prompt_tokens: 6, completion_tokens: 0 } });
+    expect(res).toEqual({
+      embeddings: [
+        [1, 0],
+        [0, 1],
+      ],
+      model: 'text-embedding-3-small',
+      usage: { prompt_tokens: 6, completion_tokens: 0 },
+    });
   });
 });
 
@@ -120,10 +150,13 @@ describe('AnthropicProvider against a loopback Messages server', () => {
   it('sends the key and version headers, the system prompt apart and max_tokens, and maps tool_use to tool_calls', async () => {
     stub = await startStubServer(() => ({
       status: 200,
-      body: anthropicMessage([
-        { type: 'text', text: 'Looking it up.' },
-        { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { id: 7 } },
-      ], { input: 40, output: 9 }),
+      body: anthropicMessage(
+        [
+          { type: 'text', text: 'Looking it up.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { id: 7 } },
+        ],
+        { input: 40, output: 9 },
+      ),
     }));
     const provider = new AnthropicProvider({ baseUrl: `${stub.url}/v1`, apiKey: KEY, timeoutMs: 5000, retry, clock: recordingClock() });
     const res = await provider.chat({

@@ -12,7 +12,10 @@ export type EmbeddingProvider = LlmProvider & { embed(texts: string[]): Promise<
 export class ProviderRegistry {
   readonly local: EmbeddingProvider;
 
-  constructor(private readonly slots: Partial<Record<ModelType, LlmProvider>> = {}, local: EmbeddingProvider = new LocalEngine()) {
+  constructor(
+    private readonly slots: Partial<Record<ModelType, LlmProvider>> = {},
+    local: EmbeddingProvider = new LocalEngine(),
+  ) {
     this.local = local;
   }
 

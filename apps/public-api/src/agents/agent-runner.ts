@@ -33,7 +33,9 @@ function systemPrompt(agent: AgentEntity, offered: string[]): string {
     `You are ${agent.name}, an assistant in Docflow.`,
     agent.goal ? `Your goal: ${agent.goal}` : '',
     agent.description ? `About you: ${agent.description}` : '',
-    offered.length > 0 ? `Call the tools (${offered.join(', ')}) when they help; answer from what they return, and say so when they return nothing useful.` : 'Answer from what you know and what the user gives you.',
+    offered.length > 0
+      ? `Call the tools (${offered.join(', ')}) when they help; answer from what they return, and say so when they return nothing useful.`
+      : 'Answer from what you know and what the user gives you.',
     'Answer in plain language.',
   ]
     .filter((line) => line !== '')
@@ -83,9 +85,16 @@ export async function runAgent(
     const started = performance.now();
     let reply;
     try {
-      reply = await llm.chat({ messages, model_type: agent.model as ModelType, temperature: agent.temperature, ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}), ...(turn.dataShield ? { data_shield: turn.dataShield } : {}) });
+      reply = await llm.chat({
+        messages,
+        model_type: agent.model as ModelType,
+        temperature: agent.temperature,
+        ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}),
+        ...(turn.dataShield ? { data_shield: turn.dataShield } : {}),
+      });
     } catch (err) {
-      if (err instanceof InternalServiceError) throw new ServiceUnavailableError(`The language model could not be reached: ${err.message}`, err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {});
+      if (err instanceof InternalServiceError)
+        throw new ServiceUnavailableError(`The language model could not be reached: ${err.message}`, err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {});
       throw err;
     }
     const calls = reply.message.tool_calls ?? [];

@@ -24,7 +24,10 @@ export interface AgentRuntime {
   squads: SquadsService;
 }
 
-export function createAgentRuntime(ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits'>, deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] }): AgentRuntime {
+export function createAgentRuntime(
+  ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits'>,
+  deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] },
+): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });

@@ -67,7 +67,10 @@ export interface AgentToolsDeps {
   agents: AgentsRepository;
   squads: Pick<SquadsRepository, 'listOwned'>;
   /** RAG over the user's documents (RagService.query). */
-  ask(userId: number, question: { query: string; topK: number; onlyDocumentIds?: number[] }): Promise<{ answer: string; sources: { document_id: number; document_name: string; chunk_text: string; score: number }[] }>;
+  ask(
+    userId: number,
+    question: { query: string; topK: number; onlyDocumentIds?: number[] },
+  ): Promise<{ answer: string; sources: { document_id: number; document_name: string; chunk_text: string; score: number }[] }>;
 }
 
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
@@ -156,7 +159,14 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
         description: 'List the squads (teams of agents) the user can kick off: id, name, slug, process, members, task ids.',
         parameters: NO_ARGS,
         async run(ctx) {
-          return (await deps.squads.listOwned(ctx.userId)).map((s) => ({ id: s.id, name: s.name, slug: s.slug, process: s.process, agents: s.agents.map((m) => m.agent_slug), tasks: s.tasks.map((t) => t.id) }));
+          return (await deps.squads.listOwned(ctx.userId)).map((s) => ({
+            id: s.id,
+            name: s.name,
+            slug: s.slug,
+            process: s.process,
+            agents: s.agents.map((m) => m.agent_slug),
+            tasks: s.tasks.map((t) => t.id),
+          }));
         },
       },
     ],

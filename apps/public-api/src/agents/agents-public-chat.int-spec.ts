@@ -48,7 +48,10 @@ beforeAll(async () => {
   kit = await openRagKit({ AGENT_CHAT_RATE_PER_KEY: '3', AGENT_CHAT_RATE_PER_SESSION: '2', AGENT_CHAT_MAX_MODEL_CALLS: '3', AGENT_CHAT_MAX_TOOL_CALLS: '4' });
   publicDoc = await document('Opening hours', 'The shop opens at nine and closes at six on weekdays.');
   privateDoc = await document('Salary bands', 'The shop manager earns ninety thousand a year; opening a store costs a lot.');
-  const collection = await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.alice.auth).send({ data: { name: 'Public to the shop bot', documents: [publicDoc] } });
+  const collection = await request(kit.app)
+    .post('/api/collections/create-collection')
+    .set('authorization', kit.alice.auth)
+    .send({ data: { name: 'Public to the shop bot', documents: [publicDoc] } });
   collectionId = (collection.body as { data: { id: number } }).data.id;
 });
 
@@ -97,8 +100,17 @@ describe('agent public chat: what key holders reach', () => {
     kit.llm.chatReplies.push({ content: '', tool_calls: [toolCall('c1', 'list_documents')] }, { content: 'Nothing.' });
     const before = chatCalls().length;
     await chat(agent.slug, { key: agent.api_key }, { query: 'List' });
-    expect(JSON.parse(chatCalls().slice(before)[1]!.messages.find((m) => m.role === 'tool')!.content!)).toEqual([]);
-    const bobs = await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.bob.auth).send({ data: { name: 'Bob’s' } });
+    expect(
+      JSON.parse(
+        chatCalls()
+          .slice(before)[1]!
+          .messages.find((m) => m.role === 'tool')!.content!,
+      ),
+    ).toEqual([]);
+    const bobs = await request(kit.app)
+      .post('/api/collections/create-collection')
+      .set('authorization', kit.bob.auth)
+      .send({ data: { name: 'Bob’s' } });
     const refused = await request(kit.app)
       .put(`/api/agents/${agent.id}`)
       .set('authorization', kit.alice.auth)

@@ -120,7 +120,8 @@ export function parseUpdateAgent(body: unknown): AgentSettings {
   const fields = requestFields(body);
   const errors: string[] = [];
   const settings = readSettings(fields, errors);
-  if (errors.length === 0 && Object.keys(settings).length === 0) errors.push('give at least one agent field (name, description, goal, available_tools, model, max_iterations, temperature, active, branding, mcp_servers, ...)');
+  if (errors.length === 0 && Object.keys(settings).length === 0)
+    errors.push('give at least one agent field (name, description, goal, available_tools, model, max_iterations, temperature, active, branding, mcp_servers, ...)');
   if (errors.length > 0) throw BadRequestError.withErrors('Invalid agent', errors);
   return settings;
 }

@@ -23,12 +23,20 @@ function chatCalls(): { messages: { role: string; content: string | null; tool_c
 
 beforeAll(async () => {
   kit = await openRagKit();
-  const up = await upload(kit.app, kit.alice, { content: 'Holidays: every employee has twenty-eight days of paid holiday a year.', filename: 'policy.txt', contentType: 'text/plain', fields: { title: 'Holiday policy' } });
+  const up = await upload(kit.app, kit.alice, {
+    content: 'Holidays: every employee has twenty-eight days of paid holiday a year.',
+    filename: 'policy.txt',
+    contentType: 'text/plain',
+    fields: { title: 'Holiday policy' },
+  });
   const documentId = (up.body as { id: number }).id;
   await request(kit.app).post(`/api/documents/${documentId}/rag-enable`).set('authorization', kit.alice.auth).send({});
   expect((await settled(kit, documentId)).rag_processing_status).toBe('completed');
   // The policy is made public to the agent's key holders through a collection.
-  const collection = await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.alice.auth).send({ data: { name: 'HR public', documents: [documentId] } });
+  const collection = await request(kit.app)
+    .post('/api/collections/create-collection')
+    .set('authorization', kit.alice.auth)
+    .send({ data: { name: 'HR public', documents: [documentId] } });
   expect(collection.status).toBe(201);
   const res = await request(kit.app)
     .post('/api/agents')
@@ -53,13 +61,25 @@ afterAll(async () => {
 
 describe('agents (spec 2.10, 4.11)', () => {
   it('creates an agent with defaults, a slug and a key shown once: never in later reads, nor stored', async () => {
-    expect(agent).toMatchObject({ name: 'HR Assistant', slug: 'hr-assistant', model: 'provider_a', max_iterations: 10, temperature: 0.3, conversational: true, active: true, owner: { id: kit.alice.id } });
+    expect(agent).toMatchObject({
+      name: 'HR Assistant',
+      slug: 'hr-assistant',
+      model: 'provider_a',
+      max_iterations: 10,
+      temperature: 0.3,
+      conversational: true,
+      active: true,
+      owner: { id: kit.alice.id },
+    });
     expect(agent.api_key).toMatch(/^agk_[A-Za-z0-9_-]{40,}$/);
     const read = await request(kit.app).get(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth);
     expect((read.body as { data: AgentView }).data.name).toBe('HR Assistant');
     const list = await request(kit.app).get('/api/agents').set('authorization', kit.alice.auth);
     expect((list.body as { data: AgentView[] }).data.map((a) => a.slug)).toEqual(['hr-assistant']);
-    const updated = await request(kit.app).put(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth).send({ data: { welcome_message: 'Hello' } });
+    const updated = await request(kit.app)
+      .put(`/api/agents/${agent.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { welcome_message: 'Hello' } });
     expect(updated.status).toBe(200);
     for (const res of [read, list, updated]) {
       expect(JSON.stringify(res.body)).not.toContain('api_key');
@@ -161,10 +181,7 @@ describe('agents (spec 2.10, 4.11)', () => {
   });
 
   it('lets any signed-in user chat with the Composer, whose list tools read that user’s things', async () => {
-    kit.llm.chatReplies.push(
-      { content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'composer_list_task_types', arguments: '{}' } }] },
-      { content: 'There are 13 task types.' },
-    );
+    kit.llm.chatReplies.push({ content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'composer_list_task_types', arguments: '{}' } }] }, { content: 'There are 13 task types.' });
     const res = await chat('composer', { bearer: kit.bob.auth }, { query: 'What can a workflow do?' });
     expect(res.status).toBe(200);
     expect((res.body as ChatAnswer).tools_used).toEqual(['composer_list_task_types']);
@@ -201,7 +218,16 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(await count()).toBe(0);
     // Nor can the model swap in other arguments under it.
     kit.llm.chatReplies.push(
-      { content: '', tool_calls: [{ id: 'p4', type: 'function', function: { name: 'composer_create_workflow', arguments: JSON.stringify({ name: 'Other flow', workflow_definition: definition, confirmation_id: preview.confirmation_id }) } }] },
+      {
+        content: '',
+        tool_calls: [
+          {
+            id: 'p4',
+            type: 'function',
+            function: { name: 'composer_create_workflow', arguments: JSON.stringify({ name: 'Other flow', workflow_definition: definition, confirmation_id: preview.confirmation_id }) },
+          },
+        ],
+      },
       { content: 'Created.' },
     );
     await chat('composer', { bearer: kit.bob.auth }, { query: `Confirm ${preview.confirmation_id}`, session_id: sessionId });
@@ -222,19 +248,40 @@ describe('agents (spec 2.10, 4.11)', () => {
   });
 
   it('manages conversations: create, add messages (also internally), escalate, filter, delete', async () => {
-    const created = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'Support case', agent_config: { tone: 'formal' }, agent_id: agent.id } });
+    const created = await request(kit.app)
+      .post('/api/agent-conversations')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { title: 'Support case', agent_config: { tone: 'formal' }, agent_id: agent.id } });
     expect(created.status).toBe(201);
     const session = (created.body as { data: SessionView }).data;
     expect(session).toMatchObject({ title: 'Support case', message_count: 0, active: true, agent_id: agent.id, agent_config: { tone: 'formal' } });
-    const added = await request(kit.app).post(`/api/agent-conversations/${session.session_id}/messages`).set('authorization', kit.alice.auth).send({ role: 'user', content: 'My laptop broke', metadata: { channel: 'web' } });
+    const added = await request(kit.app)
+      .post(`/api/agent-conversations/${session.session_id}/messages`)
+      .set('authorization', kit.alice.auth)
+      .send({ role: 'user', content: 'My laptop broke', metadata: { channel: 'web' } });
     expect(added.status).toBe(201);
     expect((added.body as { data: MessageView }).data).toMatchObject({ role: 'user', content: 'My laptop broke', metadata: { channel: 'web' } });
-    const internal = await request(kit.app).post(`/api/internal/agent-conversations/${session.session_id}/messages`).set('X-Service-Key', SERVICE_KEY).send({ role: 'assistant', content: 'A ticket is open.' });
+    const internal = await request(kit.app)
+      .post(`/api/internal/agent-conversations/${session.session_id}/messages`)
+      .set('X-Service-Key', SERVICE_KEY)
+      .send({ role: 'assistant', content: 'A ticket is open.' });
     expect(internal.status).toBe(201);
     expect(internal.body).toEqual({ success: true });
-    expect((await request(kit.app).put(`/api/agent-conversations/${session.session_id}/escalate`).set('authorization', kit.alice.auth).send({ escalation_status: 'escalated', escalation_reason: 'hardware', assigned_agent: 'it-desk' })).body).toEqual({ success: true });
+    expect(
+      (
+        await request(kit.app)
+          .put(`/api/agent-conversations/${session.session_id}/escalate`)
+          .set('authorization', kit.alice.auth)
+          .send({ escalation_status: 'escalated', escalation_reason: 'hardware', assigned_agent: 'it-desk' })
+      ).body,
+    ).toEqual({ success: true });
     const filtered = (await request(kit.app).get(`/api/agent-conversations?filters[agent_id][$eq]=${agent.id}`).set('authorization', kit.alice.auth)).body as { data: SessionView[] };
-    expect(filtered.data.find((s) => s.session_id === session.session_id)).toMatchObject({ message_count: 2, escalation_status: 'escalated', escalation_reason: 'hardware', assigned_agent: 'it-desk' });
+    expect(filtered.data.find((s) => s.session_id === session.session_id)).toMatchObject({
+      message_count: 2,
+      escalation_status: 'escalated',
+      escalation_reason: 'hardware',
+      assigned_agent: 'it-desk',
+    });
     const limited = (await request(kit.app).get(`/api/agent-conversations/${session.session_id}/messages?limit=1`).set('authorization', kit.alice.auth)).body as { data: { messages: MessageView[] } };
     expect(limited.data.messages.map((m) => m.content)).toEqual(['A ticket is open.']);
     expect((await request(kit.app).get(`/api/agent-conversations/${session.session_id}/messages`).set('authorization', kit.bob.auth)).status).toBe(404);
@@ -244,7 +291,11 @@ describe('agents (spec 2.10, 4.11)', () => {
 
   it('refuses a key regeneration without step-up, and an inactive agent’s chat and config', async () => {
     expect((await request(kit.app).post(`/api/agents/${agent.id}/regenerate-key`).set('authorization', kit.alice.auth).set('X-Step-Up-Verified', 'true')).status).toBe(403);
-    await request(kit.app).put(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth).send({ data: { active: false } }).expect(200);
+    await request(kit.app)
+      .put(`/api/agents/${agent.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { active: false } })
+      .expect(200);
     expect((await chat('hr-assistant', { key: agent.api_key }, { query: 'hi' })).status).toBe(403);
     expect((await request(kit.app).get('/api/agents/hr-assistant/public-config')).status).toBe(404);
     expect((await request(kit.app).delete(`/api/agents/${agent.id}`).set('authorization', kit.alice.auth)).body).toEqual({ success: true });
@@ -252,7 +303,10 @@ describe('agents (spec 2.10, 4.11)', () => {
   });
 
   it('never lets a key holder confirm a creation on the owner’s behalf; the owner’s own confirmation works', async () => {
-    const made = await request(kit.app).post('/api/agents').set('authorization', kit.alice.auth).send({ data: { name: 'Builder', available_tools: ['composer_create_prompt'] } });
+    const made = await request(kit.app)
+      .post('/api/agents')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { name: 'Builder', available_tools: ['composer_create_prompt'] } });
     expect(made.status).toBe(201);
     const builder = (made.body as { data: AgentView }).data;
     const createCall = (id: string, title: string) => ({
@@ -269,7 +323,16 @@ describe('agents (spec 2.10, 4.11)', () => {
     kit.llm.chatReplies.push(createCall('o1', 'Made by the owner'), { content: 'Shall I?' });
     const previewed = await chat(builder.slug, { bearer: kit.alice.auth }, { query: 'Make a prompt' });
     const confirmationId = /"confirmation_id":"(cfm_[^"]+)"/.exec((previewed.body as ChatAnswer).answer)![1]!;
-    const confirmCall = { content: '', tool_calls: [{ id: 'o2', type: 'function' as const, function: { name: 'composer_create_prompt', arguments: JSON.stringify({ title: 'Made by the owner', type: 'extraction', confirmation_id: confirmationId }) } }] };
+    const confirmCall = {
+      content: '',
+      tool_calls: [
+        {
+          id: 'o2',
+          type: 'function' as const,
+          function: { name: 'composer_create_prompt', arguments: JSON.stringify({ title: 'Made by the owner', type: 'extraction', confirmation_id: confirmationId }) },
+        },
+      ],
+    };
     // The owner's confirmation id in a key holder's message is still a key holder's message.
     kit.llm.chatReplies.push(confirmCall, { content: 'Done.' });
     await chat(builder.slug, { key: builder.api_key }, { query: `Confirm ${confirmationId}` });
@@ -281,7 +344,10 @@ describe('agents (spec 2.10, 4.11)', () => {
   });
 
   it('answers 400, not 500, for an agent_id beyond any record id', async () => {
-    const res = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'x', agent_id: 99_999_999_999 } });
+    const res = await request(kit.app)
+      .post('/api/agent-conversations')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { title: 'x', agent_id: 99_999_999_999 } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['agent_id: must be an agent id'] } } });
   });
@@ -290,10 +356,20 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect((await request(kit.app).get('/api/agent-conversations/a%00b/messages').set('authorization', kit.alice.auth)).status).toBe(404);
     expect((await request(kit.app).get('/api/agents/a%00b/public-config')).status).toBe(404);
     expect((await request(kit.app).post('/api/agents/a%00b/public-chat').set('authorization', kit.alice.auth).send({ query: 'x' })).status).toBe(404);
-    const badTitle = await request(kit.app).post('/api/agent-conversations').set('authorization', kit.alice.auth).send({ data: { title: 'a\u0000b' } });
+    const badTitle = await request(kit.app)
+      .post('/api/agent-conversations')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { title: 'a\u0000b' } });
     expect(badTitle.status).toBe(400);
     expect(badTitle.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['data.title: must not contain NUL characters or unpaired UTF-16 surrogates'] } } });
-    expect((await request(kit.app).post('/api/agents').set('authorization', kit.alice.auth).send({ data: { name: 'a\u0000b' } })).status).toBe(400);
+    expect(
+      (
+        await request(kit.app)
+          .post('/api/agents')
+          .set('authorization', kit.alice.auth)
+          .send({ data: { name: 'a\u0000b' } })
+      ).status,
+    ).toBe(400);
     expect((await request(kit.app).post('/api/agents/composer/public-chat').set('authorization', kit.alice.auth).send({ query: 'a\u0000b' })).status).toBe(400);
   });
 });

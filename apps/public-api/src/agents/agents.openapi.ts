@@ -15,8 +15,7 @@ const agentFields = {
   available_tools: {
     type: 'array',
     items: { type: 'string' },
-    description:
-      'Tools the agent may call: search_documents, list_documents, list_workflows, and the Composer’s composer_list_* tools; other names are kept but not offered to the model',
+    description: 'Tools the agent may call: search_documents, list_documents, list_workflows, and the Composer’s composer_list_* tools; other names are kept but not offered to the model',
   },
   model: { type: 'string', enum: ['provider_a', 'provider_b', 'provider_c'], default: 'provider_a' },
   max_iterations: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
@@ -32,15 +31,37 @@ const agentFields = {
 
 const message = {
   type: 'object',
-  properties: { id: { type: 'integer' }, role: { type: 'string', enum: ['user', 'assistant', 'system'] }, content: { type: 'string' }, metadata: { type: 'object' }, attachments: { type: ['array', 'null'] }, created_at: { type: 'string' } },
+  properties: {
+    id: { type: 'integer' },
+    role: { type: 'string', enum: ['user', 'assistant', 'system'] },
+    content: { type: 'string' },
+    metadata: { type: 'object' },
+    attachments: { type: ['array', 'null'] },
+    created_at: { type: 'string' },
+  },
 };
-const messageBody = { type: 'object', required: ['content'], properties: { role: { type: 'string', enum: ['user', 'assistant', 'system'], default: 'user' }, content: { type: 'string' }, metadata: { type: 'object' }, attachments: { type: 'array' } } };
-const escalationBody = { type: 'object', required: ['escalation_status'], properties: { escalation_status: { type: 'string' }, escalation_reason: { type: ['string', 'null'] }, assigned_agent: { type: ['string', 'null'] } } };
+const messageBody = {
+  type: 'object',
+  required: ['content'],
+  properties: { role: { type: 'string', enum: ['user', 'assistant', 'system'], default: 'user' }, content: { type: 'string' }, metadata: { type: 'object' }, attachments: { type: 'array' } },
+};
+const escalationBody = {
+  type: 'object',
+  required: ['escalation_status'],
+  properties: { escalation_status: { type: 'string' }, escalation_reason: { type: ['string', 'null'] }, assigned_agent: { type: ['string', 'null'] } },
+};
 
 export function describeAgentRoutes(openapi: OpenApiRegistry): void {
   openapi.addSchema('Agent', {
     type: 'object',
-    properties: { id: { type: 'integer' }, ...agentFields, owner: { type: ['object', 'null'] }, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, api_key: { type: 'string', description: 'Only in the answer of create (and regenerate-key): shown once' } },
+    properties: {
+      id: { type: 'integer' },
+      ...agentFields,
+      owner: { type: ['object', 'null'] },
+      createdAt: { type: 'string' },
+      updatedAt: { type: 'string' },
+      api_key: { type: 'string', description: 'Only in the answer of create (and regenerate-key): shown once' },
+    },
   });
   openapi.addSchema('AgentConversation', {
     type: 'object',
@@ -64,7 +85,12 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     tags: ['agents'],
     auth: 'none',
     parameters: [slugParam],
-    responses: { 200: { description: 'Public configuration', schema: { type: 'object', properties: { type: { const: 'agent' }, name: {}, slug: {}, description: {}, welcome_message: {}, branding: {}, conversational: {} } } } },
+    responses: {
+      200: {
+        description: 'Public configuration',
+        schema: { type: 'object', properties: { type: { const: 'agent' }, name: {}, slug: {}, description: {}, welcome_message: {}, branding: {}, conversational: {} } },
+      },
+    },
     errors: [404],
   });
   openapi.add('post', '/agents/{slug}/public-chat', {
@@ -72,11 +98,18 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
       'Chat with an agent: X-Agent-Key, or the owner’s bearer token (any user’s for the Composer and other system agents). Key holders get only the document tools, over the agent’s public collection; requests are limited per key and per session (429), and each request’s model and tool calls are capped.',
     tags: ['agents'],
     parameters: [slugParam, { name: 'X-Agent-Key', in: 'header', schema: { type: 'string' } }, { name: 'session_id', in: 'query', schema: { type: 'string' } }],
-    requestBody: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, session_id: { type: 'string' }, file_urls: { type: 'array', items: { type: 'object', properties: { url: {}, mime_type: {}, name: {} } } } } },
+    requestBody: {
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string' }, session_id: { type: 'string' }, file_urls: { type: 'array', items: { type: 'object', properties: { url: {}, mime_type: {}, name: {} } } } },
+    },
     responses: {
       200: {
         description: 'The answer',
-        schema: { type: 'object', properties: { answer: { type: 'string' }, trace: { type: 'array', items: { type: 'object' } }, tools_used: { type: 'array', items: { type: 'string' } }, session_id: { type: 'string' } } },
+        schema: {
+          type: 'object',
+          properties: { answer: { type: 'string' }, trace: { type: 'array', items: { type: 'object' } }, tools_used: { type: 'array', items: { type: 'string' } }, session_id: { type: 'string' } },
+        },
       },
     },
     errors: [400, 403, 404, 503],
@@ -91,8 +124,20 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     responses: { 200: { description: 'Agents', schema: { type: 'object', properties: { data: { type: 'array', items: ref('Agent') }, meta: { type: 'object' } } } } },
     errors: [400],
   });
-  openapi.add('post', '/agents', { summary: 'Create an agent', tags: ['agents'], requestBody: dataOf({ type: 'object', required: ['name'], properties: agentFields }), responses: { 201: { description: 'Created', schema: dataOf(ref('Agent')) } }, errors: [400, 409] });
-  openapi.add('get', '/agents/{id}', { summary: 'One agent (the caller’s, or a system agent)', tags: ['agents'], parameters: [idParam], responses: { 200: { description: 'The agent', schema: dataOf(ref('Agent')) } }, errors: [404] });
+  openapi.add('post', '/agents', {
+    summary: 'Create an agent',
+    tags: ['agents'],
+    requestBody: dataOf({ type: 'object', required: ['name'], properties: agentFields }),
+    responses: { 201: { description: 'Created', schema: dataOf(ref('Agent')) } },
+    errors: [400, 409],
+  });
+  openapi.add('get', '/agents/{id}', {
+    summary: 'One agent (the caller’s, or a system agent)',
+    tags: ['agents'],
+    parameters: [idParam],
+    responses: { 200: { description: 'The agent', schema: dataOf(ref('Agent')) } },
+    errors: [404],
+  });
   openapi.add('put', '/agents/{id}', {
     summary: 'Change an agent (system agents are read-only)',
     tags: ['agents'],
@@ -130,7 +175,14 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     responses: { 200: { description: 'Messages', schema: dataOf({ type: 'object', properties: { session_id: { type: 'string' }, messages: { type: 'array', items: message } } }) } },
     errors: [400, 404],
   });
-  openapi.add('post', '/agent-conversations/{sessionId}/messages', { summary: 'Add a message', tags: ['agents'], parameters: [sessionParam], requestBody: messageBody, responses: { 201: { description: 'Added', schema: dataOf(message) } }, errors: [400, 404] });
+  openapi.add('post', '/agent-conversations/{sessionId}/messages', {
+    summary: 'Add a message',
+    tags: ['agents'],
+    parameters: [sessionParam],
+    requestBody: messageBody,
+    responses: { 201: { description: 'Added', schema: dataOf(message) } },
+    errors: [400, 404],
+  });
   openapi.add('post', '/internal/agent-conversations/{sessionId}/messages', {
     summary: 'Add a message (internal services, X-Service-Key)',
     tags: ['internal'],
@@ -140,7 +192,14 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     responses: { 201: { description: 'Added', schema: success } },
     errors: [400, 401, 404],
   });
-  openapi.add('put', '/agent-conversations/{sessionId}/escalate', { summary: 'Escalate a session', tags: ['agents'], parameters: [sessionParam], requestBody: escalationBody, responses: { 200: { description: 'Escalated', schema: success } }, errors: [400, 404] });
+  openapi.add('put', '/agent-conversations/{sessionId}/escalate', {
+    summary: 'Escalate a session',
+    tags: ['agents'],
+    parameters: [sessionParam],
+    requestBody: escalationBody,
+    responses: { 200: { description: 'Escalated', schema: success } },
+    errors: [400, 404],
+  });
   openapi.add('put', '/internal/agent-conversations/{sessionId}/escalate', {
     summary: 'Escalate a session (internal services, X-Service-Key)',
     tags: ['internal'],
@@ -150,5 +209,11 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     responses: { 200: { description: 'Escalated', schema: success } },
     errors: [400, 401, 404],
   });
-  openapi.add('delete', '/agent-conversations/{sessionId}', { summary: 'Delete a session and its messages', tags: ['agents'], parameters: [sessionParam], responses: { 200: { description: 'Deleted', schema: success } }, errors: [404] });
+  openapi.add('delete', '/agent-conversations/{sessionId}', {
+    summary: 'Delete a session and its messages',
+    tags: ['agents'],
+    parameters: [sessionParam],
+    responses: { 200: { description: 'Deleted', schema: success } },
+    errors: [404],
+  });
 }

@@ -182,7 +182,9 @@ export class AgentsService {
     await this.deps.chatLimits.limits.enforce(key, PER_MINUTE(perMinute), `At most ${perMinute} chat requests a minute ${where}`);
   }
 
-  async publicConfig(slug: string): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
+  async publicConfig(
+    slug: string,
+  ): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
     const a = await this.deps.repo.findBySlug(slug);
     if (!a || !a.active) throw new NotFoundError(AGENT_NOT_FOUND);
     return { type: 'agent', name: a.name, slug: a.slug, description: a.description, welcome_message: a.welcomeMessage, branding: a.branding, conversational: a.conversational };
@@ -215,7 +217,13 @@ export class AgentsService {
     // A session created by a parallel first turn with the same session_id comes back from create: checked like a found one.
     const session =
       named ??
-      (await conversations.create(actingUser, { title: turn.query.slice(0, 120), agentConfig: {}, agentId: agent.id, apiKeyHash: keyHash, ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}) }));
+      (await conversations.create(actingUser, {
+        title: turn.query.slice(0, 120),
+        agentConfig: {},
+        agentId: agent.id,
+        apiKeyHash: keyHash,
+        ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}),
+      }));
     // A session belongs to the key it was made with (null: the signed-in user's own): another key's, or a key's for a signed-in caller, is 404.
     if (session.ownerId !== actingUser || session.agentId !== agent.id || session.apiKeyHash !== keyHash) throw new NotFoundError(CONVERSATION_NOT_FOUND);
     await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');

@@ -42,7 +42,7 @@ export class ComposerConfirmationsRepository {
   async issue(userId: number, tool: string, args: Record<string, unknown>): Promise<IssuedConfirmation> {
     const id = `cfm_${randomBytes(12).toString('base64url')}`;
     const expiresAt = new Date(this.now() + CONFIRMATION_TTL_MS);
-    await this.database.query('DELETE FROM composer_confirmations WHERE expires_at < now() - interval \'1 day\'');
+    await this.database.query("DELETE FROM composer_confirmations WHERE expires_at < now() - interval '1 day'");
     await this.database.query('INSERT INTO composer_confirmations (id, user_id, tool, arguments_hash, expires_at) VALUES ($1, $2, $3, $4, $5)', [id, userId, tool, argumentsHash(args), expiresAt]);
     return { id, expiresAt };
   }

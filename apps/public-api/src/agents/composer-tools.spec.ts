@@ -56,7 +56,9 @@ describe('Composer create tools: a confirmation names the exact preview', () => 
     // A bare "yes" no longer arms anything: the message must name the previewed item.
     expect(await s.createPrompt(s.ctx('Yes, create it'), withId)).toMatchObject({ error: expect.stringContaining('does not name this confirmation_id') });
     // Other arguments than the previewed ones, another user, another tool: no.
-    expect(await s.createPrompt(s.ctx(`Confirm ${preview.confirmation_id}`), { ...withId, title: 'Something else' })).toMatchObject({ error: expect.stringContaining('not a preview of exactly these arguments') });
+    expect(await s.createPrompt(s.ctx(`Confirm ${preview.confirmation_id}`), { ...withId, title: 'Something else' })).toMatchObject({
+      error: expect.stringContaining('not a preview of exactly these arguments'),
+    });
     expect(await s.createPrompt(s.ctx(`Confirm ${preview.confirmation_id}`, true, 4), withId)).toMatchObject({ error: expect.stringContaining('not a preview') });
     expect(s.prompts).toEqual([]);
 
@@ -99,6 +101,8 @@ describe('composerBlock', () => {
 
   it('ends a turn with its previews, then what it created', () => {
     const blocks = composerBlocksOf([{ type: 'agent', confirmation_id: 'cfm_1', expires_at: 'x', data: { name: 'A' } }], [{ type: 'prompt', id: 2, name: 'P' }]);
-    expect(blocks).toBe(':::composer_block agent_preview\n{"confirmation_id":"cfm_1","expires_at":"x","data":{"name":"A"}}\n:::\n\n:::composer_block creation_result\n{"created":[{"type":"prompt","id":2,"name":"P"}]}\n:::');
+    expect(blocks).toBe(
+      ':::composer_block agent_preview\n{"confirmation_id":"cfm_1","expires_at":"x","data":{"name":"A"}}\n:::\n\n:::composer_block creation_result\n{"created":[{"type":"prompt","id":2,"name":"P"}]}\n:::',
+    );
   });
 });

@@ -30,8 +30,7 @@ const KEY_HOLDER = {
 };
 
 const NOT_NAMED = {
-  error:
-    'Not created: the user’s latest message does not name this confirmation_id. Show the preview and ask the user to confirm it; their confirmation names the id.',
+  error: 'Not created: the user’s latest message does not name this confirmation_id. Show the preview and ask the user to confirm it; their confirmation names the id.',
 };
 
 const NO_MATCH = {
@@ -49,7 +48,13 @@ type Made = { id: number; name: string };
  * user's message of this turn names that id and the confirmation matches
  * tool, arguments and user, is unexpired and unused (it is then used up).
  */
-function creator(name: string, type: ComposerRecordType, description: string, parameters: Record<string, unknown>, create: (ctx: ToolContext, fields: Record<string, unknown>) => Promise<Made>): AgentTool {
+function creator(
+  name: string,
+  type: ComposerRecordType,
+  description: string,
+  parameters: Record<string, unknown>,
+  create: (ctx: ToolContext, fields: Record<string, unknown>) => Promise<Made>,
+): AgentTool {
   const properties = isPlainObject(parameters['properties']) ? parameters['properties'] : {};
   return {
     description: `${description} Call it first without confirmation_id: that only previews and returns a confirmation_id. Create by calling again with the same arguments and that confirmation_id, once the user's message confirms it by naming the id.`,
@@ -106,7 +111,11 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
         'composer_create_agent',
         'agent',
         'Create an agent from name, goal, description, available_tools, model, temperature, max_iterations.',
-        { type: 'object', properties: { name: { type: 'string' }, goal: { type: 'string' }, description: { type: 'string' }, available_tools: { type: 'array', items: { type: 'string' } } }, required: ['name'] },
+        {
+          type: 'object',
+          properties: { name: { type: 'string' }, goal: { type: 'string' }, description: { type: 'string' }, available_tools: { type: 'array', items: { type: 'string' } } },
+          required: ['name'],
+        },
         (ctx, f) => deps.createAgent(ctx, f),
       ),
     ],

@@ -75,7 +75,10 @@ describe('DOCX uploads', () => {
       { name: 'xl/workbook.xml', data: '<workbook/>' },
       { name: 'xl/media/zeros.bin', data: lies.data, declaredSize: lies.declaredSize },
     ]);
-    for (const [content, filename, contentType] of [[docx, 'liar.docx', DOCX], [xlsx, 'liar.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']] as const) {
+    for (const [content, filename, contentType] of [
+      [docx, 'liar.docx', DOCX],
+      [xlsx, 'liar.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    ] as const) {
       const res = await upload(kit.app, kit.alice, { content, filename, contentType });
       expect(res.status).toBe(400);
       const error = (res.body as ErrorBody).error;
@@ -162,17 +165,13 @@ describe('text extraction', () => {
     const id = (res.body as UploadBody).id;
     await kit.api.documents.textExtraction.idle();
     // As if the process died: one row still pending (never started), one claimed long ago.
-    await kit.bed.database.query(
-      `UPDATE documents SET text_status = 'pending', extracted_text = NULL, text_pages = NULL, text_attempts = 0, updated_at = now() - interval '1 hour' WHERE id = $1`,
-      [id],
-    );
+    await kit.bed.database.query(`UPDATE documents SET text_status = 'pending', extracted_text = NULL, text_pages = NULL, text_attempts = 0, updated_at = now() - interval '1 hour' WHERE id = $1`, [
+      id,
+    ]);
     const res2 = await upload(kit.app, kit.alice, { content: 'stalled\n', filename: 'stalled.txt', contentType: 'text/plain' });
     const id2 = (res2.body as UploadBody).id;
     await kit.api.documents.textExtraction.idle();
-    await kit.bed.database.query(
-      `UPDATE documents SET text_status = 'processing', extracted_text = NULL, text_attempts = 1, text_claimed_at = now() - interval '1 hour' WHERE id = $1`,
-      [id2],
-    );
+    await kit.bed.database.query(`UPDATE documents SET text_status = 'processing', extracted_text = NULL, text_attempts = 1, text_claimed_at = now() - interval '1 hour' WHERE id = $1`, [id2]);
     expect((await getDocumentText(kit.bed.database, id, kit.alice.id))?.status).toBe('pending');
 
     expect(await kit.api.documents.textExtraction.sweepOnce()).toBe(2);

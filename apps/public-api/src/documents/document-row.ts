@@ -3,9 +3,32 @@ import type { DocumentRecord, DocumentType, RagProcessingStatus, RagStatus, Text
 // The documents table as the repository reads it: column lists and the row-to-record mapping.
 
 export const DOCUMENT_COLUMNS = [
-  'id', 'title', 'description', 'tags', 'visibility', 'global_key', 'owner_id', 'storage_key', 'original_storage_key', 'original_filename',
-  'mime_type', 'original_mime_type', 'file_size', 'storage_bytes', 'sha256', 'document_type', 'metadata', 'text_status', 'text_error',
-  'rag_enabled', 'rag_status', 'rag_processing_status', 'rag_chunk_count', 'rag_error', 'created_at', 'updated_at',
+  'id',
+  'title',
+  'description',
+  'tags',
+  'visibility',
+  'global_key',
+  'owner_id',
+  'storage_key',
+  'original_storage_key',
+  'original_filename',
+  'mime_type',
+  'original_mime_type',
+  'file_size',
+  'storage_bytes',
+  'sha256',
+  'document_type',
+  'metadata',
+  'text_status',
+  'text_error',
+  'rag_enabled',
+  'rag_status',
+  'rag_processing_status',
+  'rag_chunk_count',
+  'rag_error',
+  'created_at',
+  'updated_at',
 ];
 /** Every column but the extracted text, plus the owner's username (alias d, users joined as u). */
 export const COLUMNS = `${DOCUMENT_COLUMNS.map((c) => `d.${c}`).join(', ')}, u.username AS owner_username`;

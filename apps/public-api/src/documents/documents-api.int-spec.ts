@@ -93,10 +93,16 @@ describe('one document', () => {
       .send({ title: 'Groceries', description: 'weekly', tags: ['home', 'food'] });
     expect((fieldsForm.body as { data: DocumentView }).data).toMatchObject({ title: 'Groceries', description: 'weekly', tags: ['home', 'food'], metadata: { list: ['milk'] } });
 
-    const metadataForm = await request(kit.app).put(`/api/documents/${memo.id}/metadata`).set('authorization', kit.alice.auth).send({ metadata: { store: 'corner' } });
+    const metadataForm = await request(kit.app)
+      .put(`/api/documents/${memo.id}/metadata`)
+      .set('authorization', kit.alice.auth)
+      .send({ metadata: { store: 'corner' } });
     expect((metadataForm.body as { data: DocumentView }).data).toMatchObject({ title: 'Groceries', metadata: { store: 'corner' } });
 
-    const empty = await request(kit.app).put(`/api/documents/${memo.id}`).set('authorization', kit.alice.auth).send({ data: { title: '  ' } });
+    const empty = await request(kit.app)
+      .put(`/api/documents/${memo.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { title: '  ' } });
     expect(empty.status).toBe(400);
     expect((empty.body as ErrorBody).error.details.errors).toEqual(['title: must not be empty']);
   });
@@ -140,7 +146,11 @@ describe('bad input', () => {
   it('answers the spec error body and changes nothing', async () => {
     const before = ((await get(`/api/documents/${report.id}`, kit.alice)).body as { data: DocumentView }).data;
     const put = (body: string | object, url = `/api/documents/${report.id}`) =>
-      request(kit.app).put(url).set('authorization', kit.alice.auth).set('content-type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+      request(kit.app)
+        .put(url)
+        .set('authorization', kit.alice.auth)
+        .set('content-type', 'application/json')
+        .send(typeof body === 'string' ? body : JSON.stringify(body));
     const answers = await Promise.all([
       put('{"data": {"title": "half'),
       put({ data: { title: 'Renamed', tags: 'not-a-list' } }),
@@ -166,7 +176,9 @@ describe('bad input', () => {
     ]);
     expect(notFound.map((r) => [r.status, (r.body as ErrorBody).error.name])).toEqual(Array(5).fill([404, 'NotFoundError']));
 
-    const unauthenticated = await request(kit.app).put(`/api/documents/${report.id}`).send({ data: { title: 'x' } });
+    const unauthenticated = await request(kit.app)
+      .put(`/api/documents/${report.id}`)
+      .send({ data: { title: 'x' } });
     expect(unauthenticated.body).toMatchObject({ error: { status: 401, name: 'UnauthorizedError' } });
 
     const after = ((await get(`/api/documents/${report.id}`, kit.alice)).body as { data: DocumentView }).data;
@@ -179,7 +191,10 @@ describe("another user's document", () => {
     const id = report.id;
     const answers = await Promise.all([
       get(`/api/documents/${id}`, kit.bob),
-      request(kit.app).put(`/api/documents/${id}`).set('authorization', kit.bob.auth).send({ data: { title: 'mine now' } }),
+      request(kit.app)
+        .put(`/api/documents/${id}`)
+        .set('authorization', kit.bob.auth)
+        .send({ data: { title: 'mine now' } }),
       request(kit.app).put(`/api/documents/${id}/metadata`).set('authorization', kit.bob.auth).send({ metadata: {} }),
       request(kit.app).patch(`/api/documents/${id}/rag-status`).set('authorization', kit.bob.auth).send({ ragEnabled: false }),
       get(`/api/documents/${id}/rag-status`, kit.bob),
@@ -200,9 +215,7 @@ describe('global documents', () => {
   it('are listed with or without a token, and downloaded by key without one', async () => {
     const anonymous = await request(kit.app).get('/api/documents/global');
     expect(anonymous.status).toBe(200);
-    expect((anonymous.body as ListBody).data.map((d) => [d.id, d.visibility, d.fileUrl])).toEqual([
-      [global.id, 'global', 'http://docs.test:1337/api/documents/global/download/terms-of-service'],
-    ]);
+    expect((anonymous.body as ListBody).data.map((d) => [d.id, d.visibility, d.fileUrl])).toEqual([[global.id, 'global', 'http://docs.test:1337/api/documents/global/download/terms-of-service']]);
     expect((await get('/api/documents/global', kit.bob)).status).toBe(200);
     expect((await request(kit.app).get('/api/documents/global').set('authorization', 'Bearer not-a-token')).status).toBe(401);
 
@@ -214,7 +227,11 @@ describe('global documents', () => {
   });
 
   it("are read and downloaded by id by any signed-in user, without the owner's collections, and changed only by the owner", async () => {
-    await request(kit.app).post('/api/collections/create-collection').set('authorization', kit.admin.auth).send({ name: 'Legal', documents: [global.id] }).expect(201);
+    await request(kit.app)
+      .post('/api/collections/create-collection')
+      .set('authorization', kit.admin.auth)
+      .send({ name: 'Legal', documents: [global.id] })
+      .expect(201);
     const read = await get(`/api/documents/${global.id}?populate=*`, kit.bob);
     expect(read.status).toBe(200);
     expect((read.body as { data: DocumentView }).data).toMatchObject({ id: global.id, visibility: 'global', title: 'Terms', owner: { id: kit.admin.id }, collections: [] });
@@ -226,8 +243,14 @@ describe('global documents', () => {
     expect((await request(kit.app).get(`/api/documents/${global.id}`)).status).toBe(401);
 
     const writes = await Promise.all([
-      request(kit.app).put(`/api/documents/${global.id}`).set('authorization', kit.bob.auth).send({ data: { title: 'mine now' } }),
-      request(kit.app).put(`/api/documents/${global.id}/metadata`).set('authorization', kit.bob.auth).send({ metadata: { x: 1 } }),
+      request(kit.app)
+        .put(`/api/documents/${global.id}`)
+        .set('authorization', kit.bob.auth)
+        .send({ data: { title: 'mine now' } }),
+      request(kit.app)
+        .put(`/api/documents/${global.id}/metadata`)
+        .set('authorization', kit.bob.auth)
+        .send({ metadata: { x: 1 } }),
       request(kit.app).patch(`/api/documents/${global.id}/rag-status`).set('authorization', kit.bob.auth).send({ ragEnabled: true }),
       request(kit.app).delete(`/api/documents/${global.id}`).set('authorization', kit.bob.auth),
     ]);

@@ -64,8 +64,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
   const tempDir = uploadTempDir(config);
   const maxFileBytes = config.UPLOAD_MAX_FILE_SIZE_MB * MB;
   const conversionTimeoutMs = config.DOCX_CONVERSION_TIMEOUT_SECONDS * 1000;
-  const converter =
-    deps.converter ?? new DocConverter({ concurrency: 1, defaultTimeoutMs: conversionTimeoutMs, limits: { maxFileBytes }, logger: logger.child({ component: 'docx-to-pdf' }) });
+  const converter = deps.converter ?? new DocConverter({ concurrency: 1, defaultTimeoutMs: conversionTimeoutMs, limits: { maxFileBytes }, logger: logger.child({ component: 'docx-to-pdf' }) });
 
   const repo = new DocumentsRepository(database);
   const documents = new DocumentsService({ repo, storage, logger, publicBaseUrl: config.PUBLIC_BASE_URL });

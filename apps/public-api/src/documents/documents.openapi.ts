@@ -70,7 +70,11 @@ const UPLOAD_DESCRIPTION = [
 export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
   openapi
     .addSchema('Document', DOCUMENT)
-    .addSchema('DocumentList', { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('Document') }, meta: { type: 'object', properties: { pagination: PAGINATION } } } })
+    .addSchema('DocumentList', {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: { data: { type: 'array', items: ref('Document') }, meta: { type: 'object', properties: { pagination: PAGINATION } } },
+    })
     .addSchema('DocumentResponse', { type: 'object', required: ['data'], properties: { data: ref('Document') } })
     .addSchema('DocumentUploadResponse', {
       allOf: [ref('Document')],
@@ -89,7 +93,12 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     .addSchema('DocumentUpdateRequest', {
       type: 'object',
       required: ['data'],
-      properties: { data: { type: 'object', properties: { title: { type: 'string' }, description: nullable({ type: 'string' }), tags: { type: 'array', items: { type: 'string' } }, metadata: { type: 'object' } } } },
+      properties: {
+        data: {
+          type: 'object',
+          properties: { title: { type: 'string' }, description: nullable({ type: 'string' }), tags: { type: 'array', items: { type: 'string' } }, metadata: { type: 'object' } },
+        },
+      },
     })
     .addSchema('DocumentMetadataRequest', {
       description: 'Either `{title, description, tags}` or `{metadata}` (metadata replaces the stored object)',
@@ -100,7 +109,12 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     .addSchema('DocumentRagStatus', {
       type: 'object',
       required: ['rag_processing_status', 'rag_chunk_count'],
-      properties: { rag_processing_status: nullable({ type: 'string', enum: [...RAG_PROCESSING_STATUSES] }), rag_chunk_count: { type: 'integer' }, ragEnabled: { type: 'boolean' }, ragStatus: { type: 'string', enum: [...RAG_STATUSES] } },
+      properties: {
+        rag_processing_status: nullable({ type: 'string', enum: [...RAG_PROCESSING_STATUSES] }),
+        rag_chunk_count: { type: 'integer' },
+        ragEnabled: { type: 'boolean' },
+        ragStatus: { type: 'string', enum: [...RAG_STATUSES] },
+      },
     })
     .addSchema('DocumentSignedUrl', { type: 'object', required: ['url', 'expires_at'], properties: { url: { type: 'string', format: 'uri' }, expires_at: { type: 'string', format: 'date-time' } } });
 
@@ -139,7 +153,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     errors: [404],
   });
   openapi.add('get', '/documents/{id}', {
-    summary: 'One of the caller\'s documents, or any global document',
+    summary: "One of the caller's documents, or any global document",
     tags,
     parameters: [id, { name: 'populate', in: 'query', description: '`owner` (always shown), `collections` or `*`', schema: { type: 'string' } }],
     responses: documentResponse,
@@ -184,7 +198,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     errors: [404],
   });
   openapi.add('get', '/documents/{id}/download', {
-    summary: 'Download the caller\'s or a global document (the PDF of a converted DOCX; `variant=original` for the uploaded file)',
+    summary: "Download the caller's or a global document (the PDF of a converted DOCX; `variant=original` for the uploaded file)",
     tags,
     parameters: [id, { name: 'variant', in: 'query', schema: { type: 'string', enum: ['served', 'original'] } }],
     responses: fileResponse,
@@ -202,11 +216,7 @@ export function describeDocumentRoutes(openapi: OpenApiRegistry): void {
     description: 'An expired or altered signature is 403.',
     tags,
     auth: 'none',
-    parameters: [
-      id,
-      { name: 'expires', in: 'query', required: true, schema: { type: 'integer' } },
-      { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
-    ],
+    parameters: [id, { name: 'expires', in: 'query', required: true, schema: { type: 'integer' } }, { name: 'signature', in: 'query', required: true, schema: { type: 'string' } }],
     responses: fileResponse,
     errors: [403, 404],
   });

@@ -288,9 +288,7 @@ export class DocumentsRepository {
     if (patch.ragEnabled !== undefined) set('rag_enabled', patch.ragEnabled);
     if (patch.ragStatus !== undefined) set('rag_status', patch.ragStatus);
     if (sets.length === 0) return this.findOwned(id, ownerId);
-    const updated = returnedRows<DocumentRow>(
-      await this.ds.query(`UPDATE documents SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 AND owner_id = $2 RETURNING ${RETURNING}`, values),
-    );
+    const updated = returnedRows<DocumentRow>(await this.ds.query(`UPDATE documents SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 AND owner_id = $2 RETURNING ${RETURNING}`, values));
     return updated[0] ? toRecord(updated[0]) : null;
   }
 
@@ -302,10 +300,7 @@ export class DocumentsRepository {
     if (ids.length === 0) return [];
     const run = async (m: EntityManager): Promise<DeletedDocument[]> => {
       const rows = returnedRows<{ id: number; owner_id: number; storage_key: string; original_storage_key: string | null; storage_bytes: string }>(
-        await m.query(
-          'DELETE FROM documents WHERE id = ANY($1::int[]) AND owner_id = $2 RETURNING id, owner_id, storage_key, original_storage_key, storage_bytes',
-          [ids, ownerId],
-        ),
+        await m.query('DELETE FROM documents WHERE id = ANY($1::int[]) AND owner_id = $2 RETURNING id, owner_id, storage_key, original_storage_key, storage_bytes', [ids, ownerId]),
       );
       const bytes = rows.reduce((sum, r) => sum + Number(r.storage_bytes), 0);
       if (bytes > 0) {
@@ -393,9 +388,6 @@ export class DocumentsRepository {
       );
       return;
     }
-    await this.ds.query(
-      `UPDATE documents SET text_status = $2, text_error = $3, text_claimed_at = NULL WHERE id = $1 AND text_status = 'processing'`,
-      [id, outcome.status, outcome.error],
-    );
+    await this.ds.query(`UPDATE documents SET text_status = $2, text_error = $3, text_claimed_at = NULL WHERE id = $1 AND text_status = 'processing'`, [id, outcome.status, outcome.error]);
   }
 }

@@ -98,7 +98,11 @@ export class DocumentsService {
   async delete(id: number, ownerId: number): Promise<void> {
     const deleted = await this.deps.repo.deleteOwned([id], ownerId);
     if (deleted.length === 0) throw new NotFoundError('Document not found');
-    await removeStoredObjects(this.deps.storage, deleted.flatMap((d) => d.storageKeys), this.deps.logger);
+    await removeStoredObjects(
+      this.deps.storage,
+      deleted.flatMap((d) => d.storageKeys),
+      this.deps.logger,
+    );
   }
 
   /** Removes the stored files of documents whose rows were deleted (after the transaction commits). */

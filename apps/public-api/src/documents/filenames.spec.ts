@@ -35,9 +35,7 @@ describe('withExtension and extensionOf', () => {
 
 describe('attachmentDisposition', () => {
   it('quotes an ASCII fallback and adds the exact UTF-8 name', () => {
-    expect(attachmentDisposition('Gehaltsübersicht "2024".pdf')).toBe(
-      `attachment; filename="Gehalts_bersicht _2024_.pdf"; filename*=UTF-8''Gehalts%C3%BCbersicht%20%222024%22.pdf`,
-    );
+    expect(attachmentDisposition('Gehaltsübersicht "2024".pdf')).toBe(`attachment; filename="Gehalts_bersicht _2024_.pdf"; filename*=UTF-8''Gehalts%C3%BCbersicht%20%222024%22.pdf`);
   });
 
   it('never lets a path or a header break through', () => {

@@ -31,7 +31,15 @@ export type { DocumentsModule, DocumentsModuleDeps } from './documents.module';
 export { createStorageFromConfig } from './storage-from-config';
 
 export const DOCUMENTS_ENTITIES = [DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, PromptEntity, ClassificationJobEntity];
-export const DOCUMENTS_MIGRATIONS = [CreateDocuments1764000000020, CreateCollections1764000000021, DocumentTitleIndexWithoutPendingList1764000000022, CreatePrompts1764000000030, SeedSystemPrompts1764000000031, CreateClassificationJobs1764000000032, DocumentTextLz41764000000061];
+export const DOCUMENTS_MIGRATIONS = [
+  CreateDocuments1764000000020,
+  CreateCollections1764000000021,
+  DocumentTitleIndexWithoutPendingList1764000000022,
+  CreatePrompts1764000000030,
+  SeedSystemPrompts1764000000031,
+  CreateClassificationJobs1764000000032,
+  DocumentTextLz41764000000061,
+];
 
 // Used by other modules.
 export { RAG_PROCESSING_STATUSES, RAG_STATUSES } from './document-types';

@@ -21,9 +21,7 @@ export function storageConfigOf(config: StorageSettings): StorageConfig {
         ...(config.S3_REGION ? { region: config.S3_REGION } : {}),
         ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
         forcePathStyle: config.S3_FORCE_PATH_STYLE,
-        ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-          ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
-          : {}),
+        ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } } : {}),
         ...(config.S3_PREFIX ? { prefix: config.S3_PREFIX } : {}),
       };
     default: {

@@ -139,7 +139,10 @@ describe('POST /api/documents/upload', () => {
     const exact = await upload(kit.app, kit.alice, { content: Buffer.alloc(MB, 'a'), filename: 'exact.txt', contentType: 'text/plain' });
     expect(exact.status).toBe(201);
     expect((exact.body as UploadBody).fileSize).toBe(MB);
-    await request(kit.app).delete(`/api/documents/${(exact.body as UploadBody).id}`).set('authorization', kit.alice.auth).expect(200);
+    await request(kit.app)
+      .delete(`/api/documents/${(exact.body as UploadBody).id}`)
+      .set('authorization', kit.alice.auth)
+      .expect(200);
     expect(await filesUnder(kit.storageDir)).toEqual([]);
 
     const over = await upload(kit.app, kit.alice, { content: Buffer.alloc(MB + 1, 'a'), filename: 'over.txt', contentType: 'text/plain' });
@@ -153,9 +156,7 @@ describe('POST /api/documents/upload', () => {
 
   it('never lets 20 parallel uploads pass the quota, warns from 80 % and refuses the rest with the reason', async () => {
     const size = 300 * 1024; // 2 MB quota: 6 fit (1,843,200 bytes), the 7th would not
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => upload(kit.app, kit.alice, { content: Buffer.alloc(size, 'x'), filename: `part-${i}.txt`, contentType: 'text/plain' })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => upload(kit.app, kit.alice, { content: Buffer.alloc(size, 'x'), filename: `part-${i}.txt`, contentType: 'text/plain' })));
     const accepted = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
     expect(accepted).toHaveLength(6);

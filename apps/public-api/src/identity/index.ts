@@ -40,5 +40,11 @@ export { CredentialsRepository } from './credentials/credentials.repository';
 export { rotateCredentialKeys } from './credentials/credential-key-rotation';
 
 export const IDENTITY_ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, AuditRecordEntity, CredentialEntity];
-export const IDENTITY_MIGRATIONS = [CreateUsers1764000000000, CreateAuthTables1764000000001, AuthChangeNotifications1764000000060, CreateAuditLog1764000000070, CreateCredentials1764000000071, AuditAggregatesAndTokenVersion1764000000091];
-
+export const IDENTITY_MIGRATIONS = [
+  CreateUsers1764000000000,
+  CreateAuthTables1764000000001,
+  AuthChangeNotifications1764000000060,
+  CreateAuditLog1764000000070,
+  CreateCredentials1764000000071,
+  AuditAggregatesAndTokenVersion1764000000091,
+];

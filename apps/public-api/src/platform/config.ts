@@ -7,7 +7,10 @@ export type PublicApiRole = (typeof PUBLIC_API_ROLES)[number];
 
 /** The public API's settings, read once at boot from the environment (runtime-contract.md). */
 export class PublicApiConfig extends BaseConfig {
-  @EnvInt() @IsInt() @Min(1) @Max(65535)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   PUBLIC_API_PORT = 1337;
 
   /**
@@ -16,7 +19,10 @@ export class PublicApiConfig extends BaseConfig {
    * dies. The API is single-threaded per process, so this is how it uses
    * more than one core of a machine.
    */
-  @EnvInt() @IsInt() @Min(1) @Max(64)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(64)
   PUBLIC_API_WORKERS = 1;
 
   /**
@@ -25,17 +31,23 @@ export class PublicApiConfig extends BaseConfig {
    * scheduler tick, housekeeping), or both, so that OCR and PDF parsing can
    * run apart from HTTP serving.
    */
-  @EnvList() @IsArray() @ArrayNotEmpty() @ArrayUnique() @IsIn(PUBLIC_API_ROLES, { each: true, message: `PUBLIC_API_ROLES must list roles among ${PUBLIC_API_ROLES.join(', ')}` })
+  @EnvList()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayUnique()
+  @IsIn(PUBLIC_API_ROLES, { each: true, message: `PUBLIC_API_ROLES must list roles among ${PUBLIC_API_ROLES.join(', ')}` })
   PUBLIC_API_ROLES: PublicApiRole[] = ['api', 'workers'];
 
   /** The public API is the platform's door: it listens on every interface unless told otherwise (internal services use BIND_HOST). */
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   HOST = '0.0.0.0';
 
   /** /api/metrics is on the public port: in production it is never open (issue #13). */
   static override readonly metricsOnPublicPort = true;
 
-  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/docflow';
 
   /** Used to build absolute URLs (file_url, signed URLs, the OpenAPI server). */
@@ -51,17 +63,23 @@ export class PublicApiConfig extends BaseConfig {
   @Secret()
   INTERNAL_SERVICE_JWT_SECRET!: string;
 
-  @EnvInt() @IsInt() @Min(60) @Max(30 * 86400)
+  @EnvInt()
+  @IsInt()
+  @Min(60)
+  @Max(30 * 86400)
   JWT_EXPIRES_IN_SECONDS = 86400;
 
   /** e.g. `smtp://127.0.0.1:2525`; unset: mails become .eml files under OUTBOX_DIR. */
-  @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;
 
-  @IsString() @MinLength(3)
+  @IsString()
+  @MinLength(3)
   MAIL_FROM = 'Docflow <no-reply@docflow.local>';
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   OUTBOX_DIR = './var/outbox';
 
   /**
@@ -69,11 +87,14 @@ export class PublicApiConfig extends BaseConfig {
    * at `/`. Unset: the folder `console` beside the public API's bundle; a
    * folder without index.html serves no console.
    */
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   CONSOLE_DIR?: string;
 
   /** Creates the demo accounts at start; never honoured with NODE_ENV=production. */
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   SEED_DEMO_USERS = false;
 
   /** Limit for JSON request bodies, e.g. `1mb`, `512kb`. */
@@ -85,43 +106,62 @@ export class PublicApiConfig extends BaseConfig {
   @IsIn(['local', 's3'])
   STORAGE_DRIVER: 'local' | 's3' = 'local';
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   STORAGE_DIR = './var/storage';
 
-  @ValidateIf((c: PublicApiConfig) => c.STORAGE_DRIVER === 's3') @IsString() @MinLength(3)
+  @ValidateIf((c: PublicApiConfig) => c.STORAGE_DRIVER === 's3')
+  @IsString()
+  @MinLength(3)
   S3_BUCKET?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_REGION?: string;
 
   /** For S3-compatible stores (MinIO, Ceph), e.g. `http://127.0.0.1:9000`. */
-  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   S3_ENDPOINT?: string;
 
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   S3_FORCE_PATH_STYLE = false;
 
   /** Static credentials; both unset: the AWS SDK's default provider chain. */
-  @ValidateIf((c: PublicApiConfig) => c.S3_SECRET_ACCESS_KEY !== undefined) @IsString() @MinLength(1)
+  @ValidateIf((c: PublicApiConfig) => c.S3_SECRET_ACCESS_KEY !== undefined)
+  @IsString()
+  @MinLength(1)
   S3_ACCESS_KEY_ID?: string;
 
-  @ValidateIf((c: PublicApiConfig) => c.S3_ACCESS_KEY_ID !== undefined) @IsString() @MinLength(1)
+  @ValidateIf((c: PublicApiConfig) => c.S3_ACCESS_KEY_ID !== undefined)
+  @IsString()
+  @MinLength(1)
   S3_SECRET_ACCESS_KEY?: string;
 
   /** Every key is stored under this prefix in the bucket, e.g. `documents`. */
-  @IsOptional() @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, { message: 'S3_PREFIX must be path segments of letters, digits, dot, dash and underscore' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, { message: 'S3_PREFIX must be path segments of letters, digits, dot, dash and underscore' })
   S3_PREFIX?: string;
 
   /** Largest file POST /documents/upload accepts; larger ones are refused with 413. */
-  @EnvInt() @IsInt() @Min(1) @Max(1024)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1024)
   UPLOAD_MAX_FILE_SIZE_MB = 50;
 
   /** Where uploads are spooled before they are checked and stored; default <os tmpdir>/docflow-uploads. */
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   UPLOAD_TMP_DIR?: string;
 
   /** Storage each user may fill (uploads beyond it are refused; a warning from 80 %). */
-  @EnvInt() @IsInt() @Min(1) @Max(1024 * 1024 * 1024)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1024 * 1024 * 1024)
   STORAGE_QUOTA_MB = 1024;
 
   /**
@@ -129,72 +169,115 @@ export class PublicApiConfig extends BaseConfig {
    * CREDENTIALS_MASTER_KEY_PREVIOUS and run `npm run credentials:rotate-key`.
    * Outside production a fixed development value is used when unset.
    */
-  @Secret() @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY must be 64 hex characters' })
+  @Secret()
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY must be 64 hex characters' })
   CREDENTIALS_MASTER_KEY!: string;
 
   /**
    * The key CREDENTIALS_MASTER_KEY replaces, during a rotation: values sealed under it still open until
    * `npm run credentials:rotate-key` has re-sealed every one under the current key; then remove it.
    */
-  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY_PREVIOUS must be 64 hex characters' })
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'CREDENTIALS_MASTER_KEY_PREVIOUS must be 64 hex characters' })
   CREDENTIALS_MASTER_KEY_PREVIOUS?: string;
 
   /** How often the scheduler looks for due workflow schedules (each replica; a due tick is taken by one). */
-  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   SCHEDULER_INTERVAL_SECONDS = 15;
 
   /** Audit rows are deleted this many days after they were written (spec 8: 400). */
-  @EnvInt() @IsInt() @Min(1) @Max(36500)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36500)
   AUDIT_LOG_RETENTION_DAYS = 400;
 
   /** Data Shield audit rows (data_shield.tokenise) are deleted this many days after they were written (spec 8: 30). */
-  @EnvInt() @IsInt() @Min(1) @Max(36500)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36500)
   DATA_SHIELD_AUDIT_RETENTION_DAYS = 30;
 
   /** Data Shield audit events sent by the gateway are accepted and dropped (spec 4.17 rule 9). */
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   DATA_SHIELD_AUDIT_DISABLED = false;
 
-  @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(7 * 86400)
   SIGNED_URL_TTL_SECONDS = 3600;
 
   /** Lifetime of the signed download URLs a chatbot hands its visitors (minutes, not the hour of SIGNED_URL_TTL_SECONDS). */
-  @EnvInt() @IsInt() @Min(30) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(30)
+  @Max(3600)
   CHATBOT_SIGNED_URL_TTL_SECONDS = 300;
 
   /** Cost cap of one agent public-chat request: model calls (the agent's max_iterations applies too). */
-  @EnvInt() @IsInt() @Min(1) @Max(50)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(50)
   AGENT_CHAT_MAX_MODEL_CALLS = 12;
 
   /** Cost cap of one agent public-chat request: tool runs, all model replies together (a tool may itself call a model). */
-  @EnvInt() @IsInt() @Min(0) @Max(500)
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(500)
   AGENT_CHAT_MAX_TOOL_CALLS = 20;
 
   /** Agent public-chat requests a minute with one agent key (429 with Retry-After beyond). */
-  @EnvInt() @IsInt() @Min(1) @Max(100_000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   AGENT_CHAT_RATE_PER_KEY = 60;
 
   /** Agent public-chat requests a minute in one conversation session. */
-  @EnvInt() @IsInt() @Min(1) @Max(100_000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   AGENT_CHAT_RATE_PER_SESSION = 20;
 
   /** HMAC key of signed download URLs; unset: derived from JWT_SECRET (HKDF-SHA256). */
-  @IsOptional() @IsString() @MinLength(16)
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
   SIGNED_URL_SECRET?: string;
 
-  @EnvInt() @IsInt() @Min(5) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(5)
+  @Max(3600)
   DOCX_CONVERSION_TIMEOUT_SECONDS = 120;
 
   /** Text extractions (PDF parsing, OCR) run at once by this process. */
-  @EnvInt() @IsInt() @Min(1) @Max(64)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(64)
   TEXT_EXTRACTION_CONCURRENCY = 2;
 
   /** How often pending or stalled text extractions are picked up again. */
-  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   TEXT_EXTRACTION_SWEEP_SECONDS = 30;
 
   /** RabbitMQ, for the results the router relays (public_api_results_queue). */
-  @IsString() @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  @IsString()
+  @Matches(/^amqps?:\/\//, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
   AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 
   /** `{router_url}`: where workflow jobs are submitted. */
@@ -206,15 +289,24 @@ export class PublicApiConfig extends BaseConfig {
   ROUTER_API_KEY!: string;
 
   /** A running execution with no progress reported for this long is failed by the reaper. */
-  @EnvInt() @IsInt() @Min(1) @Max(7 * 86400)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(7 * 86400)
   EXECUTION_LEASE_SECONDS = 900;
 
   /** How often the reaper looks for expired leases. */
-  @EnvInt() @IsInt() @Min(1) @Max(3600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   REAPER_INTERVAL_SECONDS = 30;
 
   /** Executions one user may have `running` at once (spec 8). */
-  @EnvInt() @IsInt() @Min(1) @Max(1000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   MAX_RUNNING_EXECUTIONS_PER_USER = 10;
 
   // Prompts and classification jobs (issue 5).
@@ -223,24 +315,37 @@ export class PublicApiConfig extends BaseConfig {
   LLM_SERVICE_URL = 'http://127.0.0.1:8020';
 
   /** How long POST /prompts/generate-rtio may take before it answers 408. */
-  @EnvInt() @IsInt() @Min(1) @Max(600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(600)
   RTIO_TIMEOUT_SECONDS = 30;
 
   // RAG (issue 6).
   /** Indexing jobs one replica runs at once (prefetch of rag_index_queue). */
-  @EnvInt() @IsInt() @Min(1) @Max(64)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(64)
   RAG_INDEX_CONCURRENCY = 2;
 
   /** How long an indexing job waits for its document's text extraction before it fails. */
-  @EnvInt() @IsInt() @Min(1) @Max(86400)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   RAG_TEXT_WAIT_SECONDS = 300;
 
   /** Embed chunks and queries through the LLM service (POST /api/v1/embeddings); false: full-text ranking only. */
-  @EnvBoolean() @IsBoolean()
+  @EnvBoolean()
+  @IsBoolean()
   RAG_EMBEDDINGS = true;
 
   /** Chunks per embeddings call. */
-  @EnvInt() @IsInt() @Min(1) @Max(2048)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(2048)
   RAG_EMBEDDING_BATCH = 64;
 
   /** Which configured provider answers RAG questions and embeds (provider_a, provider_b, provider_c). */
@@ -248,27 +353,45 @@ export class PublicApiConfig extends BaseConfig {
   RAG_MODEL_TYPE: 'provider_a' | 'provider_b' | 'provider_c' = 'provider_a';
 
   /** How long the answer's LLM call may take before the answer falls back to quoting the sources. */
-  @EnvInt() @IsInt() @Min(1) @Max(600)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(600)
   RAG_ANSWER_TIMEOUT_SECONDS = 60;
 
   // Abuse controls (issue 13): counted in PostgreSQL, shared by every process and replica.
   /** Failed logins one account may have per LOGIN_THROTTLE_WINDOW_SECONDS; then 429 until the window ends. */
-  @EnvInt() @IsInt() @Min(1) @Max(10000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(10000)
   LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
 
   /** Failed logins one client address may have per LOGIN_THROTTLE_WINDOW_SECONDS (whatever the accounts); then 429. */
-  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
 
-  @EnvInt() @IsInt() @Min(1) @Max(86400)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   LOGIN_THROTTLE_WINDOW_SECONDS = 900;
 
   /** Worker threads that run bcrypt (logins, new users), off the event loop. */
-  @EnvInt() @IsInt() @Min(1) @Max(64)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(64)
   PASSWORD_HASH_THREADS = 2;
 
   /** Password checks that may wait for a thread; one more is 503 with Retry-After. */
-  @EnvInt() @IsInt() @Min(1) @Max(100000)
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   PASSWORD_HASH_MAX_QUEUE = 200;
 
   /**
@@ -276,6 +399,7 @@ export class PublicApiConfig extends BaseConfig {
    * throttle counts: `false` (the peer's address), `true`, a hop count, or
    * addresses/subnets of the proxies (comma-separated, e.g. `loopback,10.0.0.0/8`).
    */
-  @IsString() @Matches(/^[\w.:/,\s-]+$/, { message: 'TRUST_PROXY must be false, true, a hop count or a list of addresses' })
+  @IsString()
+  @Matches(/^[\w.:/,\s-]+$/, { message: 'TRUST_PROXY must be false, true, a hop count or a list of addresses' })
   TRUST_PROXY = 'false';
 }

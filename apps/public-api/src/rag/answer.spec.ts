@@ -20,9 +20,7 @@ describe('groundedMessages', () => {
 
 describe('extractiveAnswer', () => {
   it('quotes the sentences sharing the most and rarest words with the question, citing their passage', () => {
-    expect(extractiveAnswer('What is the door code of the Lisbon office?', passages)).toBe(
-      'The door code of the Lisbon office is 4711. [1] The door code of the Porto office is 9090. [2]',
-    );
+    expect(extractiveAnswer('What is the door code of the Lisbon office?', passages)).toBe('The door code of the Lisbon office is 4711. [1] The door code of the Porto office is 9090. [2]');
     expect(extractiveAnswer('When does the Porto office open?', passages)).toBe('The Porto office opens at eight. [2] The door code of the Porto office is 9090. [2]');
   });
 

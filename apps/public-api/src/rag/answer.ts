@@ -13,7 +13,7 @@ export interface ContextPassage {
 export const MAX_CONTEXT_CHARS = 24000;
 
 export const SYSTEM_PROMPT = [
-  'You answer questions about the user\'s documents using only the numbered context passages below the question.',
+  "You answer questions about the user's documents using only the numbered context passages below the question.",
   'Cite the passages that support each statement with their numbers in square brackets, like [1] or [2][3].',
   'If the passages do not contain the answer, say that the documents do not answer the question. Never invent facts, names or numbers.',
   'Answer in the language of the question, concisely.',

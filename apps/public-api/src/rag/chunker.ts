@@ -106,9 +106,15 @@ function unitsOf(pages: PageText[], maxChars: number): Unit[] {
   const units: Unit[] = [];
   for (const { page: pageNumber, text } of pages) {
     const page = pageNumber > 0 ? pageNumber : null;
-    const normalised = text.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ').replace(/[ \t\f\v]+/g, ' ');
+    const normalised = text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\u00a0/g, ' ')
+      .replace(/[ \t\f\v]+/g, ' ');
     for (const block of normalised.split(/\n\s*\n/)) {
-      const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
+      const lines = block
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       let paragraph: string[] = [];
       const flushParagraph = (): void => {
         if (paragraph.length === 0) return;

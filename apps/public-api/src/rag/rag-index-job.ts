@@ -16,11 +16,15 @@ export class RagIndexJobV1 {
   @IsUUID()
   job_id!: string;
 
-  @IsInt() @Min(1) @Max(2147483647)
+  @IsInt()
+  @Min(1)
+  @Max(2147483647)
   document_id!: number;
 
   /** Who asked (the document's owner). */
-  @IsInt() @Min(1) @Max(2147483647)
+  @IsInt()
+  @Min(1)
+  @Max(2147483647)
   user_id!: number;
 
   @IsBoolean()

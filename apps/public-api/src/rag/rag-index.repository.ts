@@ -116,16 +116,12 @@ export class RagIndexRepository {
       if (!force && (status === 'queued' || status === 'processing')) {
         // Switched off (PATCH rag-status) while its job waits or runs: on again, and the job goes on.
         if (previous.ragEnabled && previous.ragStatus === 'processing') return { kind: 'unchanged', state: previous };
-        const on = returned<StateRow>(
-          await m.query(`UPDATE documents SET rag_enabled = true, rag_status = 'processing', updated_at = now() WHERE id = $1 RETURNING ${STATE_COLUMNS}`, [documentId]),
-        );
+        const on = returned<StateRow>(await m.query(`UPDATE documents SET rag_enabled = true, rag_status = 'processing', updated_at = now() WHERE id = $1 RETURNING ${STATE_COLUMNS}`, [documentId]));
         return { kind: 'unchanged', state: on[0] ? toState(on[0]) : previous };
       }
       if (!force && status === 'completed') {
         if (previous.ragEnabled && previous.ragStatus === 'enabled') return { kind: 'unchanged', state: previous };
-        const on = returned<StateRow>(
-          await m.query(`UPDATE documents SET rag_enabled = true, rag_status = 'enabled', updated_at = now() WHERE id = $1 RETURNING ${STATE_COLUMNS}`, [documentId]),
-        );
+        const on = returned<StateRow>(await m.query(`UPDATE documents SET rag_enabled = true, rag_status = 'enabled', updated_at = now() WHERE id = $1 RETURNING ${STATE_COLUMNS}`, [documentId]));
         return { kind: 'unchanged', state: on[0] ? toState(on[0]) : previous };
       }
       const updated = returned<StateRow>(
@@ -170,10 +166,7 @@ export class RagIndexRepository {
 
   /** Whether the job is still the document's current, unfinished one. */
   async isCurrent(documentId: number, jobId: string): Promise<boolean> {
-    const rows = (await this.ds.query(`SELECT 1 FROM documents WHERE id = $1 AND rag_job_id = $2 AND rag_processing_status IN ('queued', 'processing')`, [
-      documentId,
-      jobId,
-    ])) as unknown[];
+    const rows = (await this.ds.query(`SELECT 1 FROM documents WHERE id = $1 AND rag_job_id = $2 AND rag_processing_status IN ('queued', 'processing')`, [documentId, jobId])) as unknown[];
     return rows.length > 0;
   }
 
@@ -187,10 +180,10 @@ export class RagIndexRepository {
   async replaceChunks(claim: IndexClaim, jobId: string, chunks: NewChunk[], embeddingModel: string | null): Promise<boolean> {
     const withVector = await this.pgvector();
     return this.ds.transaction(async (m) => {
-      const locked = (await m.query(
-        `SELECT 1 FROM documents WHERE id = $1 AND rag_job_id = $2 AND rag_processing_status IN ('queued', 'processing') FOR UPDATE`,
-        [claim.documentId, jobId],
-      )) as unknown[];
+      const locked = (await m.query(`SELECT 1 FROM documents WHERE id = $1 AND rag_job_id = $2 AND rag_processing_status IN ('queued', 'processing') FOR UPDATE`, [
+        claim.documentId,
+        jobId,
+      ])) as unknown[];
       if (locked.length === 0) return false;
       await m.query('DELETE FROM rag_chunks WHERE document_id = $1', [claim.documentId]);
       for (let i = 0; i < chunks.length; i += INSERT_BATCH) await this.insertBatch(m, claim, chunks.slice(i, i + INSERT_BATCH), embeddingModel, withVector);
@@ -250,16 +243,18 @@ export class RagIndexRepository {
 export function pgvectorProbe(database: DataSource): () => Promise<boolean> {
   let known: Promise<boolean> | undefined;
   return () => {
-    known ??= database.query(
-      `SELECT 1 FROM pg_extension e, information_schema.columns c
+    known ??= database
+      .query(
+        `SELECT 1 FROM pg_extension e, information_schema.columns c
        WHERE e.extname = 'vector' AND c.table_schema = current_schema() AND c.table_name = 'rag_chunks' AND c.column_name = 'embedding_vec'`,
-    ).then(
-      (rows) => Array.isArray(rows) && rows.length > 0,
-      () => {
-        known = undefined;
-        return false;
-      },
-    );
+      )
+      .then(
+        (rows) => Array.isArray(rows) && rows.length > 0,
+        () => {
+          known = undefined;
+          return false;
+        },
+      );
     return known;
   };
 }

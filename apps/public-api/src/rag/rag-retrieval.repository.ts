@@ -174,8 +174,7 @@ export class RagRetrievalRepository {
         return `CASE WHEN c.tsv @@ $${params.length - 1}::tsquery THEN $${params.length}::float8 ELSE 0 END`;
       })
       .join(' + ');
-    const half = (where: string, order: string) =>
-      `(SELECT c.id, c.document_id, c.tsv, ${coverage} AS cov FROM rag_chunks c WHERE ${where} AND c.tsv @@ $2::tsquery ORDER BY ${order} LIMIT $3)`;
+    const half = (where: string, order: string) => `(SELECT c.id, c.document_id, c.tsv, ${coverage} AS cov FROM rag_chunks c WHERE ${where} AND c.tsv @@ $2::tsquery ORDER BY ${order} LIMIT $3)`;
     return (await this.ds.query(
       `SELECT best.id, best.cov + ts_rank_cd(best.tsv, $4::tsquery, 32) AS rank,
               CASE WHEN c.embedding_model = $6 THEN c.embedding_f32 END AS bin,

@@ -6,7 +6,8 @@ export { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, MAX_QUERY_C
 
 /** Body of POST /documents/{id}/rag-enable (optional). */
 export class RagEnableBody {
-  @IsBoolean() @IsOptional()
+  @IsBoolean()
+  @IsOptional()
   force_reprocess?: boolean;
 }
 

@@ -158,7 +158,11 @@ describe('indexing through rag_index_queue', () => {
     expect(noop.body).toMatchObject({ queued: false, rag_status: 'completed', rag_job_id: first.rag_job_id });
     expect((await chunksOf(id)).map((c) => c.id)).toEqual(before.map((c) => c.id));
 
-    await request(kit.app).put(`/api/documents/${id}`).set('authorization', kit.alice.auth).send({ data: { title: 'Refund policy 2025' } }).expect(200);
+    await request(kit.app)
+      .put(`/api/documents/${id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { title: 'Refund policy 2025' } })
+      .expect(200);
     const forced = await enable(kit.alice, id, { force_reprocess: true });
     expect(forced.status).toBe(202);
     expect((forced.body as EnableResult).rag_job_id).not.toBe(first.rag_job_id);

@@ -43,7 +43,16 @@ describe('planFullText', () => {
   });
 
   it('leaves out words no visible chunk holds, and gives nothing when none is left', () => {
-    expect(planFullText([{ lexeme: 'zeppelin', df: 0 }, { lexeme: 'door', df: 3 }], 100, 1000)?.scans).toEqual(["'door'"]);
+    expect(
+      planFullText(
+        [
+          { lexeme: 'zeppelin', df: 0 },
+          { lexeme: 'door', df: 3 },
+        ],
+        100,
+        1000,
+      )?.scans,
+    ).toEqual(["'door'"]);
     expect(planFullText([{ lexeme: 'zeppelin', df: 0 }], 100, 1000)).toBeNull();
     expect(planFullText([], 100, 1000)).toBeNull();
   });

@@ -40,7 +40,11 @@ export function auditEntriesOf(body: unknown, retentionDays: number): AuditEntry
         entity_counts: entityCounts,
         entities_total: entityCounts.reduce((n, c) => n + c.count, 0),
         layers: Array.isArray(e['layers']) ? e['layers'].filter((l): l is string => typeof l === 'string' && LAYERS.has(l)) : [],
-        latencies_ms: Object.fromEntries(Object.entries(latencies).filter(([k, v]) => /^[a-z0-9_]{1,30}$/.test(k) && typeof v === 'number' && Number.isFinite(v)).slice(0, 20)),
+        latencies_ms: Object.fromEntries(
+          Object.entries(latencies)
+            .filter(([k, v]) => /^[a-z0-9_]{1,30}$/.test(k) && typeof v === 'number' && Number.isFinite(v))
+            .slice(0, 20),
+        ),
         model: shortText(e['model'], 200),
         provider: shortText(e['provider'], 40),
         texts: count(e['texts']),

@@ -96,7 +96,8 @@ export function parsePreview(body: unknown): PreviewRequest {
   let entityTypes: string[] | undefined;
   const types = f['entity_types'];
   if (types !== undefined && types !== null) {
-    if (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !checkEntityType(t.toUpperCase()).ok)) problems.add('entity_types must be an array of entity type names such as EMAIL or PERSON');
+    if (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !checkEntityType(t.toUpperCase()).ok))
+      problems.add('entity_types must be an array of entity type names such as EMAIL or PERSON');
     else entityTypes = (types as string[]).map((t) => t.toUpperCase());
   }
   problems.throwIfAny('Invalid preview request');

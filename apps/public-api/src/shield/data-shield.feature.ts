@@ -100,7 +100,10 @@ export const dataShieldFeature: ApiFeature<Pick<PlatformServices, 'config' | 'da
       res.json({ data: await service.uninstall(currentUser(req).id, String(req.params['name'])) });
     });
 
-    for (const [path, kind] of [['agents', 'agent'], ['chatbots', 'chatbot']] as const) {
+    for (const [path, kind] of [
+      ['agents', 'agent'],
+      ['chatbots', 'chatbot'],
+    ] as const) {
       const id = (value: unknown) => {
         const n = idParam(value);
         if (n === undefined) throw new NotFoundError(kind === 'agent' ? 'Agent not found' : 'Chatbot not found');

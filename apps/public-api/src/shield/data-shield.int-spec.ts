@@ -31,7 +31,9 @@ async function startFakeLlmService(): Promise<string> {
       if (req.url === '/api/v1/chat') {
         chatCalls.push(JSON.parse(raw) as Record<string, unknown>);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ content: 'ok', message: { role: 'assistant', content: 'ok' }, model: 'm', provider: 'local', usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, cost: 0 }));
+        res.end(
+          JSON.stringify({ content: 'ok', message: { role: 'assistant', content: 'ok' }, model: 'm', provider: 'local', usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, cost: 0 }),
+        );
         return;
       }
       const body = JSON.parse(raw) as { text: string; entity_types?: string[]; tenant?: string };
@@ -73,7 +75,11 @@ afterAll(async () => {
 
 describe('tenant detectors', () => {
   it('creates, reads, updates and deletes the caller’s L1 patterns; another user sees none of them', async () => {
-    const created = await request(app).post('/api/data-shield/patterns').set(as(alice)).send({ data: { name: 'policy', entity_type: 'POLICY_NUMBER', pattern: 'POL-\\d{6}' } }).expect(201);
+    const created = await request(app)
+      .post('/api/data-shield/patterns')
+      .set(as(alice))
+      .send({ data: { name: 'policy', entity_type: 'POLICY_NUMBER', pattern: 'POL-\\d{6}' } })
+      .expect(201);
     const id = created.body.data.id as number;
     expect(created.body.data).toMatchObject({ kind: 'pattern', name: 'policy', entity_type: 'POLICY_NUMBER', pattern: 'POL-\\d{6}', enabled: true });
     expect((await request(app).get('/api/data-shield/patterns').set(as(alice)).expect(200)).body.data).toHaveLength(1);
@@ -98,9 +104,21 @@ describe('tenant detectors', () => {
   });
 
   it('keeps word lists and recognizers, and serves the enabled ones with installed packs to service callers only', async () => {
-    await request(app).post('/api/data-shield/word-lists').set(as(alice)).send({ name: 'projects', entity_type: 'PROJECT', words: ['Project Falcon', ' Bluebird ', 'Bluebird'] }).expect(201);
-    await request(app).post('/api/data-shield/recognizers').set(as(alice)).send({ name: 'member', entity_type: 'MEMBER_ID', pattern: '\\b[A-Z]{2}\\d{6}\\b', context_words: ['member'], score: 0.3, score_threshold: 0.6 }).expect(201);
-    await request(app).post('/api/data-shield/word-lists').set(as(alice)).send({ name: 'off', entity_type: 'OFF', words: ['x'], enabled: false }).expect(201);
+    await request(app)
+      .post('/api/data-shield/word-lists')
+      .set(as(alice))
+      .send({ name: 'projects', entity_type: 'PROJECT', words: ['Project Falcon', ' Bluebird ', 'Bluebird'] })
+      .expect(201);
+    await request(app)
+      .post('/api/data-shield/recognizers')
+      .set(as(alice))
+      .send({ name: 'member', entity_type: 'MEMBER_ID', pattern: '\\b[A-Z]{2}\\d{6}\\b', context_words: ['member'], score: 0.3, score_threshold: 0.6 })
+      .expect(201);
+    await request(app)
+      .post('/api/data-shield/word-lists')
+      .set(as(alice))
+      .send({ name: 'off', entity_type: 'OFF', words: ['x'], enabled: false })
+      .expect(201);
     const packs = await request(app).post('/api/data-shield/packs/insurance/install').set(as(alice)).expect(200);
     expect(packs.body.data).toEqual({ name: 'insurance', installed: true });
     await request(app).post('/api/data-shield/packs/unknown/install').set(as(alice)).expect(404);
@@ -124,11 +142,7 @@ describe('tenant detectors', () => {
 
 describe('preview, audit rows and recent events', () => {
   it('previews through the LLM service with the caller as tenant', async () => {
-    const res = await request(app)
-      .post('/api/data-shield/preview')
-      .set(as(alice))
-      .send({ text: 'Mail jane@example.com, card 4111 1111 1111 1111, IBAN GB82 WEST 1234 5698 7654 32.' })
-      .expect(200);
+    const res = await request(app).post('/api/data-shield/preview').set(as(alice)).send({ text: 'Mail jane@example.com, card 4111 1111 1111 1111, IBAN GB82 WEST 1234 5698 7654 32.' }).expect(200);
     expect(res.body.tokenised_text).toMatch(/^Mail EMAIL_[0-9a-f]{8}, card CREDIT_CARD_[0-9a-f]{8}, IBAN IBAN_[0-9a-f]{8}\.$/);
     expect(res.body.entity_counts).toEqual({ EMAIL: 1, CREDIT_CARD: 1, IBAN: 1 });
     expect(res.body.entities[0]).toEqual({ type: 'EMAIL', start: 5, end: 21, score: 1, layer: 'L1' });
@@ -154,11 +168,20 @@ describe('preview, audit rows and recent events', () => {
       characters: 120,
       text: 'jane@example.com leaked by a careless caller',
     };
-    await request(app).post('/api/internal/data-shield/audit-events').send({ events: [event] }).expect(401);
-    const res = await request(app).post('/api/internal/data-shield/audit-events').set('x-service-key', SERVICE_KEY).send({ events: [event, { action: 'other' }] }).expect(202);
+    await request(app)
+      .post('/api/internal/data-shield/audit-events')
+      .send({ events: [event] })
+      .expect(401);
+    const res = await request(app)
+      .post('/api/internal/data-shield/audit-events')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ events: [event, { action: 'other' }] })
+      .expect(202);
     expect(res.body.accepted).toBe(1);
     await audit.flush();
-    const rows = (await bed.database.query("SELECT details, tenant, actor_user_id, correlation_id, retain_until - created_at AS kept FROM audit_log WHERE action = 'data_shield.tokenise' AND correlation_id = 'corr-ds-1'")) as {
+    const rows = (await bed.database.query(
+      "SELECT details, tenant, actor_user_id, correlation_id, retain_until - created_at AS kept FROM audit_log WHERE action = 'data_shield.tokenise' AND correlation_id = 'corr-ds-1'",
+    )) as {
       details: Record<string, unknown>;
       tenant: string;
       actor_user_id: number;
@@ -167,7 +190,10 @@ describe('preview, audit rows and recent events', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.details).toEqual({
       endpoint: 'extract',
-      entity_counts: [{ type: 'EMAIL', count: 2 }, { type: 'PHONE', count: 1 }],
+      entity_counts: [
+        { type: 'EMAIL', count: 2 },
+        { type: 'PHONE', count: 1 },
+      ],
       entities_total: 3,
       layers: ['L1', 'L3'],
       latencies_ms: { l1_ms: 0.2, total_ms: 1.5 },
@@ -196,7 +222,11 @@ describe('preview, audit rows and recent events', () => {
 
 describe('agents and chatbots opt in to Data Shield', () => {
   it('keeps a per-agent setting, off by default, that only the owner reads and changes, and shields the agent’s model calls when on', async () => {
-    const agent = await request(app).post('/api/agents').set(as(alice)).send({ data: { name: 'Shielded helper', goal: 'Answer', available_tools: [] } }).expect(201);
+    const agent = await request(app)
+      .post('/api/agents')
+      .set(as(alice))
+      .send({ data: { name: 'Shielded helper', goal: 'Answer', available_tools: [] } })
+      .expect(201);
     const agentId = agent.body.data.id as number;
     const slug = agent.body.data.slug as string;
     expect((await request(app).get(`/api/data-shield/agents/${agentId}`).set(as(alice)).expect(200)).body.data).toEqual({ kind: 'agent', id: agentId, enabled: false, entity_types: null });
@@ -207,14 +237,22 @@ describe('agents and chatbots opt in to Data Shield', () => {
     await request(app).post(`/api/agents/${slug}/public-chat`).set(as(alice)).send({ query: 'Mail jane@example.com' }).expect(200);
     expect(chatCalls.at(-1)!['data_shield']).toBeUndefined();
 
-    const on = await request(app).put(`/api/data-shield/agents/${agentId}`).set(as(alice)).send({ data: { enabled: true, entity_types: ['EMAIL'] } }).expect(200);
+    const on = await request(app)
+      .put(`/api/data-shield/agents/${agentId}`)
+      .set(as(alice))
+      .send({ data: { enabled: true, entity_types: ['EMAIL'] } })
+      .expect(200);
     expect(on.body.data).toEqual({ kind: 'agent', id: agentId, enabled: true, entity_types: ['EMAIL'] });
     await request(app).post(`/api/agents/${slug}/public-chat`).set(as(alice)).send({ query: 'Mail jane@example.com' }).expect(200);
     expect(chatCalls.at(-1)!['data_shield']).toEqual({ enabled: true, tenant: String(aliceId), actor_user_id: aliceId, entry_point: 'agent', entity_types: ['EMAIL'] });
   });
 
   it('keeps a per-chatbot setting for its owner', async () => {
-    const bot = await request(app).post('/api/chatbots').set(as(alice)).send({ data: { name: 'Shielded bot' } }).expect(201);
+    const bot = await request(app)
+      .post('/api/chatbots')
+      .set(as(alice))
+      .send({ data: { name: 'Shielded bot' } })
+      .expect(201);
     const id = bot.body.data.id as number;
     await request(app).put(`/api/data-shield/chatbots/${id}`).set(as(alice)).send({ enabled: true }).expect(200);
     expect((await request(app).get(`/api/data-shield/chatbots/${id}`).set(as(alice)).expect(200)).body.data).toMatchObject({ kind: 'chatbot', enabled: true });

@@ -44,7 +44,11 @@ export function describeDataShieldRoutes(openapi: OpenApiRegistry): void {
   openapi.add('post', '/data-shield/preview', {
     summary: 'What Data Shield does with a text: the tokenised text, the entities found (type, span, score, layer), counts by type and stage latencies',
     tags,
-    requestBody: { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 100000 }, entity_types: { type: 'array', items: entityType, description: 'Only these types; DATE_TIME only when named' } } },
+    requestBody: {
+      type: 'object',
+      required: ['text'],
+      properties: { text: { type: 'string', maxLength: 100000 }, entity_types: { type: 'array', items: entityType, description: 'Only these types; DATE_TIME only when named' } },
+    },
     responses: {
       200: {
         description: 'The preview (also recorded as a data_shield.tokenise audit row, without values)',
@@ -52,7 +56,13 @@ export function describeDataShieldRoutes(openapi: OpenApiRegistry): void {
           type: 'object',
           properties: {
             tokenised_text: { type: 'string' },
-            entities: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, start: { type: 'integer' }, end: { type: 'integer' }, score: { type: 'number' }, layer: { type: 'string', enum: ['L1', 'L2', 'L3'] } } } },
+            entities: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { type: { type: 'string' }, start: { type: 'integer' }, end: { type: 'integer' }, score: { type: 'number' }, layer: { type: 'string', enum: ['L1', 'L2', 'L3'] } },
+              },
+            },
             entity_counts: { type: 'object', additionalProperties: { type: 'integer' } },
             layers: { type: 'array', items: { type: 'string' } },
             latency_ms: { type: 'object', additionalProperties: { type: 'number' } },
@@ -73,22 +83,81 @@ export function describeDataShieldRoutes(openapi: OpenApiRegistry): void {
     errors: [400],
   });
   for (const k of KINDS) {
-    openapi.addSchema(k.schema, { type: 'object', properties: { id: { type: 'integer' }, kind: { type: 'string' }, ...k.fields, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } } });
+    openapi.addSchema(k.schema, {
+      type: 'object',
+      properties: { id: { type: 'integer' }, kind: { type: 'string' }, ...k.fields, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } },
+    });
     const body = dataOf({ type: 'object', required: [...k.required], properties: k.fields });
     openapi.add('get', `/data-shield/${k.path}`, { summary: `The caller’s ${k.what}s`, tags, responses: { 200: { description: 'List', schema: dataOf({ type: 'array', items: ref(k.schema) }) } } });
-    openapi.add('post', `/data-shield/${k.path}`, { summary: `Add an ${k.what} (also accepted without the data wrapper)`, tags, requestBody: body, responses: { 201: { description: 'Created', schema: dataOf(ref(k.schema)) } }, errors: [400, 409] });
-    openapi.add('get', `/data-shield/${k.path}/{id}`, { summary: `One ${k.what}`, tags, parameters: [idParam], responses: { 200: { description: 'Found', schema: dataOf(ref(k.schema)) } }, errors: [404] });
-    openapi.add('put', `/data-shield/${k.path}/{id}`, { summary: `Change an ${k.what}; given fields replace the stored ones`, tags, parameters: [idParam], requestBody: dataOf({ type: 'object', properties: k.fields }), responses: { 200: { description: 'Updated', schema: dataOf(ref(k.schema)) } }, errors: [400, 404, 409] });
-    openapi.add('delete', `/data-shield/${k.path}/{id}`, { summary: `Delete an ${k.what}`, tags, parameters: [idParam], responses: { 200: { description: 'Deleted', schema: dataOf({ type: 'object', properties: { id: { type: 'integer' } } }) } }, errors: [404] });
+    openapi.add('post', `/data-shield/${k.path}`, {
+      summary: `Add an ${k.what} (also accepted without the data wrapper)`,
+      tags,
+      requestBody: body,
+      responses: { 201: { description: 'Created', schema: dataOf(ref(k.schema)) } },
+      errors: [400, 409],
+    });
+    openapi.add('get', `/data-shield/${k.path}/{id}`, {
+      summary: `One ${k.what}`,
+      tags,
+      parameters: [idParam],
+      responses: { 200: { description: 'Found', schema: dataOf(ref(k.schema)) } },
+      errors: [404],
+    });
+    openapi.add('put', `/data-shield/${k.path}/{id}`, {
+      summary: `Change an ${k.what}; given fields replace the stored ones`,
+      tags,
+      parameters: [idParam],
+      requestBody: dataOf({ type: 'object', properties: k.fields }),
+      responses: { 200: { description: 'Updated', schema: dataOf(ref(k.schema)) } },
+      errors: [400, 404, 409],
+    });
+    openapi.add('delete', `/data-shield/${k.path}/{id}`, {
+      summary: `Delete an ${k.what}`,
+      tags,
+      parameters: [idParam],
+      responses: { 200: { description: 'Deleted', schema: dataOf({ type: 'object', properties: { id: { type: 'integer' } } }) } },
+      errors: [404],
+    });
   }
   const packResult = dataOf({ type: 'object', properties: { name: { type: 'string' }, installed: { type: 'boolean' } } });
-  openapi.add('get', '/data-shield/packs', { summary: 'Detector packs (insurance, HR, financial) and whether the caller installed each', tags, responses: { 200: { description: 'Packs', schema: dataOf({ type: 'array', items: { type: 'object' } }) } } });
-  openapi.add('post', '/data-shield/packs/{name}/install', { summary: 'Install a detector pack for the caller', tags, parameters: [packParam], responses: { 200: { description: 'Installed', schema: packResult } }, errors: [404] });
-  openapi.add('post', '/data-shield/packs/{name}/uninstall', { summary: 'Uninstall a detector pack', tags, parameters: [packParam], responses: { 200: { description: 'Uninstalled', schema: packResult } }, errors: [404] });
-  openapi.add('delete', '/data-shield/packs/{name}', { summary: 'Uninstall a detector pack (as POST …/uninstall)', tags, parameters: [packParam], responses: { 200: { description: 'Uninstalled', schema: packResult } }, errors: [404] });
-  for (const [path, what] of [['agents', 'agent'], ['chatbots', 'chatbot']] as const) {
+  openapi.add('get', '/data-shield/packs', {
+    summary: 'Detector packs (insurance, HR, financial) and whether the caller installed each',
+    tags,
+    responses: { 200: { description: 'Packs', schema: dataOf({ type: 'array', items: { type: 'object' } }) } },
+  });
+  openapi.add('post', '/data-shield/packs/{name}/install', {
+    summary: 'Install a detector pack for the caller',
+    tags,
+    parameters: [packParam],
+    responses: { 200: { description: 'Installed', schema: packResult } },
+    errors: [404],
+  });
+  openapi.add('post', '/data-shield/packs/{name}/uninstall', {
+    summary: 'Uninstall a detector pack',
+    tags,
+    parameters: [packParam],
+    responses: { 200: { description: 'Uninstalled', schema: packResult } },
+    errors: [404],
+  });
+  openapi.add('delete', '/data-shield/packs/{name}', {
+    summary: 'Uninstall a detector pack (as POST …/uninstall)',
+    tags,
+    parameters: [packParam],
+    responses: { 200: { description: 'Uninstalled', schema: packResult } },
+    errors: [404],
+  });
+  for (const [path, what] of [
+    ['agents', 'agent'],
+    ['chatbots', 'chatbot'],
+  ] as const) {
     const setting = { type: 'object', properties: { kind: { type: 'string' }, id: { type: 'integer' }, enabled: { type: 'boolean' }, entity_types: { type: ['array', 'null'], items: entityType } } };
-    openapi.add('get', `/data-shield/${path}/{id}`, { summary: `Whether the caller’s ${what} shields its model calls (off unless set)`, tags, parameters: [idParam], responses: { 200: { description: 'The setting', schema: dataOf(setting) } }, errors: [404] });
+    openapi.add('get', `/data-shield/${path}/{id}`, {
+      summary: `Whether the caller’s ${what} shields its model calls (off unless set)`,
+      tags,
+      parameters: [idParam],
+      responses: { 200: { description: 'The setting', schema: dataOf(setting) } },
+      errors: [404],
+    });
     openapi.add('put', `/data-shield/${path}/{id}`, {
       summary: `Turn Data Shield on or off for the caller’s ${what}: its model calls are tokenised for the owner as tenant${what === 'chatbot' ? ' (beyond spec 4.17 rule 6, which leaves chatbots and RAG uncovered)' : ''}`,
       tags,
@@ -104,7 +173,12 @@ export function describeDataShieldRoutes(openapi: OpenApiRegistry): void {
     tags: ['internal'],
     auth: 'none',
     parameters: [{ name: 'tenant', in: 'query', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } }],
-    responses: { 200: { description: 'Detectors', schema: { type: 'object', properties: { tenant: { type: 'string' }, patterns: { type: 'array' }, word_lists: { type: 'array' }, recognizers: { type: 'array' } } } } },
+    responses: {
+      200: {
+        description: 'Detectors',
+        schema: { type: 'object', properties: { tenant: { type: 'string' }, patterns: { type: 'array' }, word_lists: { type: 'array' }, recognizers: { type: 'array' } } },
+      },
+    },
     errors: [400, 401],
   });
   openapi.add('post', '/internal/data-shield/audit-events', {

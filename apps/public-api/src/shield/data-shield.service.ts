@@ -26,7 +26,16 @@ export interface DetectorView {
 const KIND_LABEL: Record<DetectorKind, string> = { pattern: 'Pattern', word_list: 'Word list', recognizer: 'Recognizer' };
 
 function toView(row: DataShieldDetectorEntity): DetectorView {
-  const base = { id: row.id, kind: row.kind, name: row.name, entity_type: row.entityType, score: row.score, enabled: row.enabled, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  const base = {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    entity_type: row.entityType,
+    score: row.score,
+    enabled: row.enabled,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
   switch (row.kind) {
     case 'pattern':
       return { ...base, pattern: row.pattern ?? '' };
@@ -42,7 +51,16 @@ function toView(row: DataShieldDetectorEntity): DetectorView {
 }
 
 function fieldsOf(row: DataShieldDetectorEntity) {
-  return { name: row.name, entityType: row.entityType, pattern: row.pattern, words: row.words, contextWords: row.contextWords, score: row.score, scoreThreshold: row.scoreThreshold, enabled: row.enabled };
+  return {
+    name: row.name,
+    entityType: row.entityType,
+    pattern: row.pattern,
+    words: row.words,
+    contextWords: row.contextWords,
+    score: row.score,
+    scoreThreshold: row.scoreThreshold,
+    enabled: row.enabled,
+  };
 }
 
 export interface EventView {
@@ -59,7 +77,17 @@ export interface EventView {
 
 function eventView(row: AuditRecordEntity): EventView {
   const createdAt = row.createdAt.toISOString();
-  return { id: Number(row.id), action: row.action, actor_user: row.actorUserId, tenant: row.tenant, correlation_id: row.correlationId, details: row.details, created_at: createdAt, createdAt, retain_until: row.retainUntil.toISOString() };
+  return {
+    id: Number(row.id),
+    action: row.action,
+    actor_user: row.actorUserId,
+    tenant: row.tenant,
+    correlation_id: row.correlationId,
+    details: row.details,
+    created_at: createdAt,
+    createdAt,
+    retain_until: row.retainUntil.toISOString(),
+  };
 }
 
 /** The tenant of a user: the user (no organisations exist; docs/decisions.md). */
@@ -142,7 +170,15 @@ export class DataShieldService {
       const score = r.score ?? undefined;
       if (r.kind === 'pattern') out.patterns.push({ name: r.name, entity_type: r.entityType, pattern: r.pattern ?? '', ...(score !== undefined ? { score } : {}) });
       else if (r.kind === 'word_list') out.word_lists.push({ name: r.name, entity_type: r.entityType, words: r.words ?? [], ...(score !== undefined ? { score } : {}) });
-      else out.recognizers.push({ name: r.name, entity_type: r.entityType, pattern: r.pattern ?? '', context_words: r.contextWords ?? [], ...(score !== undefined ? { score } : {}), ...(r.scoreThreshold !== null ? { score_threshold: r.scoreThreshold } : {}) });
+      else
+        out.recognizers.push({
+          name: r.name,
+          entity_type: r.entityType,
+          pattern: r.pattern ?? '',
+          context_words: r.contextWords ?? [],
+          ...(score !== undefined ? { score } : {}),
+          ...(r.scoreThreshold !== null ? { score_threshold: r.scoreThreshold } : {}),
+        });
     }
     for (const name of packs) {
       const pack = DETECTOR_PACKS[name];
@@ -167,7 +203,8 @@ export class DataShieldService {
     const errors: string[] = [];
     if (typeof f['enabled'] !== 'boolean') errors.push('enabled must be true or false');
     const types = f['entity_types'];
-    if (types !== undefined && types !== null && (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !checkEntityType(t).ok))) errors.push('entity_types must be an array of entity type names such as EMAIL or PERSON');
+    if (types !== undefined && types !== null && (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !checkEntityType(t).ok)))
+      errors.push('entity_types must be an array of entity type names such as EMAIL or PERSON');
     if (errors.length) throw BadRequestError.withErrors('Invalid Data Shield setting', errors);
     const row = await this.repo.saveSubjectSetting({ kind, subjectId: id, ownerId, enabled: f['enabled'] as boolean, entityTypes: Array.isArray(types) && types.length ? (types as string[]) : null });
     return { kind, id, enabled: row.enabled, entity_types: row.entityTypes };

@@ -41,11 +41,20 @@ export class FakeRouter {
 
   static async start(apiKey: string): Promise<FakeRouter> {
     const router = new FakeRouter(apiKey, await HttpTarget.start());
-    const keyed = (route: TargetRoute): TargetRoute => (hit) =>
-      header(hit, 'x-api-key') === router.apiKey ? route(hit) : { status: 401, body: { error: 'unauthorized', message: 'Invalid x-api-key', details: {} } };
+    const keyed =
+      (route: TargetRoute): TargetRoute =>
+      (hit) =>
+        header(hit, 'x-api-key') === router.apiKey ? route(hit) : { status: 401, body: { error: 'unauthorized', message: 'Invalid x-api-key', details: {} } };
     router.target
-      .on('POST /api/v1/jobs', keyed((hit) => router.submit(hit)))
-      .onPattern('GET', /^\/api\/v1\/jobs\/([^/]+)$/, keyed((hit) => router.status(decodeURIComponent(hit.params[0] ?? ''))))
+      .on(
+        'POST /api/v1/jobs',
+        keyed((hit) => router.submit(hit)),
+      )
+      .onPattern(
+        'GET',
+        /^\/api\/v1\/jobs\/([^/]+)$/,
+        keyed((hit) => router.status(decodeURIComponent(hit.params[0] ?? ''))),
+      )
       .otherwise(keyed(() => ({ status: 404, body: { error: 'not_found', message: 'Not found', details: {} } })));
     return router;
   }

@@ -23,7 +23,11 @@ export function parseJobRequest(body: unknown): JobRequest {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     const missing = REQUIRED.filter((field) => isAbsent(record[field]));
-    if (missing.length) throw missingField([...missing], missing.map((field) => `${field} is required`));
+    if (missing.length)
+      throw missingField(
+        [...missing],
+        missing.map((field) => `${field} is required`),
+      );
   }
   const req = parseBody(JobRequest, body, { message: 'Invalid job request' });
   if (req.job_type === 'task_based_workflow') {

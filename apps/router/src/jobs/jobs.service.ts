@@ -36,9 +36,7 @@ export class JobsService {
     try {
       await broker.publish(queue, JobMessageV1, message, { messageId: req.job_id });
     } catch (err) {
-      await jobs.delete(req.job_id).catch((cleanup: unknown) =>
-        logger.error('could not remove a job that was not queued', { jobId: req.job_id, error: errorMessage(cleanup) }),
-      );
+      await jobs.delete(req.job_id).catch((cleanup: unknown) => logger.error('could not remove a job that was not queued', { jobId: req.job_id, error: errorMessage(cleanup) }));
       logger.warn('job not queued', { jobId: req.job_id, jobType: req.job_type, queue, error: errorMessage(err) });
       throw err;
     }

@@ -18,7 +18,9 @@ export interface ResultUpdate {
 
 /** SQL for the rank of a status expression, generated from JOB_STATUS_RANK so the two cannot drift. */
 function RANK_SQL(expr: string): string {
-  const cases = Object.entries(JOB_STATUS_RANK).map(([status, rank]) => `WHEN '${status}' THEN ${rank}`).join(' ');
+  const cases = Object.entries(JOB_STATUS_RANK)
+    .map(([status, rank]) => `WHEN '${status}' THEN ${rank}`)
+    .join(' ');
   return `(CASE ${expr}::text ${cases} END)`;
 }
 

@@ -49,16 +49,11 @@ function fromEntity(e: WorkflowNodeRunEntity): NodeCheckpoint {
 
 /** JSON for a jsonb column: PostgreSQL refuses the NUL character inside strings, so it is dropped. */
 function toJsonb(value: unknown): string {
-  return JSON.stringify(value === undefined ? null : value, (_key, v: unknown) =>
-    typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
-  );
+  return JSON.stringify(value === undefined ? null : value, (_key, v: unknown) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v));
 }
 
 function params(executionKey: string, jobId: string, c: NodeCheckpoint): unknown[] {
-  return [
-    executionKey, c.nodeId, jobId, c.taskType, c.status, toJsonb(c.output), c.error, c.errorType,
-    c.correlationToken, c.startedAt, c.completedAt, c.cost,
-  ];
+  return [executionKey, c.nodeId, jobId, c.taskType, c.status, toJsonb(c.output), c.error, c.errorType, c.correlationToken, c.startedAt, c.completedAt, c.cost];
 }
 
 /** The checkpoint table `workflow_node_runs`. */

@@ -52,10 +52,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(abortReason(signal));
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

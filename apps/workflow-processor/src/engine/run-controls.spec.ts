@@ -39,11 +39,13 @@ describe('execution controls in the engine (issue #15)', () => {
     const calls: string[] = [];
     const h = new EngineHarness({ executors: { rest_api_task: async (ctx) => (calls.push(ctx.nodeId), { output: { from: ctx.config } }) } });
     const at = new Date('2026-01-01T00:00:00Z');
-    const def = definition(
-      [startNode(), taskNode('a', 'rest_api_task', { url: 'u' }), taskNode('b', 'rest_api_task', { url: 'x/{{a.token}}' }), endNode()],
-      chain('start', 'a', 'b', 'end'),
-    );
-    const out = await h.run(def, { prior: [{ nodeId: 'start', output: {}, startedAt: at, completedAt: at }, { nodeId: 'a', output: { token: 't-1' }, startedAt: at, completedAt: at }] });
+    const def = definition([startNode(), taskNode('a', 'rest_api_task', { url: 'u' }), taskNode('b', 'rest_api_task', { url: 'x/{{a.token}}' }), endNode()], chain('start', 'a', 'b', 'end'));
+    const out = await h.run(def, {
+      prior: [
+        { nodeId: 'start', output: {}, startedAt: at, completedAt: at },
+        { nodeId: 'a', output: { token: 't-1' }, startedAt: at, completedAt: at },
+      ],
+    });
     expect(out.status).toBe('completed');
     expect(calls).toEqual(['b']);
     expect(out.outputs['a']).toEqual({ token: 't-1' });

@@ -6,7 +6,10 @@ import { DEFAULT_RUN_LIMITS } from './workflow-run';
 /** start fanning out to `n` rest_api_task nodes. */
 function fanOut(n: number): Record<string, unknown> {
   const ids = Array.from({ length: n }, (_, i) => `n${i}`);
-  return definition([startNode(), ...ids.map((id) => taskNode(id, 'rest_api_task'))], ids.map((id) => edge('start', id)));
+  return definition(
+    [startNode(), ...ids.map((id) => taskNode(id, 'rest_api_task'))],
+    ids.map((id) => edge('start', id)),
+  );
 }
 
 describe('WorkflowRun limits (issue #13)', () => {

@@ -224,8 +224,16 @@ describe('WorkflowRun', () => {
     const h = new EngineHarness({ executors: { rest_api_task: recordingExecutor(calls) } });
     const def = definition([startNode(), taskNode('a', 'rest_api_task', { url: 'u' }), taskNode('b', 'rest_api_task', { url: 'v/{{a.id}}' })], chain('start', 'a', 'b'));
     await h.checkpoints.saveTerminal('execution:1', 'wf_1', {
-      nodeId: 'a', taskType: 'rest_api_task', status: 'completed', output: { id: 42 }, error: null, errorType: null,
-      correlationToken: null, startedAt: new Date(), completedAt: new Date(), cost: null,
+      nodeId: 'a',
+      taskType: 'rest_api_task',
+      status: 'completed',
+      output: { id: 42 },
+      error: null,
+      errorType: null,
+      correlationToken: null,
+      startedAt: new Date(),
+      completedAt: new Date(),
+      cost: null,
     });
     const out = await h.run(def);
     expect(out.status).toBe('completed');

@@ -1,16 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ErrorType, TaskState } from '@docflow/contracts';
-import {
-  buildScope,
-  isFinished,
-  isPlainObject,
-  nextSteps,
-  resolveTemplates,
-  retryDelayMs,
-  retryPolicyOf,
-  WorkflowEvaluationError,
-  type WorkflowNode,
-} from '@docflow/workflow';
+import { buildScope, isFinished, isPlainObject, nextSteps, resolveTemplates, retryDelayMs, retryPolicyOf, WorkflowEvaluationError, type WorkflowNode } from '@docflow/workflow';
 import { errorMessage } from '@docflow/service-kit';
 import type { CheckpointStore, NodeCheckpoint } from '../checkpoints/checkpoint-store';
 import type { ExecutorRegistry } from '../executors/executor-registry';
@@ -151,8 +141,7 @@ export class WorkflowRun {
   private armDeadline(): NodeJS.Timeout | undefined {
     const deadline = this.req.deadline;
     if (!deadline) return undefined;
-    const abort = () =>
-      this.controller.abort(new RunAborted('deadline', `WORKFLOW_DEADLINE_EXCEEDED: execution exceeded its deadline of ${deadline.text}`));
+    const abort = () => this.controller.abort(new RunAborted('deadline', `WORKFLOW_DEADLINE_EXCEEDED: execution exceeded its deadline of ${deadline.text}`));
     const ms = deadline.at.getTime() - this.now().getTime();
     if (ms <= 0) {
       abort();
@@ -248,10 +237,7 @@ export class WorkflowRun {
   private countOutput(nodeId: string, output: unknown): void {
     const bytes = outputBytes(output);
     if (this.outputTotal + bytes > this.limits.maxOutputBytes) {
-      throw new NodeFailure(
-        'configuration_error',
-        `The outputs of this run would exceed ${this.limits.maxOutputBytes} bytes (WORKFLOW_MAX_OUTPUT_BYTES); node ${nodeId} produced ${bytes}`,
-      );
+      throw new NodeFailure('configuration_error', `The outputs of this run would exceed ${this.limits.maxOutputBytes} bytes (WORKFLOW_MAX_OUTPUT_BYTES); node ${nodeId} produced ${bytes}`);
     }
     this.outputTotal += bytes;
   }
@@ -311,18 +297,22 @@ export class WorkflowRun {
       this.req.logger.error('node failed unexpectedly', { nodeId: node.id, taskType, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
       failure = new NodeFailure('internal_error', `Node ${node.id} failed unexpectedly: ${errorMessage(err)}`);
     }
-    await this.settle(node, {
-      nodeId: node.id,
-      taskType,
-      status: 'failed',
-      output: failure.result ?? null,
-      error: failure.message,
-      errorType: failure.errorType,
-      correlationToken: null,
-      startedAt,
-      completedAt: this.now(),
-      cost: null,
-    }, works);
+    await this.settle(
+      node,
+      {
+        nodeId: node.id,
+        taskType,
+        status: 'failed',
+        output: failure.result ?? null,
+        error: failure.message,
+        errorType: failure.errorType,
+        correlationToken: null,
+        startedAt,
+        completedAt: this.now(),
+        cost: null,
+      },
+      works,
+    );
     return 'failed';
   }
 

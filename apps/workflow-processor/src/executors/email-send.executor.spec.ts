@@ -8,8 +8,18 @@ import type { NodeContext } from './executor';
 function ctx(rawConfig: Record<string, unknown>, scope: Record<string, unknown> = {}): NodeContext {
   const config = resolveTemplates(rawConfig, scope) as Record<string, unknown>;
   return {
-    executionKey: 'execution:1', jobId: 'wf_1', nodeId: 'mail', nodeType: 'task', taskType: 'email_send_task', label: 'Mail',
-    config, rawConfig, scope, inputs: {}, signal: new AbortController().signal, logger: silentLogger,
+    executionKey: 'execution:1',
+    jobId: 'wf_1',
+    nodeId: 'mail',
+    nodeType: 'task',
+    taskType: 'email_send_task',
+    label: 'Mail',
+    config,
+    rawConfig,
+    scope,
+    inputs: {},
+    signal: new AbortController().signal,
+    logger: silentLogger,
   };
 }
 
@@ -79,13 +89,11 @@ describe('email_send_task', () => {
   describe('HTML bodies (issue #13, item 15)', () => {
     const hostile = { name: '<a href="https://evil.example">Click</a>', quote: '" onmouseover="steal()', amp: 'Tom & Jerry' };
 
-    it('escapes template values inserted into an HTML body; the author\'s markup stays', async () => {
+    it("escapes template values inserted into an HTML body; the author's markup stays", async () => {
       const sent: MailMessage[] = [];
       const run = createEmailSendExecutor({ mailer: recordingMailer(sent) });
       await run(ctx({ to: ['a@x.io'], subject: 'Hi {{amp}}', body: '<p>Hello {{name}}</p><img alt="{{quote}}"><b>{{amp}}</b>' }, hostile));
-      expect(sent[0]?.html).toBe(
-        '<p>Hello &lt;a href=&quot;https://evil.example&quot;&gt;Click&lt;/a&gt;</p><img alt="&quot; onmouseover=&quot;steal()"><b>Tom &amp; Jerry</b>',
-      );
+      expect(sent[0]?.html).toBe('<p>Hello &lt;a href=&quot;https://evil.example&quot;&gt;Click&lt;/a&gt;</p><img alt="&quot; onmouseover=&quot;steal()"><b>Tom &amp; Jerry</b>');
       expect(sent[0]?.subject).toBe('Hi Tom & Jerry');
     });
 

@@ -6,8 +6,18 @@ import { createWaitExecutor } from './wait.executor';
 
 function ctx(taskType: string, config: Record<string, unknown>): NodeContext {
   return {
-    executionKey: 'execution:1', jobId: 'wf_1', nodeId: 'n', nodeType: 'task', taskType, label: 'N',
-    config, rawConfig: config, scope: {}, inputs: {}, signal: new AbortController().signal, logger: silentLogger,
+    executionKey: 'execution:1',
+    jobId: 'wf_1',
+    nodeId: 'n',
+    nodeType: 'task',
+    taskType,
+    label: 'N',
+    config,
+    rawConfig: config,
+    scope: {},
+    inputs: {},
+    signal: new AbortController().signal,
+    logger: silentLogger,
   };
 }
 

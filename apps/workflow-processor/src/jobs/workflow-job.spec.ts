@@ -14,7 +14,7 @@ function job(payload: Record<string, unknown>, jobId = 'wf_12', jobType: JobMess
 const valid = definition([startNode(), endNode()], chain('start', 'end'));
 
 describe('parseWorkflowJob', () => {
-  it('validates the definition against the processor\'s limits (issue #13)', () => {
+  it("validates the definition against the processor's limits (issue #13)", () => {
     const three = definition([startNode(), taskNode('a', 'rest_api_task', { url: 'https://x.example/' }), endNode()], chain('start', 'a', 'end'));
     const limited = parseWorkflowJob(job({ workflow_definition: three }), SECRET, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 2 });
     expect(limited).toMatchObject({ ok: false, error: 'Invalid workflow definition: Workflow has 3 nodes; at most 2 are allowed' });
@@ -38,10 +38,13 @@ describe('parseWorkflowJob', () => {
 
   it('lists every problem of a bad payload, definition or inputs', () => {
     expect(parse(job({ inputs: {} }))).toMatchObject({ ok: false, executionId: 12, error: expect.stringContaining('Invalid workflow job payload: workflow_definition') });
-    const cyclic = definition([taskNode('a', 'rest_api_task', { url: 'http://x' }), taskNode('b', 'rest_api_task')], [
-      { id: 'e1', source: 'a', target: 'b' },
-      { id: 'e2', source: 'b', target: 'a' },
-    ]);
+    const cyclic = definition(
+      [taskNode('a', 'rest_api_task', { url: 'http://x' }), taskNode('b', 'rest_api_task')],
+      [
+        { id: 'e1', source: 'a', target: 'b' },
+        { id: 'e2', source: 'b', target: 'a' },
+      ],
+    );
     const bad = parse(job({ workflow_definition: cyclic }));
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error).toMatch(/^Invalid workflow definition: .*Cycles are not allowed.*Node b \(rest_api_task\): config/);

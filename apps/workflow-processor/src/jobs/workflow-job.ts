@@ -2,16 +2,7 @@ import { executionIdFromJobId, type JobMessageV1, WorkflowJobPayload } from '@do
 import { verifyJobUser } from '@docflow/internal-auth';
 import { errorMessage, validatePlain } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
-import {
-  buildGraph,
-  DEFAULT_WORKFLOW_LIMITS,
-  isPlainObject,
-  validateAgainstSchema,
-  validateDefinition,
-  type WorkflowDefinition,
-  type WorkflowGraph,
-  type WorkflowLimits,
-} from '@docflow/workflow';
+import { buildGraph, DEFAULT_WORKFLOW_LIMITS, isPlainObject, validateAgainstSchema, validateDefinition, type WorkflowDefinition, type WorkflowGraph, type WorkflowLimits } from '@docflow/workflow';
 
 /** A workflow job that passed validation, ready for the engine. */
 export interface WorkflowJob {

@@ -61,7 +61,9 @@ export class JobResults {
     if (this.closed || !this.latest) return;
     this.lastAt = Date.now();
     // publish() serialises the message before its first await: the snapshot is taken now.
-    const sent = this.send({ status: 'processing', task_states: this.latest as Record<string, TaskState> }).catch((err: unknown) => this.logger.warn('progress result not published', { error: errorMessage(err) }));
+    const sent = this.send({ status: 'processing', task_states: this.latest as Record<string, TaskState> }).catch((err: unknown) =>
+      this.logger.warn('progress result not published', { error: errorMessage(err) }),
+    );
     this.inflight = Promise.all([this.inflight, sent]);
   }
 

@@ -71,7 +71,13 @@ export class EngineHarness {
       onProgress: (states) => this.progress.push(Object.entries(states).map(([id, s]) => `${id}:${s.status}`)),
       ...extra,
     };
-    const deps = { executors: this.registry, checkpoints: this.checkpoints, metrics: testMetrics(), ...(this.limits ? { limits: this.limits } : {}), ...(this.control ? { control: this.control } : {}) };
+    const deps = {
+      executors: this.registry,
+      checkpoints: this.checkpoints,
+      metrics: testMetrics(),
+      ...(this.limits ? { limits: this.limits } : {}),
+      ...(this.control ? { control: this.control } : {}),
+    };
     return new WorkflowRun(deps, request).execute();
   }
 }

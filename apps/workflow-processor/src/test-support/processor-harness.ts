@@ -38,7 +38,19 @@ export class ResultsInbox {
     const found = find();
     if (found) return found;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${statuses.join('/')} result for ${jobId} within ${ms} ms (got ${this.all(jobId).map((m) => m.status).join(', ') || 'nothing'})`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no ${statuses.join('/')} result for ${jobId} within ${ms} ms (got ${
+                this.all(jobId)
+                  .map((m) => m.status)
+                  .join(', ') || 'nothing'
+              })`,
+            ),
+          ),
+        ms,
+      );
       this.waiters.push({ check: () => find() !== undefined, resolve: () => (clearTimeout(timer), resolve()) });
     });
     return find() as ResultMessage;
@@ -96,7 +108,13 @@ export class ProcessorHarness {
   async startProcessor(env: Record<string, string> = {}, checkpoints?: CheckpointStore): Promise<ProcessorInstance> {
     const config = this.config(env);
     const broker = Broker.connect({ url: this.vhost.url, logger: silentLogger, name: `processor-${randomUUID().slice(0, 8)}`, reconnect: { initialMs: 50, maxMs: 500 } });
-    const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.OUTBOX_DIR, from: config.MAIL_FROM, logger: silentLogger, timeouts: { connectionMs: 3000, greetingMs: 3000, socketMs: 5000 } });
+    const mailer = createMailer({
+      smtpUrl: config.SMTP_URL,
+      outboxDir: config.OUTBOX_DIR,
+      from: config.MAIL_FROM,
+      logger: silentLogger,
+      timeouts: { connectionMs: 3000, greetingMs: 3000, socketMs: 5000 },
+    });
     this.mailers.push(mailer);
     const store = checkpoints ?? new NodeRunsRepository(this.ds);
     const processor = createWorkflowProcessor({
@@ -129,7 +147,8 @@ export class ProcessorHarness {
   /** Publishes a task_based_workflow job, as the router does; a positive user_id is signed as the public API signs it. */
   async submit(jobId: string, payload: Record<string, unknown>): Promise<void> {
     const userId = payload['user_id'];
-    const signed = typeof userId === 'number' && userId > 0 && !('user_signature' in payload) ? { ...payload, user_signature: signJobUser(this.config().INTERNAL_SERVICE_JWT_SECRET, jobId, userId) } : payload;
+    const signed =
+      typeof userId === 'number' && userId > 0 && !('user_signature' in payload) ? { ...payload, user_signature: signJobUser(this.config().INTERNAL_SERVICE_JWT_SECRET, jobId, userId) } : payload;
     const msg: JobMessageV1 = { version: 1, job_id: jobId, job_type: 'task_based_workflow', payload: signed, submitted_at: new Date().toISOString() };
     await this.probe.publish(QUEUES.workflow, JobMessageV1, msg, { messageId: jobId });
   }

@@ -106,7 +106,10 @@ describe('FileSettler', () => {
     await h.see(2, file('a.pdf', 'v1'));
     h.advance(5000);
     const pass = await h.settler.settleDue();
-    expect(pass.emitted.map((e) => [e.sourceId, e.eventType]).sort()).toEqual([[1, 'file_created'], [2, 'file_created']]);
+    expect(pass.emitted.map((e) => [e.sourceId, e.eventType]).sort()).toEqual([
+      [1, 'file_created'],
+      [2, 'file_created'],
+    ]);
   });
 
   it('drops a file removed before it settled, from a change or from the reread', async () => {

@@ -63,7 +63,10 @@ describe('SourceChangeReader', () => {
       await settler.settleDue();
       now += 5000;
       await settler.settleDue();
-      expect(events.map((e) => [e.eventType, e.file.name]).sort()).toEqual([['file_created', 'invoice.pdf'], ['file_created', 'notes.txt']]);
+      expect(events.map((e) => [e.eventType, e.file.name]).sort()).toEqual([
+        ['file_created', 'invoice.pdf'],
+        ['file_created', 'notes.txt'],
+      ]);
       const rule = { event_types: ['file_created'], filter: { name: '*.pdf' } };
       const matched = events.filter((e) => subscriptionMatches(rule, e.eventType, driveEventPayload(e, { id: 1, folderId: 'inbox', folderName: 'Inbox' })));
       expect(matched.map((e) => e.file.name)).toEqual(['invoice.pdf']);
@@ -82,8 +85,15 @@ describe('SourceChangeReader', () => {
     beforeEach(async () => {
       fake = await FakeGoogleDrive.start();
       drive = new GoogleDriveProvider({
-        apiUrl: fake.apiUrl, authUrl: fake.authUrl, tokenUrl: fake.tokenUrl, clientId: fake.clientId, clientSecret: 'docflow-test-secret',
-        grants: new InMemoryDriveGrantStore(), sealer: new TestSealer(), logger: silentLogger, http: { sleep: async () => undefined },
+        apiUrl: fake.apiUrl,
+        authUrl: fake.authUrl,
+        tokenUrl: fake.tokenUrl,
+        clientId: fake.clientId,
+        clientSecret: 'docflow-test-secret',
+        grants: new InMemoryDriveGrantStore(),
+        sealer: new TestSealer(),
+        logger: silentLogger,
+        http: { sleep: async () => undefined },
       });
       const start = await drive.beginConnect(7, 'https://docflow.example/cb');
       if (start.kind !== 'redirect') throw new Error('expected a redirect');

@@ -20,7 +20,16 @@ describe('GoogleDriveApi with a lent access token', () => {
 
   beforeEach(async () => {
     fake = await FakeGoogleDrive.start();
-    lender = new GoogleDriveProvider({ apiUrl: fake.apiUrl, authUrl: fake.authUrl, tokenUrl: fake.tokenUrl, clientId: fake.clientId, clientSecret: 'docflow-test-secret', grants: new InMemoryDriveGrantStore(), sealer: new TestSealer(), logger: silentLogger });
+    lender = new GoogleDriveProvider({
+      apiUrl: fake.apiUrl,
+      authUrl: fake.authUrl,
+      tokenUrl: fake.tokenUrl,
+      clientId: fake.clientId,
+      clientSecret: 'docflow-test-secret',
+      grants: new InMemoryDriveGrantStore(),
+      sealer: new TestSealer(),
+      logger: silentLogger,
+    });
     const start = await lender.beginConnect(7, 'https://docflow.example/cb');
     if (start.kind !== 'redirect') throw new Error('expected a redirect');
     const back = new URL(String((await axios.get(start.authorizationUrl, { maxRedirects: 0, validateStatus: () => true })).headers['location']));

@@ -91,7 +91,7 @@ describe('GoogleDriveProvider against the loopback Google Drive', () => {
       expect(fake.oauth.tokenRequests).toEqual([{ grantType: 'authorization_code' }]);
     });
 
-    it("refuses a state started by another user, or tampered with, before any code exchange", async () => {
+    it('refuses a state started by another user, or tampered with, before any code exchange', async () => {
       const start = await drive.beginConnect(ALICE, REDIRECT);
       if (start.kind !== 'redirect') throw new Error('expected a redirect');
       const back = await consent(start.authorizationUrl);
@@ -230,7 +230,7 @@ describe('GoogleDriveProvider against the loopback Google Drive', () => {
 
     afterEach(() => receiver.stop());
 
-    it("lists the changes of the watched folder only (files, no folders) and gives the next start token", async () => {
+    it('lists the changes of the watched folder only (files, no folders) and gives the next start token', async () => {
       const inbox = fake.addFolder('Inbox');
       const other = fake.addFolder('Other');
       const token = await drive.getStartPageToken(ALICE, inbox.id);
@@ -239,7 +239,10 @@ describe('GoogleDriveProvider against the loopback Google Drive', () => {
       fake.addFolder('sub', inbox.id);
       fake.updateFile(a.id, 'a2');
       const page = await drive.listChanges(ALICE, inbox.id, token);
-      expect(page.changes.map((c) => [c.fileId, c.removed, c.file?.size])).toEqual([[a.id, false, 2], [a.id, false, 2]]);
+      expect(page.changes.map((c) => [c.fileId, c.removed, c.file?.size])).toEqual([
+        [a.id, false, 2],
+        [a.id, false, 2],
+      ]);
       expect(page.newStartPageToken).toBe(String(fake.drive.startPageToken));
       fake.trashFile(a.id);
       const next = await drive.listChanges(ALICE, inbox.id, page.newStartPageToken!);
@@ -275,7 +278,14 @@ describe('GoogleDriveProvider against the loopback Google Drive', () => {
     });
 
     it('asks for at most 24 hours', async () => {
-      await drive.watch(ALICE, { folderId: 'root', pageToken: await drive.getStartPageToken(ALICE, 'root'), channelId: 'ch-2', channelToken: 't', address: receiver.url('/drive-webhook'), ttlMs: 7 * 24 * 3_600_000 });
+      await drive.watch(ALICE, {
+        folderId: 'root',
+        pageToken: await drive.getStartPageToken(ALICE, 'root'),
+        channelId: 'ch-2',
+        channelToken: 't',
+        address: receiver.url('/drive-webhook'),
+        ttlMs: 7 * 24 * 3_600_000,
+      });
       const channel = fake.drive.channels.get('ch-2')!;
       expect(channel.expiration - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
       expect(channel.expiration - Date.now()).toBeGreaterThan(23 * 3_600_000);

@@ -1,17 +1,6 @@
 import type { Logger } from '@docflow/service-kit';
 import { DriveUnsupportedError } from '../drive-errors';
-import type {
-  ChangePage,
-  ConnectCallback,
-  ConnectStart,
-  DownloadOptions,
-  DriveDownload,
-  DriveFile,
-  DriveProvider,
-  DriveWatch,
-  GrantStatus,
-  WatchRequest,
-} from '../drive-provider';
+import type { ChangePage, ConnectCallback, ConnectStart, DownloadOptions, DriveDownload, DriveFile, DriveProvider, DriveWatch, GrantStatus, WatchRequest } from '../drive-provider';
 import type { DriveGrantStore, DriveTokenSealer } from './grant-store';
 import { GOOGLE_API_URL, GoogleDriveApi, type LentAccessToken } from './google-drive-api';
 import { GoogleHttp, type GoogleHttpOptions } from './google-http';

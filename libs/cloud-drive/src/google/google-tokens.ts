@@ -163,10 +163,7 @@ export class GoogleTokens implements AccessTokenSource {
   }
 
   private async save(userId: number, tokens: DriveTokens): Promise<void> {
-    const sealedTokens = this.sealer.seal(
-      { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_at: String(tokens.expiresAt), scope: tokens.scope },
-      userId,
-    );
+    const sealedTokens = this.sealer.seal({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_at: String(tokens.expiresAt), scope: tokens.scope }, userId);
     await this.store.save(userId, { sealedTokens, status: 'connected', errorMessage: null, updatedAt: new Date(this.clock()) });
   }
 }

@@ -29,10 +29,7 @@ export interface OAuthStateContent {
  * the owner id).
  */
 export function sealOAuthState(sealer: DriveTokenSealer, userId: number, content: OAuthStateContent, now = Date.now()): string {
-  return sealer.seal(
-    { purpose: PURPOSE, verifier: content.verifier, redirect_uri: content.redirectUri, expires_at: String(now + OAUTH_STATE_TTL_MS), nonce: randomBytes(8).toString('hex') },
-    userId,
-  );
+  return sealer.seal({ purpose: PURPOSE, verifier: content.verifier, redirect_uri: content.redirectUri, expires_at: String(now + OAUTH_STATE_TTL_MS), nonce: randomBytes(8).toString('hex') }, userId);
 }
 
 export function openOAuthState(sealer: DriveTokenSealer, userId: number, state: string, now = Date.now()): OAuthStateContent {

@@ -5,18 +5,7 @@ import path from 'node:path';
 import type { Logger } from '@docflow/service-kit';
 import { limitBytes, tooLarge } from '../byte-limit';
 import { DriveNotFoundError, DrivePathError, DriveProtocolError } from '../drive-errors';
-import type {
-  ChangePage,
-  ConnectStart,
-  DownloadOptions,
-  DriveDownload,
-  DriveFile,
-  DriveNotification,
-  DriveProvider,
-  DriveWatch,
-  GrantStatus,
-  WatchRequest,
-} from '../drive-provider';
+import type { ChangePage, ConnectStart, DownloadOptions, DriveDownload, DriveFile, DriveNotification, DriveProvider, DriveWatch, GrantStatus, WatchRequest } from '../drive-provider';
 import { FOLDER_MIME_TYPE, mimeTypeFromName } from '../mime-types';
 import { watchExpiry } from '../watch-schedule';
 import { LocalDriveRoot, type LocalItem } from './local-paths';

@@ -3,7 +3,15 @@ import { CapitalisedWordHeuristic, type NamedEntityRecognizer } from '../l3/name
 import { DetectionEngine, DetectorError } from './detection-engine';
 import { resolveOverlaps } from './overlaps';
 
-const e = (type: string, start: number, end: number, priority: number, score = 0.5): DetectedEntity => ({ type, start, end, priority, score, layer: priority === 100 ? 'L1' : priority === 75 ? 'L2' : 'L3', source: 'test' });
+const e = (type: string, start: number, end: number, priority: number, score = 0.5): DetectedEntity => ({
+  type,
+  start,
+  end,
+  priority,
+  score,
+  layer: priority === 100 ? 'L1' : priority === 75 ? 'L2' : 'L3',
+  source: 'test',
+});
 
 function types(engine: DetectionEngine, text: string, entityTypes?: string[]) {
   return engine.detect(text, { entityTypes }).entities.map((x) => `${x.type}:${text.slice(x.start, x.end)}`);
@@ -37,7 +45,8 @@ describe('DetectionEngine: L1', () => {
   const engine = new DetectionEngine();
 
   it('finds e-mail, card (spaces and dashes), IBAN, SSN, IPv4, Aadhaar and PAN', () => {
-    const text = 'Mail jane.doe+x@example.co.uk, card 4111 1111 1111 1111 or 5500-0055-5555-5559, IBAN GB82 WEST 1234 5698 7654 32, SSN 078-05-1120, host 10.0.0.254, Aadhaar 2341 2341 2346, PAN ABCPE1234F.';
+    const text =
+      'Mail jane.doe+x@example.co.uk, card 4111 1111 1111 1111 or 5500-0055-5555-5559, IBAN GB82 WEST 1234 5698 7654 32, SSN 078-05-1120, host 10.0.0.254, Aadhaar 2341 2341 2346, PAN ABCPE1234F.';
     expect(types(engine, text)).toEqual([
       'EMAIL:jane.doe+x@example.co.uk',
       'CREDIT_CARD:4111 1111 1111 1111',
@@ -95,11 +104,7 @@ describe('DetectionEngine: L3 patterns and context', () => {
   const engine = new DetectionEngine();
 
   it('finds URLs with and without a scheme, trimming trailing punctuation', () => {
-    expect(types(engine, 'See https://example.com/a?b=1. Or www.docflow.io, or acme-corp.com.', ['URL'])).toEqual([
-      'URL:https://example.com/a?b=1',
-      'URL:www.docflow.io',
-      'URL:acme-corp.com',
-    ]);
+    expect(types(engine, 'See https://example.com/a?b=1. Or www.docflow.io, or acme-corp.com.', ['URL'])).toEqual(['URL:https://example.com/a?b=1', 'URL:www.docflow.io', 'URL:acme-corp.com']);
   });
 
   it('raises weak digit patterns with their context words only', () => {

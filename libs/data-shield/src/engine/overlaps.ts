@@ -9,9 +9,7 @@ import type { DetectedEntity } from '../entities';
 export function resolveOverlaps(candidates: readonly DetectedEntity[], text: string): DetectedEntity[] {
   const textLength = text.length;
   if (candidates.length <= 1) return [...candidates];
-  const sorted = [...candidates].sort(
-    (a, b) => b.priority - a.priority || b.end - b.start - (a.end - a.start) || b.score - a.score || a.start - b.start,
-  );
+  const sorted = [...candidates].sort((a, b) => b.priority - a.priority || b.end - b.start - (a.end - a.start) || b.score - a.score || a.start - b.start);
   const taken = new Uint8Array(textLength);
   const kept: DetectedEntity[] = [];
   for (const e of sorted) {

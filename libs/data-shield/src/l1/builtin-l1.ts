@@ -31,7 +31,7 @@ export const creditCard = new RegexRecognizer({
     if (/^(\d)\1+$/.test(digits)) return null;
     return CARD_PREFIX.test(digits) ? 1 : 0.9;
   },
-  context: { negative: ['order', 'invoice', 'tracking', 'reference'] , penalty: 0.2 },
+  context: { negative: ['order', 'invoice', 'tracking', 'reference'], penalty: 0.2 },
 });
 
 export const ssn = new RegexRecognizer({

@@ -5,7 +5,8 @@ import { base58CheckValid, bech32Valid, deaValid, itinValid, npiValid } from '..
 const L3 = { layer: 'L3' as const, priority: LAYER_PRIORITY.L3 };
 const hasDigit = (text: string) => /\d/.test(text);
 
-const TLDS = 'com|org|net|edu|gov|mil|int|io|co|ai|app|dev|info|biz|me|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|pt|ie|ca|au|nz|in|jp|cn|ru|br|mx|za|eu|tv|xyz|online|site|shop|tech|cloud|news|blog|store|name|pro|mobi|ly|gl|gg|to|cc|ws';
+const TLDS =
+  'com|org|net|edu|gov|mil|int|io|co|ai|app|dev|info|biz|me|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|pt|ie|ca|au|nz|in|jp|cn|ru|br|mx|za|eu|tv|xyz|online|site|shop|tech|cloud|news|blog|store|name|pro|mobi|ly|gl|gg|to|cc|ws';
 
 /** URL: with a scheme or `www.` (0.95), or a bare host name under a common TLD (0.6). Trailing punctuation is the sentence's. */
 export const url = new RegexRecognizer({
@@ -23,7 +24,7 @@ export const url = new RegexRecognizer({
     const explicit = /^(?:https?|ftp):\/\/|^www\./i.test(trimmed);
     return { start: index, end: index + trimmed.length, score: explicit ? 0.95 : 0.6 };
   },
-  context: { words: ['website', 'site', 'url', 'link', 'visit', 'domain', 'page', 'http'] , boost: 0.2 },
+  context: { words: ['website', 'site', 'url', 'link', 'visit', 'domain', 'page', 'http'], boost: 0.2 },
 });
 
 /** MEDICAL_LICENSE: DEA registration numbers (checksum) and, near their name, NPI numbers (Luhn). */
@@ -34,7 +35,7 @@ export const deaNumber = new RegexRecognizer({
   regex: /\b[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}\b/g,
   prefilter: hasDigit,
   validate: (m) => (deaValid(m) ? 0.8 : null),
-  context: { words: ['dea', 'medical', 'license', 'licence', 'prescriber', 'registration'] , boost: 0.15 },
+  context: { words: ['dea', 'medical', 'license', 'licence', 'prescriber', 'registration'], boost: 0.15 },
 });
 
 export const npiNumber = new RegexRecognizer({

@@ -2,11 +2,23 @@ import type { DetectedEntity } from '../entities';
 import { InvalidScopeError, ScopeSealer } from './scope-seal';
 import { StreamRestorer, TokenScope } from './token-scope';
 
-const at = (text: string, value: string, type: string): DetectedEntity => ({ type, start: text.indexOf(value), end: text.indexOf(value) + value.length, score: 1, layer: 'L1', priority: 100, source: 't' });
+const at = (text: string, value: string, type: string): DetectedEntity => ({
+  type,
+  start: text.indexOf(value),
+  end: text.indexOf(value) + value.length,
+  score: 1,
+  layer: 'L1',
+  priority: 100,
+  source: 't',
+});
 
 describe('TokenScope', () => {
   const text = 'Mail jane@example.com, then jane@example.com again; card 4111111111111111.';
-  const entities = [at(text, 'jane@example.com', 'EMAIL'), { ...at(text, 'jane@example.com', 'EMAIL'), start: text.lastIndexOf('jane@'), end: text.lastIndexOf('jane@') + 16 }, at(text, '4111111111111111', 'CREDIT_CARD')];
+  const entities = [
+    at(text, 'jane@example.com', 'EMAIL'),
+    { ...at(text, 'jane@example.com', 'EMAIL'), start: text.lastIndexOf('jane@'), end: text.lastIndexOf('jane@') + 16 },
+    at(text, '4111111111111111', 'CREDIT_CARD'),
+  ];
 
   it('gives <TYPE>_<8 hex> tokens, the same for the same value inside a scope', () => {
     const scope = new TokenScope();

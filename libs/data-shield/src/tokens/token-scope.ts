@@ -40,7 +40,10 @@ export class TokenScope {
     const known = this.byValue.get(id);
     if (known) return known;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const mac = createHmac('sha256', this.key).update(attempt === 0 ? id : `${id}\u0000${attempt}`).digest('hex').slice(0, 8);
+      const mac = createHmac('sha256', this.key)
+        .update(attempt === 0 ? id : `${id}\u0000${attempt}`)
+        .digest('hex')
+        .slice(0, 8);
       const token = `${type}_${mac}`;
       if (this.byToken.has(token) || avoid?.(token)) continue;
       this.byValue.set(id, token);

@@ -40,7 +40,14 @@ describe('SSN rules', () => {
     expect(ssnValid('078051120')).toBe(true);
     expect(ssnValid('123456789')).toBe(true);
   });
-  it.each([['000123456', 'area 000'], ['666123456', 'area 666'], ['912345678', 'area 9xx'], ['123001234', 'group 00'], ['123450000', 'serial 0000'], ['12345678', 'length']])('refuses %s (%s)', (n) => {
+  it.each([
+    ['000123456', 'area 000'],
+    ['666123456', 'area 666'],
+    ['912345678', 'area 9xx'],
+    ['123001234', 'group 00'],
+    ['123450000', 'serial 0000'],
+    ['12345678', 'length'],
+  ])('refuses %s (%s)', (n) => {
     expect(ssnValid(n)).toBe(false);
   });
   it('ITINs are the 9xx numbers with their own groups', () => {

@@ -85,7 +85,11 @@ describe('classification operations', () => {
 
   it('reports no match when the answer names no known prompt, and makes no call without prompts', async () => {
     const { llm, calls } = fakeLlm([{ prompt_title: null, match_confidence: 0, match_reasoning: 'No candidate shares a word with the text' }]);
-    expect((await matchPrompt(llm, { text: TEXT, prompts: PROMPTS })).match).toMatchObject({ matched_prompt_id: null, match_confidence: 0, match_reasoning: 'No prompt fits: No candidate shares a word with the text' });
+    expect((await matchPrompt(llm, { text: TEXT, prompts: PROMPTS })).match).toMatchObject({
+      matched_prompt_id: null,
+      match_confidence: 0,
+      match_reasoning: 'No prompt fits: No candidate shares a word with the text',
+    });
     expect((await matchPrompt(llm, { text: TEXT, prompts: [] })).match).toMatchObject({ matched_prompt_id: null, match_confidence: 0, match_reasoning: 'No prompts are available to match against' });
     expect(calls).toHaveLength(1);
   });

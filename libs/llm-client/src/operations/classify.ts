@@ -57,10 +57,7 @@ export function candidatesFor(type: ClassificationType, prompts: readonly Candid
     case 'sentiment':
       return [...SENTIMENT_CANDIDATES];
     case 'topic':
-      return uniqueCandidates([
-        ...TOPIC_CANDIDATES,
-        ...prompts.filter((p) => p.section).map((p) => ({ label: String(p.section), section: p.section, description: p.description ?? '' })),
-      ]);
+      return uniqueCandidates([...TOPIC_CANDIDATES, ...prompts.filter((p) => p.section).map((p) => ({ label: String(p.section), section: p.section, description: p.description ?? '' }))]);
     default: {
       const never: never = type;
       throw new Error(`unknown classification type ${String(never)}`);
@@ -132,7 +129,13 @@ export async function classifyText(
   const reasoning = stringField(obj, 'reasoning', 'explanation', 'rationale') ?? (label ? `Chosen by ${answer.provider}` : `No candidate ${noun} fits the text`);
   const alternatives = Array.isArray(obj?.alternatives)
     ? (obj.alternatives as unknown[])
-        .map((a) => (typeof a === 'string' ? { label: a, confidence: null } : a && typeof a === 'object' ? { label: stringField(a as Record<string, unknown>, 'label', 'document_type'), confidence: confidenceField(a as Record<string, unknown>, 'confidence') } : undefined))
+        .map((a) =>
+          typeof a === 'string'
+            ? { label: a, confidence: null }
+            : a && typeof a === 'object'
+              ? { label: stringField(a as Record<string, unknown>, 'label', 'document_type'), confidence: confidenceField(a as Record<string, unknown>, 'confidence') }
+              : undefined,
+        )
         .filter((a): a is { label: string; confidence: number | null } => a !== undefined && typeof a.label === 'string')
     : [];
   return {
@@ -242,10 +245,7 @@ export interface DocumentClassification {
 }
 
 /** Both phases of spec 4.5 on one document's text. */
-export async function classifyDocument(
-  llm: LlmClient,
-  input: CallContext & { text: string; title?: string; prompts: readonly CandidatePrompt[] },
-): Promise<DocumentClassification> {
+export async function classifyDocument(llm: LlmClient, input: CallContext & { text: string; title?: string; prompts: readonly CandidatePrompt[] }): Promise<DocumentClassification> {
   const tally = new UsageTally();
   const { classification, answer } = await classifyText(llm, { ...input, candidates: candidatesFor('document_type', input.prompts), type: 'document_type' });
   tally.add(answer);

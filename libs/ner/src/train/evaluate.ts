@@ -75,6 +75,16 @@ export function scoreRows(by: CountsByType): Record<string, string | number>[] {
     const s = scores(c, 'strict');
     const l = scores(c, 'lenient');
     const r3 = (v: number): number => Math.round(v * 1000) / 1000;
-    return { type, gold: c.gold, predicted: c.predicted, strict_P: r3(s.precision), strict_R: r3(s.recall), strict_F2: r3(s.f), lenient_P: r3(l.precision), lenient_R: r3(l.recall), lenient_F2: r3(l.f) };
+    return {
+      type,
+      gold: c.gold,
+      predicted: c.predicted,
+      strict_P: r3(s.precision),
+      strict_R: r3(s.recall),
+      strict_F2: r3(s.f),
+      lenient_P: r3(l.precision),
+      lenient_R: r3(l.recall),
+      lenient_F2: r3(l.f),
+    };
   });
 }

@@ -53,7 +53,39 @@ function localized(ctx: FillContext, get: (f: Faker) => string, locale = pickLoc
 // Names no list holds, so that the tagger learns what a name looks like rather than memorising lists.
 const ONSETS = ['b', 'br', 'ch', 'd', 'dr', 'f', 'g', 'gr', 'h', 'j', 'k', 'kh', 'kr', 'l', 'm', 'n', 'p', 'r', 's', 'sh', 'st', 't', 'tr', 'v', 'w', 'y', 'z', 'zh', ''];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'o', 'ai', 'ou', 'ia', 'é', 'ö', 'ü', 'á', 'y'];
-const NAME_ENDINGS = ['ova', 'ov', 'ski', 'sky', 'son', 'sen', 'ez', 'es', 'ini', 'elli', 'ian', 'yan', 'oglu', 'aki', 'opoulos', 'escu', 'ic', 'ić', 'nen', 'berg', 'stein', 'mann', 'ton', 'ley', 'er', 'ard', 'ah', 'iku', 'wa', 'ue', 'oy'];
+const NAME_ENDINGS = [
+  'ova',
+  'ov',
+  'ski',
+  'sky',
+  'son',
+  'sen',
+  'ez',
+  'es',
+  'ini',
+  'elli',
+  'ian',
+  'yan',
+  'oglu',
+  'aki',
+  'opoulos',
+  'escu',
+  'ic',
+  'ić',
+  'nen',
+  'berg',
+  'stein',
+  'mann',
+  'ton',
+  'ley',
+  'er',
+  'ard',
+  'ah',
+  'iku',
+  'wa',
+  'ue',
+  'oy',
+];
 const FIRST_ENDINGS = ['a', 'o', 'in', 'ia', 'ina', 'el', 'an', 'ie', 'us', 'ko', 'ja', 'ette', 'ine', 'im', 'ur', ''];
 
 function syllables(ctx: FillContext, count: number): string {
@@ -144,7 +176,9 @@ export function street(ctx: FillContext): string {
 }
 
 function secondary(ctx: FillContext): string {
-  return ctx.rng.chance(0.5) ? ctx.en.location.secondaryAddress() : `${ctx.rng.pick(['Apt', 'Apt.', 'Suite', 'Unit', 'Flat', 'Floor', 'Room', '#'])} ${1 + ctx.rng.int(999)}${ctx.rng.chance(0.2) ? ctx.rng.pick(['A', 'B', 'C']) : ''}`;
+  return ctx.rng.chance(0.5)
+    ? ctx.en.location.secondaryAddress()
+    : `${ctx.rng.pick(['Apt', 'Apt.', 'Suite', 'Unit', 'Flat', 'Floor', 'Room', '#'])} ${1 + ctx.rng.int(999)}${ctx.rng.chance(0.2) ? ctx.rng.pick(['A', 'B', 'C']) : ''}`;
 }
 
 function zip(ctx: FillContext): string {
@@ -174,14 +208,112 @@ export const address: Filler = (ctx) => {
 /** Part of an address in a form field or a sentence that names only the town: the city and the postcode, as one LOCATION. */
 export const townLine: Filler = (ctx) => ent('LOCATION', ctx.rng.chance(0.5) ? `${zip(ctx)} ${city(ctx)}` : `${city(ctx)}, ${state(ctx)} ${zip(ctx)}`);
 
-const BRAND_HEADS = ['Omni', 'Data', 'Info', 'Tele', 'Cyber', 'Net', 'Sky', 'Blue', 'Green', 'Nova', 'Zen', 'Flex', 'Quanta', 'Astra', 'Veri', 'Opti', 'Syn', 'Lumi', 'Tri', 'Proto', 'Bio', 'Geo', 'Eco', 'Aero', 'Medi', 'Fin', 'Hyper', 'Inno', 'Intra', 'Trans', 'Uni', 'Vita', 'Pro', 'Max', 'Neo', 'Alpha', 'Terra', 'Sol', 'Aqua', 'Kin', 'Zy', 'Vox', 'Cloud', 'Bright', 'Swift', 'Iron', 'Silver', 'Red', 'North'];
-const BRAND_TAILS = ['works', 'ly', 'ify', 'logic', 'soft', 'ware', 'tech', 'hub', 'base', 'point', 'wave', 'stream', 'gen', 'sys', 'scape', 'core', 'mind', 'link', 'path', 'nest', 'forge', 'loop', 'bit', 'spark', 'vance', 'tronics', 'matic', 'nova', 'sphere', 'grid', 'field', 'gate', 'bridge', 'leaf', 'rock', 'star', 'ium', 'io', 'ex', 'ara', 'ent', 'ix', 'on', 'a'];
+const BRAND_HEADS = [
+  'Omni',
+  'Data',
+  'Info',
+  'Tele',
+  'Cyber',
+  'Net',
+  'Sky',
+  'Blue',
+  'Green',
+  'Nova',
+  'Zen',
+  'Flex',
+  'Quanta',
+  'Astra',
+  'Veri',
+  'Opti',
+  'Syn',
+  'Lumi',
+  'Tri',
+  'Proto',
+  'Bio',
+  'Geo',
+  'Eco',
+  'Aero',
+  'Medi',
+  'Fin',
+  'Hyper',
+  'Inno',
+  'Intra',
+  'Trans',
+  'Uni',
+  'Vita',
+  'Pro',
+  'Max',
+  'Neo',
+  'Alpha',
+  'Terra',
+  'Sol',
+  'Aqua',
+  'Kin',
+  'Zy',
+  'Vox',
+  'Cloud',
+  'Bright',
+  'Swift',
+  'Iron',
+  'Silver',
+  'Red',
+  'North',
+];
+const BRAND_TAILS = [
+  'works',
+  'ly',
+  'ify',
+  'logic',
+  'soft',
+  'ware',
+  'tech',
+  'hub',
+  'base',
+  'point',
+  'wave',
+  'stream',
+  'gen',
+  'sys',
+  'scape',
+  'core',
+  'mind',
+  'link',
+  'path',
+  'nest',
+  'forge',
+  'loop',
+  'bit',
+  'spark',
+  'vance',
+  'tronics',
+  'matic',
+  'nova',
+  'sphere',
+  'grid',
+  'field',
+  'gate',
+  'bridge',
+  'leaf',
+  'rock',
+  'star',
+  'ium',
+  'io',
+  'ex',
+  'ara',
+  'ent',
+  'ix',
+  'on',
+  'a',
+];
 const INSTITUTIONS: readonly ((ctx: FillContext) => string)[] = [
   (c) => `University of ${city(c)}`,
-  (c) => `${city(c)} ${c.rng.pick(['University', 'General Hospital', 'City Council', 'Chamber of Commerce', 'Public Library', 'Savings Bank', 'Football Club', 'Symphony Orchestra', 'Community College', 'Medical Center', 'Police Department', 'Art Museum'])}`,
+  (c) =>
+    `${city(c)} ${c.rng.pick(['University', 'General Hospital', 'City Council', 'Chamber of Commerce', 'Public Library', 'Savings Bank', 'Football Club', 'Symphony Orchestra', 'Community College', 'Medical Center', 'Police Department', 'Art Museum'])}`,
   (c) => `${c.rng.pick(['Bank', 'Central Bank', 'National Library', 'Supreme Court', 'Embassy', 'Ministry of Health'])} of ${country(c)}`,
-  (c) => `${c.rng.pick(['Ministry of', 'Department of', 'Office of', 'Institute of', 'Society of', 'Academy of', 'Bureau of'])} ${c.rng.pick(['Health', 'Finance', 'Education', 'Justice', 'Labor', 'Transport', 'Energy', 'Agriculture', 'Defence', 'Foreign Affairs', 'Internal Affairs', 'Statistics', 'Fine Arts', 'Sciences'])}`,
-  (c) => `${c.rng.pick(['National', 'International', 'European', 'American', 'Global', 'Royal', 'United', 'World'])} ${c.rng.pick(['Health', 'Trade', 'Cancer', 'Science', 'Heart', 'Red', 'Wildlife', 'Energy', 'Space', 'Rail', 'Postal', 'Literacy'])} ${c.rng.pick(['Institute', 'Association', 'Foundation', 'Agency', 'Society', 'Council', 'Federation', 'Service', 'Union', 'Fund'])}`,
+  (c) =>
+    `${c.rng.pick(['Ministry of', 'Department of', 'Office of', 'Institute of', 'Society of', 'Academy of', 'Bureau of'])} ${c.rng.pick(['Health', 'Finance', 'Education', 'Justice', 'Labor', 'Transport', 'Energy', 'Agriculture', 'Defence', 'Foreign Affairs', 'Internal Affairs', 'Statistics', 'Fine Arts', 'Sciences'])}`,
+  (c) =>
+    `${c.rng.pick(['National', 'International', 'European', 'American', 'Global', 'Royal', 'United', 'World'])} ${c.rng.pick(['Health', 'Trade', 'Cancer', 'Science', 'Heart', 'Red', 'Wildlife', 'Energy', 'Space', 'Rail', 'Postal', 'Literacy'])} ${c.rng.pick(['Institute', 'Association', 'Foundation', 'Agency', 'Society', 'Council', 'Federation', 'Service', 'Union', 'Fund'])}`,
   (c) => `${lastName(c)} ${c.rng.pick(['& Sons', 'and Sons', '& Partners', 'Brothers', 'Family Foundation', 'Law Firm', 'Consulting', 'Associates'])}`,
   (c) => `St. ${firstName(c)}'s ${c.rng.pick(['Hospital', 'School', 'Church', 'College'])}`,
 ];
@@ -209,16 +341,23 @@ function acronym(ctx: FillContext): string {
 export function organisation(ctx: FillContext): string {
   return weighted<() => string>(ctx.rng, [
     // faker's "Lastname, Lastname and Lastname" reads as a list of people as often as a firm: keep a few.
-    [30, () => {
-      const name = localized(ctx, (f) => f.company.name());
-      return / and /.test(name) && ctx.rng.chance(0.85) ? `${name.split(',')[0]!} ${ctx.rng.pick(ORG_SUFFIXES)}` : name;
-    }],
+    [
+      30,
+      () => {
+        const name = localized(ctx, (f) => f.company.name());
+        return / and /.test(name) && ctx.rng.chance(0.85) ? `${name.split(',')[0]!} ${ctx.rng.pick(ORG_SUFFIXES)}` : name;
+      },
+    ],
     [5, () => `${lastName(ctx)}-${lastName(ctx)}`],
     [28, () => brand(ctx)],
     [16, () => ctx.rng.pick(INSTITUTIONS)(ctx)],
     [12, () => ctx.rng.pick(KNOWN_ORGS)],
     [6, () => acronym(ctx)],
-    [8, () => `${brand(ctx).split(' ')[0]!} ${ctx.rng.pick(['Bank', 'Airlines', 'Pharmaceuticals', 'Insurance', 'Logistics', 'Media', 'Energy', 'Motors', 'Foods', 'Records', 'Publishing', 'Health', 'Capital', 'Labs'])}`],
+    [
+      8,
+      () =>
+        `${brand(ctx).split(' ')[0]!} ${ctx.rng.pick(['Bank', 'Airlines', 'Pharmaceuticals', 'Insurance', 'Logistics', 'Media', 'Energy', 'Motors', 'Foods', 'Records', 'Publishing', 'Health', 'Capital', 'Labs'])}`,
+    ],
   ])();
 }
 
@@ -249,11 +388,28 @@ export function date(ctx: FillContext): string {
   const month = MONTH_NAMES[m - 1]!;
   const short = month.slice(0, 3) + (rng.chance(0.3) ? '.' : '');
   return rng.pick([
-    `${month} ${d}, ${y}`, `${d} ${month} ${y}`, `${pad(m)}/${pad(d)}/${y}`, `${pad(d)}/${pad(m)}/${y}`, `${y}-${pad(m)}-${pad(d)}`,
-    `${d}.${m}.${y}`, `${pad(d)}.${pad(m)}.${y}`, `${short} ${d}, ${y}`, `${d} ${short} ${y}`, `${ordinal(d)} of ${month}`,
-    `${month} ${ordinal(d)}`, `${month} ${y}`, `${month} ${d}`, `${rng.pick(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])}, ${month} ${d}`,
-    `${m}/${d}/${y.slice(2)}`, `${y}`, `${d}-${short}-${y}`, `the ${ordinal(d)} of ${month} ${y}`, `${rng.pick(['early', 'late', 'mid-'])}${rng.chance(0.5) ? ' ' : ''}${y}`.replace('- ', '-'),
-    `${y.slice(0, 3)}0s`, `the ${y.slice(0, 3)}0s`, `Q${1 + rng.int(4)} ${y}`,
+    `${month} ${d}, ${y}`,
+    `${d} ${month} ${y}`,
+    `${pad(m)}/${pad(d)}/${y}`,
+    `${pad(d)}/${pad(m)}/${y}`,
+    `${y}-${pad(m)}-${pad(d)}`,
+    `${d}.${m}.${y}`,
+    `${pad(d)}.${pad(m)}.${y}`,
+    `${short} ${d}, ${y}`,
+    `${d} ${short} ${y}`,
+    `${ordinal(d)} of ${month}`,
+    `${month} ${ordinal(d)}`,
+    `${month} ${y}`,
+    `${month} ${d}`,
+    `${rng.pick(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])}, ${month} ${d}`,
+    `${m}/${d}/${y.slice(2)}`,
+    `${y}`,
+    `${d}-${short}-${y}`,
+    `the ${ordinal(d)} of ${month} ${y}`,
+    `${rng.pick(['early', 'late', 'mid-'])}${rng.chance(0.5) ? ' ' : ''}${y}`.replace('- ', '-'),
+    `${y.slice(0, 3)}0s`,
+    `the ${y.slice(0, 3)}0s`,
+    `Q${1 + rng.int(4)} ${y}`,
   ]);
 }
 
@@ -263,9 +419,18 @@ export function time(ctx: FillContext): string {
   const h12 = h % 12 || 12;
   const min = pad(rng.int(12) * 5);
   return rng.pick([
-    `${h}:${min}`, `${pad(h)}:${min}`, `${h12}:${min} ${h < 12 ? 'am' : 'pm'}`, `${h12}${h < 12 ? 'am' : 'pm'}`, `${h12}:${min}${h < 12 ? 'AM' : 'PM'}`,
-    `${h12} ${h < 12 ? 'a.m.' : 'p.m.'}`, `${pad(h)}:${min}:${pad(rng.int(60))}`, `${h}:${min} ${rng.pick(['UTC', 'CET', 'GMT', 'EST', 'PST'])}`,
-    `${h12} o'clock`, 'noon', 'midnight', `${h}h${min}`,
+    `${h}:${min}`,
+    `${pad(h)}:${min}`,
+    `${h12}:${min} ${h < 12 ? 'am' : 'pm'}`,
+    `${h12}${h < 12 ? 'am' : 'pm'}`,
+    `${h12}:${min}${h < 12 ? 'AM' : 'PM'}`,
+    `${h12} ${h < 12 ? 'a.m.' : 'p.m.'}`,
+    `${pad(h)}:${min}:${pad(rng.int(60))}`,
+    `${h}:${min} ${rng.pick(['UTC', 'CET', 'GMT', 'EST', 'PST'])}`,
+    `${h12} o'clock`,
+    'noon',
+    'midnight',
+    `${h}h${min}`,
   ]);
 }
 
@@ -330,7 +495,28 @@ export const FILLERS: Record<string, Filler> = {
   VERB: (c) => plain(c.en.word.verb()),
   // A language named like a people (Polish, Greek) is an NRP, as the adjective always is; others are not.
   LANG: (c) => {
-    const lang = c.rng.pick(['English', 'French', 'German', 'Spanish', 'Italian', 'Portuguese', 'Russian', 'Mandarin', 'Arabic', 'Hindi', 'Japanese', 'Dutch', 'Polish', 'Swedish', 'Turkish', 'Swahili', 'Esperanto', 'Latin', 'Cantonese', 'Greek']);
+    const lang = c.rng.pick([
+      'English',
+      'French',
+      'German',
+      'Spanish',
+      'Italian',
+      'Portuguese',
+      'Russian',
+      'Mandarin',
+      'Arabic',
+      'Hindi',
+      'Japanese',
+      'Dutch',
+      'Polish',
+      'Swedish',
+      'Turkish',
+      'Swahili',
+      'Esperanto',
+      'Latin',
+      'Cantonese',
+      'Greek',
+    ]);
     return ['Mandarin', 'Hindi', 'Swahili', 'Esperanto', 'Latin', 'Cantonese', 'Arabic'].includes(lang) ? plain(lang) : ent('NRP', lang);
   },
   // A weekday names a date, as "12 May" does.

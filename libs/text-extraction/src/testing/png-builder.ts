@@ -17,12 +17,7 @@ export function buildPng(width: number, height: number, shade = 255): Buffer {
   ihdr[9] = 0; // greyscale
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width, shade)]);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Test support: only a PNG signature and header declaring a huge canvas (a decompression-bomb shape). */

@@ -28,8 +28,7 @@ export function isDecisionTaskType(taskType: unknown): boolean {
 /** The branch labels of a decision config, with defaults; blank labels fall back to the default. */
 export function decisionLabels(config: unknown): { trueLabel: string; falseLabel: string } {
   const record = config !== null && typeof config === 'object' ? (config as Record<string, unknown>) : {};
-  const pick = (value: unknown, fallback: string) =>
-    typeof value === 'string' && value.trim() !== '' ? value : fallback;
+  const pick = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
   return {
     trueLabel: pick(record['true_label'], DEFAULT_TRUE_LABEL),
     falseLabel: pick(record['false_label'], DEFAULT_FALSE_LABEL),

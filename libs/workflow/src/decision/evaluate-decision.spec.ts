@@ -8,7 +8,12 @@ const scope = buildScope({
   context: { user_id: 7, execution_id: 99 },
   outputs: {
     classify: { classification: { type: 'invoice', confidence: 0.93 }, flags: { approved: true } },
-    'node-2': { items: [{ id: 1, price: 10 }, { id: 2, price: 30 }] },
+    'node-2': {
+      items: [
+        { id: 1, price: 10 },
+        { id: 2, price: 30 },
+      ],
+    },
   },
 });
 

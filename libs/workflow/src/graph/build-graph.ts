@@ -61,11 +61,7 @@ export function buildGraph(definition: WorkflowDefinition): WorkflowGraph {
 }
 
 /** Kahn's algorithm; always picks the ready node that comes first in the definition. */
-function topologicalOrder(
-  ids: readonly string[],
-  successors: ReadonlyMap<string, readonly string[]>,
-  predecessors: ReadonlyMap<string, readonly string[]>,
-): string[] {
+function topologicalOrder(ids: readonly string[], successors: ReadonlyMap<string, readonly string[]>, predecessors: ReadonlyMap<string, readonly string[]>): string[] {
   const position = new Map(ids.map((id, i) => [id, i]));
   const remaining = new Map(ids.map((id) => [id, predecessors.get(id)?.length ?? 0]));
   const ready = ids.filter((id) => remaining.get(id) === 0);

@@ -33,8 +33,19 @@ function simulate(graph: WorkflowGraph, branches: Record<string, string> = {}, f
 describe('buildGraph', () => {
   it('indexes edges and orders nodes topologically, definition order among independent ones', () => {
     const graph = graphOf(
-      [['end', 'end'], ['b', 'rest_api_task'], ['a', 'rest_api_task'], ['start', 'start']],
-      [['e1', 'start', 'a'], ['e2', 'start', 'b'], ['e3', 'a', 'end'], ['e4', 'b', 'end'], ['e5', 'b', 'end']],
+      [
+        ['end', 'end'],
+        ['b', 'rest_api_task'],
+        ['a', 'rest_api_task'],
+        ['start', 'start'],
+      ],
+      [
+        ['e1', 'start', 'a'],
+        ['e2', 'start', 'b'],
+        ['e3', 'a', 'end'],
+        ['e4', 'b', 'end'],
+        ['e5', 'b', 'end'],
+      ],
     );
     expect(graph.order).toEqual(['start', 'b', 'a', 'end']);
     expect(graph.incoming.get('end')?.map((e) => e.id)).toEqual(['e3', 'e4', 'e5']);
@@ -44,7 +55,14 @@ describe('buildGraph', () => {
   });
 
   it('normalises nodes so task types in `type` become task nodes', () => {
-    const graph = graphOf([['s', 'start'], ['d', 'decision_task'], ['r', 'rest_api_task']], []);
+    const graph = graphOf(
+      [
+        ['s', 'start'],
+        ['d', 'decision_task'],
+        ['r', 'rest_api_task'],
+      ],
+      [],
+    );
     expect(graph.nodes.get('r')).toMatchObject({ type: 'task', data: { task_type: 'rest_api_task' } });
     expect(isTaskNode(graph.nodes.get('r')!)).toBe(true);
     expect(isTaskNode(graph.nodes.get('s')!)).toBe(false);
@@ -53,23 +71,57 @@ describe('buildGraph', () => {
   });
 
   it('throws on cycles, dangling edges and duplicate ids', () => {
-    expect(() => graphOf([['a', 'start'], ['b', 'end']], [['e1', 'a', 'b'], ['e2', 'b', 'a']])).toThrow(
-      new WorkflowGraphError('Cycles are not allowed in the workflow (nodes involved: a, b)'),
-    );
+    expect(() =>
+      graphOf(
+        [
+          ['a', 'start'],
+          ['b', 'end'],
+        ],
+        [
+          ['e1', 'a', 'b'],
+          ['e2', 'b', 'a'],
+        ],
+      ),
+    ).toThrow(new WorkflowGraphError('Cycles are not allowed in the workflow (nodes involved: a, b)'));
     expect(() => graphOf([['a', 'start']], [['e1', 'a', 'x']])).toThrow('Edge e1 references a non-existent target node x');
     expect(() => graphOf([['a', 'start']], [['e1', 'x', 'a']])).toThrow('Edge e1 references a non-existent source node x');
-    expect(() => graphOf([['a', 'start'], ['a', 'end']], [])).toThrow('Duplicate node id: a');
+    expect(() =>
+      graphOf(
+        [
+          ['a', 'start'],
+          ['a', 'end'],
+        ],
+        [],
+      ),
+    ).toThrow('Duplicate node id: a');
   });
 });
 
 describe('nextSteps', () => {
   it('starts with the nodes that have no incoming edge', () => {
-    const graph = graphOf([['s', 'start'], ['a', 'rest_api_task'], ['lonely', 'rest_api_task']], [['e1', 's', 'a']]);
+    const graph = graphOf(
+      [
+        ['s', 'start'],
+        ['a', 'rest_api_task'],
+        ['lonely', 'rest_api_task'],
+      ],
+      [['e1', 's', 'a']],
+    );
     expect(nextSteps(graph, {})).toEqual({ runnable: ['s', 'lonely'], skipped: [] });
   });
 
   it('runs a linear chain one node at a time and does not repeat running or completed nodes', () => {
-    const graph = graphOf([['s', 'start'], ['a', 'rest_api_task'], ['e', 'end']], [['e1', 's', 'a'], ['e2', 'a', 'e']]);
+    const graph = graphOf(
+      [
+        ['s', 'start'],
+        ['a', 'rest_api_task'],
+        ['e', 'end'],
+      ],
+      [
+        ['e1', 's', 'a'],
+        ['e2', 'a', 'e'],
+      ],
+    );
     expect(nextSteps(graph, { s: 'completed' })).toEqual({ runnable: ['a'], skipped: [] });
     expect(nextSteps(graph, { s: 'completed', a: 'running' })).toEqual({ runnable: [], skipped: [] });
     expect(nextSteps(graph, { s: { status: 'completed' }, a: { status: 'completed' } })).toEqual({ runnable: ['e'], skipped: [] });
@@ -78,8 +130,21 @@ describe('nextSteps', () => {
 
   it('returns independent branches together so they can run concurrently', () => {
     const graph = graphOf(
-      [['s', 'start'], ['a', 'rest_api_task'], ['b', 'email_send_task'], ['c', 'llm_task'], ['j', 'end']],
-      [['e1', 's', 'a'], ['e2', 's', 'b'], ['e3', 's', 'c'], ['e4', 'a', 'j'], ['e5', 'b', 'j'], ['e6', 'c', 'j']],
+      [
+        ['s', 'start'],
+        ['a', 'rest_api_task'],
+        ['b', 'email_send_task'],
+        ['c', 'llm_task'],
+        ['j', 'end'],
+      ],
+      [
+        ['e1', 's', 'a'],
+        ['e2', 's', 'b'],
+        ['e3', 's', 'c'],
+        ['e4', 'a', 'j'],
+        ['e5', 'b', 'j'],
+        ['e6', 'c', 'j'],
+      ],
     );
     expect(nextSteps(graph, { s: 'completed' }).runnable).toEqual(['a', 'b', 'c']);
     expect(nextSteps(graph, { s: 'completed', a: 'completed', b: 'completed', c: 'running' }).runnable).toEqual([]);
@@ -88,8 +153,21 @@ describe('nextSteps', () => {
 
   it('runs the join of a diamond once, after both sides', () => {
     const graph = graphOf(
-      [['a', 'start'], ['b', 'rest_api_task'], ['c', 'rest_api_task'], ['d', 'rest_api_task'], ['e', 'end']],
-      [['e1', 'a', 'b'], ['e2', 'a', 'c'], ['e3', 'b', 'd'], ['e4', 'c', 'd'], ['e5', 'd', 'e'], ['e6', 'b', 'e']],
+      [
+        ['a', 'start'],
+        ['b', 'rest_api_task'],
+        ['c', 'rest_api_task'],
+        ['d', 'rest_api_task'],
+        ['e', 'end'],
+      ],
+      [
+        ['e1', 'a', 'b'],
+        ['e2', 'a', 'c'],
+        ['e3', 'b', 'd'],
+        ['e4', 'c', 'd'],
+        ['e5', 'd', 'e'],
+        ['e6', 'b', 'e'],
+      ],
     );
     expect(nextSteps(graph, { a: 'completed', b: 'completed' }).runnable).toEqual(['c']);
     const run = simulate(graph);
@@ -100,8 +178,24 @@ describe('nextSteps', () => {
   describe('decisions', () => {
     // s -> d; d -true-> t1 -> t2 -> j; d -false-> f1 -> j; j -> end
     const graph = graphOf(
-      [['s', 'start'], ['d', 'decision'], ['t1', 'rest_api_task'], ['t2', 'rest_api_task'], ['f1', 'email_send_task'], ['j', 'llm_task'], ['end', 'end']],
-      [['e1', 's', 'd'], ['e2', 'd', 't1', 'true'], ['e3', 't1', 't2'], ['e4', 'd', 'f1', 'false'], ['e5', 't2', 'j'], ['e6', 'f1', 'j'], ['e7', 'j', 'end']],
+      [
+        ['s', 'start'],
+        ['d', 'decision'],
+        ['t1', 'rest_api_task'],
+        ['t2', 'rest_api_task'],
+        ['f1', 'email_send_task'],
+        ['j', 'llm_task'],
+        ['end', 'end'],
+      ],
+      [
+        ['e1', 's', 'd'],
+        ['e2', 'd', 't1', 'true'],
+        ['e3', 't1', 't2'],
+        ['e4', 'd', 'f1', 'false'],
+        ['e5', 't2', 'j'],
+        ['e6', 'f1', 'j'],
+        ['e7', 'j', 'end'],
+      ],
     );
 
     it('runs the true branch, skips the false branch, and converges once', () => {
@@ -151,8 +245,22 @@ describe('nextSteps', () => {
     it('skips a join whose every incoming path is inactive, even across two decisions', () => {
       // d1 -true-> a -> j ; d1 -false-> d2 ; d2 -true-> b -> j ; d2 -false-> c
       const two = graphOf(
-        [['d1', 'decision'], ['a', 'rest_api_task'], ['d2', 'decision'], ['b', 'rest_api_task'], ['c', 'rest_api_task'], ['j', 'end']],
-        [['e1', 'd1', 'a', 'true'], ['e2', 'd1', 'd2', 'false'], ['e3', 'd2', 'b', 'true'], ['e4', 'd2', 'c', 'false'], ['e5', 'a', 'j'], ['e6', 'b', 'j']],
+        [
+          ['d1', 'decision'],
+          ['a', 'rest_api_task'],
+          ['d2', 'decision'],
+          ['b', 'rest_api_task'],
+          ['c', 'rest_api_task'],
+          ['j', 'end'],
+        ],
+        [
+          ['e1', 'd1', 'a', 'true'],
+          ['e2', 'd1', 'd2', 'false'],
+          ['e3', 'd2', 'b', 'true'],
+          ['e4', 'd2', 'c', 'false'],
+          ['e5', 'a', 'j'],
+          ['e6', 'b', 'j'],
+        ],
       );
       const run = simulate(two, { d1: 'false', d2: 'false' });
       expect(run.batches).toEqual([['d1'], ['d2'], ['c']]);
@@ -164,8 +272,16 @@ describe('nextSteps', () => {
     it('treats a decision edge directly into the join like any other path', () => {
       // d -true-> x -> j ; d -false-> j
       const direct = graphOf(
-        [['d', 'decision'], ['x', 'rest_api_task'], ['j', 'end']],
-        [['e1', 'd', 'x', 'true'], ['e2', 'd', 'j', 'false'], ['e3', 'x', 'j']],
+        [
+          ['d', 'decision'],
+          ['x', 'rest_api_task'],
+          ['j', 'end'],
+        ],
+        [
+          ['e1', 'd', 'x', 'true'],
+          ['e2', 'd', 'j', 'false'],
+          ['e3', 'x', 'j'],
+        ],
       );
       expect(simulate(direct, { d: 'true' }).batches).toEqual([['d'], ['x'], ['j']]);
       expect(simulate(direct, { d: 'false' }).final).toEqual({ d: 'completed', x: 'skipped', j: 'completed' });
@@ -174,8 +290,18 @@ describe('nextSteps', () => {
 
   it('stops scheduling after a failure; pending nodes stay pending', () => {
     const graph = graphOf(
-      [['s', 'start'], ['a', 'rest_api_task'], ['b', 'rest_api_task'], ['j', 'end']],
-      [['e1', 's', 'a'], ['e2', 's', 'b'], ['e3', 'a', 'j'], ['e4', 'b', 'j']],
+      [
+        ['s', 'start'],
+        ['a', 'rest_api_task'],
+        ['b', 'rest_api_task'],
+        ['j', 'end'],
+      ],
+      [
+        ['e1', 's', 'a'],
+        ['e2', 's', 'b'],
+        ['e3', 'a', 'j'],
+        ['e4', 'b', 'j'],
+      ],
     );
     expect(nextSteps(graph, { s: 'completed', a: 'failed' })).toEqual({ runnable: [], skipped: [] });
     const run = simulate(graph, {}, 'a');
@@ -185,7 +311,17 @@ describe('nextSteps', () => {
 });
 
 describe('isFinished', () => {
-  const graph = graphOf([['a', 'start'], ['b', 'rest_api_task'], ['c', 'end']], [['e1', 'a', 'b'], ['e2', 'b', 'c']]);
+  const graph = graphOf(
+    [
+      ['a', 'start'],
+      ['b', 'rest_api_task'],
+      ['c', 'end'],
+    ],
+    [
+      ['e1', 'a', 'b'],
+      ['e2', 'b', 'c'],
+    ],
+  );
 
   it('is true only when every node is completed or skipped, or a node failed and none runs', () => {
     expect(isFinished(graph, {})).toBe(false);

@@ -101,6 +101,6 @@ export function compileSchema(schema: unknown): CompileResult {
     return { validate };
   } catch (err) {
     ajv.removeSchema(schema);
-    return { error: (errorMessage(err)).replace(/^schema is invalid: /, '') };
+    return { error: errorMessage(err).replace(/^schema is invalid: /, '') };
   }
 }

@@ -29,7 +29,13 @@ function describe(errors: readonly ErrorObject[], label: string): string[] {
   for (const error of errors) {
     if (error.keyword === 'if') continue;
     if (outermost.includes(error)) {
-      messages.push(...describeComposite(error, errors.filter((e) => isInside(e, error)), label));
+      messages.push(
+        ...describeComposite(
+          error,
+          errors.filter((e) => isInside(e, error)),
+          label,
+        ),
+      );
     } else if (!outermost.some((c) => isInside(error, c))) {
       messages.push(formatOne(error, label));
     }
@@ -60,9 +66,7 @@ function describeComposite(composite: ErrorObject, children: readonly ErrorObjec
   const candidates = branches
     .map((_, index) => index)
     .filter((index) => !isTemplateBranch(branches[index]))
-    .filter((index) => !branchErrors(index).some(
-      (e) => e.keyword === 'type' && e.instancePath === composite.instancePath && e.schemaPath === `${composite.schemaPath}/${index}/type`,
-    ));
+    .filter((index) => !branchErrors(index).some((e) => e.keyword === 'type' && e.instancePath === composite.instancePath && e.schemaPath === `${composite.schemaPath}/${index}/type`));
   const only = candidates.length === 1 ? candidates[0] : undefined;
   if (only !== undefined) return describe(branchErrors(only), label);
 
@@ -137,4 +141,3 @@ export function renderPath(label: string, instancePath: string): string {
 function joinField(path: string, field: string): string {
   return path === '' ? field : `${path}.${field}`;
 }
-

@@ -20,9 +20,7 @@ describe('validateInputs', () => {
   });
 
   it('lists every problem with readable paths', () => {
-    expect(
-      validateInputs(invoiceSchema, { amount: 'ten', email: 'not-an-email', items: [{ id: 1 }, {}, { id: 'x' }], extra: 1 }),
-    ).toEqual([
+    expect(validateInputs(invoiceSchema, { amount: 'ten', email: 'not-an-email', items: [{ id: 1 }, {}, { id: 'x' }], extra: 1 })).toEqual([
       'inputs.currency is required',
       'inputs.extra is not an allowed field',
       'inputs.amount must be number',
@@ -30,10 +28,7 @@ describe('validateInputs', () => {
       'inputs.items[1].id is required',
       'inputs.items[2].id must be integer',
     ]);
-    expect(validateInputs(invoiceSchema, { amount: -1, currency: 'GBP' })).toEqual([
-      'inputs.amount must be >= 0',
-      'inputs.currency must be one of EUR, USD',
-    ]);
+    expect(validateInputs(invoiceSchema, { amount: -1, currency: 'GBP' })).toEqual(['inputs.amount must be >= 0', 'inputs.currency must be one of EUR, USD']);
   });
 
   it('treats missing inputs as an empty object and a missing schema as an error', () => {
@@ -117,9 +112,7 @@ describe('patterns in user schemas (linear-time engine)', () => {
   });
 
   it('refuses a schema whose pattern the engine cannot run, saying why', () => {
-    expect(jsonSchemaProblem({ type: 'string', pattern: '^(?=a)a$' })).toMatch(
-      /^The pattern "\^\(\?=a\)a\$" is not supported by the linear-time engine \(no lookaround or backreferences\)/,
-    );
+    expect(jsonSchemaProblem({ type: 'string', pattern: '^(?=a)a$' })).toMatch(/^The pattern "\^\(\?=a\)a\$" is not supported by the linear-time engine \(no lookaround or backreferences\)/);
     expect(jsonSchemaProblem({ type: 'object', patternProperties: { '(a)\\1': { type: 'integer' } } })).toMatch(/not supported by the linear-time engine/);
   });
 });

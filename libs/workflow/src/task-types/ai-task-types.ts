@@ -1,12 +1,5 @@
 import type { TaskTypeDefinition } from './task-type';
-import {
-  CLASSIFICATION_TYPES,
-  fileUrl,
-  flag,
-  modelType,
-  objectSchema,
-  positiveNumber,
-} from './schema-fragments';
+import { CLASSIFICATION_TYPES, fileUrl, flag, modelType, objectSchema, positiveNumber } from './schema-fragments';
 
 const classificationType = {
   type: 'string',

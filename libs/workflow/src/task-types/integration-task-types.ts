@@ -58,19 +58,26 @@ export const restApiTask: TaskTypeDefinition = {
     ['url'],
   ),
   input_schema: objectSchema({}, [], { description: 'Any values referenced by {{templates}} in the config' }),
-  output_schema: objectSchema({
-    data: { description: 'Response body (the inner data of a {success, data} envelope)' },
-    status_code: { type: 'integer' },
-    _status_code: { type: 'integer' },
-    _raw_response: { description: 'The whole response body' },
-  }, [], { description: 'Also carries the top-level fields of data and each output_mapping name' }),
+  output_schema: objectSchema(
+    {
+      data: { description: 'Response body (the inner data of a {success, data} envelope)' },
+      status_code: { type: 'integer' },
+      _status_code: { type: 'integer' },
+      _raw_response: { description: 'The whole response body' },
+    },
+    [],
+    { description: 'Also carries the top-level fields of data and each output_mapping name' },
+  ),
 };
 
 const addressList = (description: string, minItems: number) =>
-  templatable({ type: 'array', items: { type: 'string', minLength: 1 }, minItems }, {
-    description,
-    ...(minItems === 0 ? { default: [] } : {}),
-  });
+  templatable(
+    { type: 'array', items: { type: 'string', minLength: 1 }, minItems },
+    {
+      description,
+      ...(minItems === 0 ? { default: [] } : {}),
+    },
+  );
 
 export const emailSendTask: TaskTypeDefinition = {
   id: 'email_send_task',

@@ -100,16 +100,12 @@ describe('config schemas', () => {
   it('rest_api_task: url required, method enum, headers of strings, timeout > 0, JSONPath mapping, integer credential', () => {
     expect(configErrors('rest_api_task', { url: 'https://x.test' })).toEqual([]);
     expect(configErrors('rest_api_task', {})).toEqual(['config.url is required']);
-    expect(configErrors('rest_api_task', { url: 'https://x.test', method: 'FETCH' })).toEqual([
-      'config.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD',
-    ]);
+    expect(configErrors('rest_api_task', { url: 'https://x.test', method: 'FETCH' })).toEqual(['config.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD']);
     expect(configErrors('rest_api_task', { url: 'u', headers: { 'X-N': 5 } })).toEqual(['config.headers.X-N must be string']);
     expect(configErrors('rest_api_task', { url: 'u', timeout: 0 })).toEqual(['config.timeout must be > 0']);
     expect(configErrors('rest_api_task', { url: 'u', timeout: 'soon' })).toEqual(['config.timeout must be number or a {{template}} string']);
     expect(configErrors('rest_api_task', { url: 'u', timeout: '{{ inputs_timeout }}' })).toEqual([]);
-    expect(configErrors('rest_api_task', { url: 'u', output_mapping: { id: '$.data.id', bad: 'data.id' } })).toEqual([
-      'config.output_mapping.bad must be a JSONPath starting with $',
-    ]);
+    expect(configErrors('rest_api_task', { url: 'u', output_mapping: { id: '$.data.id', bad: 'data.id' } })).toEqual(['config.output_mapping.bad must be a JSONPath starting with $']);
     expect(configErrors('rest_api_task', { url: 'u', credential_id: '{{cred}}' })).toEqual(['config.credential_id must be integer']);
     expect(configErrors('rest_api_task', { url: 'u', body: { a: [1, { b: '{{x}}' }] }, method: 'POST' })).toEqual([]);
   });
@@ -128,9 +124,7 @@ describe('config schemas', () => {
   it('wait_task: endpoint and watch_field required, dot notation, positive intervals', () => {
     expect(configErrors('wait_task', { endpoint: 'https://x.test/s', watch_field: 'data.status' })).toEqual([]);
     expect(configErrors('wait_task', {})).toEqual(['config.endpoint is required', 'config.watch_field is required']);
-    expect(configErrors('wait_task', { endpoint: 'e', watch_field: 'data..status' })).toEqual([
-      'config.watch_field must be a dot-notation path such as status or data.state',
-    ]);
+    expect(configErrors('wait_task', { endpoint: 'e', watch_field: 'data..status' })).toEqual(['config.watch_field must be a dot-notation path such as status or data.state']);
     expect(configErrors('wait_task', { endpoint: 'e', watch_field: 's', poll_interval: -1, failure_values: 'failed' })).toEqual([
       'config.failure_values must be array',
       'config.poll_interval must be > 0',
@@ -156,20 +150,14 @@ describe('config schemas', () => {
   });
 
   it('AI types: enums for classification_type, model_type, summary_type, output_format', () => {
-    expect(configErrors('classification_task', { classification_type: 'colour' })).toEqual([
-      'config.classification_type must be one of document_type, sentiment, topic',
-    ]);
+    expect(configErrors('classification_task', { classification_type: 'colour' })).toEqual(['config.classification_type must be one of document_type, sentiment, topic']);
     expect(configErrors('extraction_task', { model_type: 'provider_z', prompt_id: 0 })).toEqual([
       'config.prompt_id must be >= 1',
       'config.model_type must be one of provider_a, provider_b, provider_c',
     ]);
-    expect(configErrors('extraction_task', { prompt_id: '{{prompt}}', output_format: 'xml' })).toEqual([
-      'config.output_format must be one of json, text',
-    ]);
+    expect(configErrors('extraction_task', { prompt_id: '{{prompt}}', output_format: 'xml' })).toEqual(['config.output_format must be one of json, text']);
     expect(configErrors('summarization_task', { summary_type: 'bullet_points', max_length: '{{words}}' })).toEqual([]);
-    expect(configErrors('llm_task', { prompt_text: 'Summarise {{doc}}', process_combined_inputs: 'no' })).toEqual([
-      'config.process_combined_inputs must be boolean or a {{template}} string',
-    ]);
+    expect(configErrors('llm_task', { prompt_text: 'Summarise {{doc}}', process_combined_inputs: 'no' })).toEqual(['config.process_combined_inputs must be boolean or a {{template}} string']);
   });
 
   it('rag types: body with required document_id / query', () => {

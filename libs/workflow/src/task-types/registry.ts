@@ -39,9 +39,7 @@ export const TASK_TYPES: readonly TaskTypeDefinition[] = deepFreeze(
   ].map(finalize),
 );
 
-const BY_ID: ReadonlyMap<string, TaskTypeDefinition> = new Map(
-  TASK_TYPES.flatMap((entry) => [entry.id, ...(entry.aliases ?? [])].map((id) => [id, entry] as const)),
-);
+const BY_ID: ReadonlyMap<string, TaskTypeDefinition> = new Map(TASK_TYPES.flatMap((entry) => [entry.id, ...(entry.aliases ?? [])].map((id) => [id, entry] as const)));
 
 /** The registry entry for a task type id or alias (`decision_task` resolves to `decision`). */
 export function getTaskType(id: unknown): TaskTypeDefinition | undefined {

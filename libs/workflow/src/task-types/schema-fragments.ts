@@ -31,11 +31,7 @@ export function templatable(schema: JsonSchema, extra: JsonSchema = {}): JsonSch
   return { ...extra, anyOf: [schema, templateString] };
 }
 
-export function objectSchema(
-  properties: Record<string, JsonSchema>,
-  required: readonly string[] = [],
-  extra: JsonSchema = {},
-): JsonSchema {
+export function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[] = [], extra: JsonSchema = {}): JsonSchema {
   return {
     type: 'object',
     properties,
@@ -55,16 +51,17 @@ export const modelType: JsonSchema = {
 export const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
 export const positiveNumber = (description: string, defaultValue?: number): JsonSchema =>
-  templatable({ type: 'number', exclusiveMinimum: 0 }, {
-    description,
-    ...(defaultValue === undefined ? {} : { default: defaultValue }),
-  });
+  templatable(
+    { type: 'number', exclusiveMinimum: 0 },
+    {
+      description,
+      ...(defaultValue === undefined ? {} : { default: defaultValue }),
+    },
+  );
 
-export const flag = (description: string, defaultValue: boolean): JsonSchema =>
-  templatable({ type: 'boolean' }, { description, default: defaultValue });
+export const flag = (description: string, defaultValue: boolean): JsonSchema => templatable({ type: 'boolean' }, { description, default: defaultValue });
 
-export const idValue = (description: string): JsonSchema =>
-  templatable({ type: 'integer', minimum: 1 }, { description });
+export const idValue = (description: string): JsonSchema => templatable({ type: 'integer', minimum: 1 }, { description });
 
 export const fileUrl: JsonSchema = { type: 'string', minLength: 1, description: 'URL of the document to process' };
 

@@ -1,12 +1,6 @@
 import type { JsonSchema } from '../types';
 
-export const TASK_CATEGORIES = [
-  'AI Operations',
-  'Drive integration',
-  'External Integrations',
-  'Communication',
-  'Workflow Control',
-] as const;
+export const TASK_CATEGORIES = ['AI Operations', 'Drive integration', 'External Integrations', 'Communication', 'Workflow Control'] as const;
 export type TaskCategory = (typeof TASK_CATEGORIES)[number];
 
 /** One entry of the task-type registry (spec 2.7), as served by `GET /workflows/task-types`. */

@@ -27,17 +27,13 @@ describe('validateDefinition: documented limits (issue #13)', () => {
   it('refuses more nodes than allowed, without looking at each of them', () => {
     const nodes = Array.from({ length: 201 }, (_, i) => task(`n${i}`, 'no_such_type'));
     expect(validateDefinition({ nodes, edges: [] })).toEqual(['Workflow has 201 nodes; at most 200 are allowed']);
-    expect(validateDefinition({ nodes: nodes.slice(0, 3).map((_, i) => rest(`r${i}`)), edges: [] }, limits({ maxNodes: 2 }))).toEqual([
-      'Workflow has 3 nodes; at most 2 are allowed',
-    ]);
+    expect(validateDefinition({ nodes: nodes.slice(0, 3).map((_, i) => rest(`r${i}`)), edges: [] }, limits({ maxNodes: 2 }))).toEqual(['Workflow has 3 nodes; at most 2 are allowed']);
     expect(validateDefinition({ nodes: [rest('a'), rest('b')], edges: [] }, limits({ maxNodes: 2 }))).toEqual([]);
   });
 
   it('refuses more edges than five per allowed node', () => {
     const edges = Array.from({ length: 11 }, (_, i) => ({ id: `e${i}`, source: 'a', target: 'b' }));
-    expect(validateDefinition({ nodes: [rest('a'), rest('b')], edges }, limits({ maxNodes: 2, maxFanOut: 100 }))).toEqual([
-      'Workflow has 11 edges; at most 10 are allowed',
-    ]);
+    expect(validateDefinition({ nodes: [rest('a'), rest('b')], edges }, limits({ maxNodes: 2, maxFanOut: 100 }))).toEqual(['Workflow has 11 edges; at most 10 are allowed']);
   });
 
   it('refuses a node that fans out to more nodes than allowed', () => {
@@ -67,8 +63,6 @@ describe('validateDefinition: documented limits (issue #13)', () => {
     expect(validateDefinition(def)).toEqual(['Node m (email_send_task): config.to, cc and bcc name 51 recipients; at most 50 are allowed']);
     expect(validateDefinition({ nodes: [mail('m', { to: many(30), cc: '{{more}}' })], edges: [] })).toEqual([]);
     const mails = Array.from({ length: 3 }, (_, i) => mail(`m${i}`));
-    expect(validateDefinition({ nodes: mails, edges: [] }, limits({ maxEmailNodes: 2 }))).toEqual([
-      'Workflow has 3 email_send_task nodes; at most 2 are allowed',
-    ]);
+    expect(validateDefinition({ nodes: mails, edges: [] }, limits({ maxEmailNodes: 2 }))).toEqual(['Workflow has 3 email_send_task nodes; at most 2 are allowed']);
   });
 });

@@ -15,11 +15,9 @@ function definition(nodes: Json[], edges: Json[], extra: Json = {}): Json {
 
 describe('validateDefinition: structure', () => {
   it('accepts a valid linear definition with start and end nodes', () => {
-    const def = definition(
-      [node('start', 'start'), rest('call'), node('end', 'end')],
-      [edge('e1', 'start', 'call'), edge('e2', 'call', 'end')],
-      { input_schema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] } },
-    );
+    const def = definition([node('start', 'start'), rest('call'), node('end', 'end')], [edge('e1', 'start', 'call'), edge('e2', 'call', 'end')], {
+      input_schema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+    });
     expect(validateDefinition(def)).toEqual([]);
   });
 
@@ -31,10 +29,7 @@ describe('validateDefinition: structure', () => {
     expect(validateDefinition(null)).toEqual(['Workflow definition must be an object']);
     expect(validateDefinition([])).toEqual(['Workflow definition must be an object']);
     expect(validateDefinition('x')).toEqual(['Workflow definition must be an object']);
-    expect(validateDefinition({})).toEqual([
-      'Workflow definition must have a nodes array',
-      'Workflow definition must have an edges array',
-    ]);
+    expect(validateDefinition({})).toEqual(['Workflow definition must have a nodes array', 'Workflow definition must have an edges array']);
     expect(validateDefinition({ nodes: [], edges: {} })).toEqual(['Workflow definition must have an edges array']);
   });
 
@@ -50,10 +45,7 @@ describe('validateDefinition: structure', () => {
   });
 
   it('reports duplicate node and edge ids once each', () => {
-    const def = definition(
-      [node('a', 'start'), node('a', 'end'), node('a', 'end'), node('b', 'end')],
-      [edge('e1', 'a', 'b'), edge('e1', 'a', 'b')],
-    );
+    const def = definition([node('a', 'start'), node('a', 'end'), node('a', 'end'), node('b', 'end')], [edge('e1', 'a', 'b'), edge('e1', 'a', 'b')]);
     expect(validateDefinition(def)).toEqual(['Duplicate node id: a', 'Duplicate edge id: e1']);
   });
 
@@ -70,18 +62,11 @@ describe('validateDefinition: structure', () => {
 
   it('reports edges whose source or target does not exist', () => {
     const def = definition([node('a', 'start')], [edge('e1', 'ghost', 'a'), edge('e2', 'a', 'x'), edge('e3', 'a', '')]);
-    expect(validateDefinition(def)).toEqual([
-      'Edge e1 references a non-existent source node ghost',
-      'Edge e2 references a non-existent target node x',
-      'Edge e3 must have a target node id',
-    ]);
+    expect(validateDefinition(def)).toEqual(['Edge e1 references a non-existent source node ghost', 'Edge e2 references a non-existent target node x', 'Edge e3 must have a target node id']);
   });
 
   it('reports unknown node types and missing types', () => {
-    const def = definition(
-      [node('a', 'mystery'), { id: 'b', data: {} }, { id: 'c', type: 'start', data: 'x' }, { id: 'd', type: 'wait_task', data: [] }],
-      [],
-    );
+    const def = definition([node('a', 'mystery'), { id: 'b', data: {} }, { id: 'c', type: 'start', data: 'x' }, { id: 'd', type: 'wait_task', data: [] }], []);
     expect(validateDefinition(def)).toEqual([
       'Node a has unknown type "mystery" (expected task, start, end, input, output or a task type id)',
       'Node b must have a type',
@@ -93,29 +78,17 @@ describe('validateDefinition: structure', () => {
 
 describe('validateDefinition: cycles', () => {
   it('reports a cycle naming its nodes', () => {
-    const def = definition(
-      [node('s', 'start'), rest('a'), rest('b'), rest('c')],
-      [edge('e1', 's', 'a'), edge('e2', 'a', 'b'), edge('e3', 'b', 'c'), edge('e4', 'c', 'a')],
-    );
+    const def = definition([node('s', 'start'), rest('a'), rest('b'), rest('c')], [edge('e1', 's', 'a'), edge('e2', 'a', 'b'), edge('e3', 'b', 'c'), edge('e4', 'c', 'a')]);
     expect(validateDefinition(def)).toEqual(['Cycles are not allowed in the workflow (cycle through nodes: a, b, c)']);
   });
 
   it('reports a self-loop and two separate cycles', () => {
-    const def = definition(
-      [rest('a'), rest('b'), rest('c'), rest('d')],
-      [edge('e1', 'a', 'a'), edge('e2', 'b', 'c'), edge('e3', 'c', 'b'), edge('e4', 'c', 'd')],
-    );
-    expect(validateDefinition(def)).toEqual([
-      'Cycles are not allowed in the workflow (cycle through nodes: a)',
-      'Cycles are not allowed in the workflow (cycle through nodes: b, c)',
-    ]);
+    const def = definition([rest('a'), rest('b'), rest('c'), rest('d')], [edge('e1', 'a', 'a'), edge('e2', 'b', 'c'), edge('e3', 'c', 'b'), edge('e4', 'c', 'd')]);
+    expect(validateDefinition(def)).toEqual(['Cycles are not allowed in the workflow (cycle through nodes: a)', 'Cycles are not allowed in the workflow (cycle through nodes: b, c)']);
   });
 
   it('does not mistake a diamond for a cycle', () => {
-    const def = definition(
-      [rest('a'), rest('b'), rest('c'), rest('d')],
-      [edge('e1', 'a', 'b'), edge('e2', 'a', 'c'), edge('e3', 'b', 'd'), edge('e4', 'c', 'd')],
-    );
+    const def = definition([rest('a'), rest('b'), rest('c'), rest('d')], [edge('e1', 'a', 'b'), edge('e2', 'a', 'c'), edge('e3', 'b', 'd'), edge('e4', 'c', 'd')]);
     expect(validateDefinition(def)).toEqual([]);
   });
 
@@ -123,7 +96,10 @@ describe('validateDefinition: cycles', () => {
     const ids = Array.from({ length: 5000 }, (_, i) => `n${i}`);
     const def = definition(
       ids.map((id) => node(id, 'start')),
-      ids.slice(1).map((id, i) => edge(`e${i}`, ids[i]!, id)).concat([edge('back', 'n4999', 'n0')]),
+      ids
+        .slice(1)
+        .map((id, i) => edge(`e${i}`, ids[i]!, id))
+        .concat([edge('back', 'n4999', 'n0')]),
     );
     const errors = validateDefinition(def, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 5000 });
     expect(errors).toHaveLength(1);
@@ -133,22 +109,13 @@ describe('validateDefinition: cycles', () => {
 
 describe('validateDefinition: task nodes', () => {
   it('accepts activity-style nodes that carry the task type in `type`', () => {
-    const def = definition(
-      [node('call', 'rest_api_task', { config: { url: 'https://x.test' } }), node('d', 'decision_task', { config: decisionConfig })],
-      [edge('e1', 'call', 'd')],
-    );
-    expect(validateDefinition(def)).toEqual([
-      'Decision node d must have exactly 2 outgoing edges (found 0)',
-    ]);
+    const def = definition([node('call', 'rest_api_task', { config: { url: 'https://x.test' } }), node('d', 'decision_task', { config: decisionConfig })], [edge('e1', 'call', 'd')]);
+    expect(validateDefinition(def)).toEqual(['Decision node d must have exactly 2 outgoing edges (found 0)']);
   });
 
   it('reports task nodes without or with an unknown task_type', () => {
     const def = definition([node('a', 'task', {}), task('b', 'teleport_task'), task('c', 'custom_task')], []);
-    expect(validateDefinition(def)).toEqual([
-      'Node a has no task_type',
-      'Node b has unknown task_type "teleport_task"',
-      'Node c has unknown task_type "custom_task"',
-    ]);
+    expect(validateDefinition(def)).toEqual(['Node a has no task_type', 'Node b has unknown task_type "teleport_task"', 'Node c has unknown task_type "custom_task"']);
   });
 
   it('names the node and the field for config violations, for every node', () => {
@@ -173,17 +140,10 @@ describe('validateDefinition: task nodes', () => {
 
   it('checks literal URLs but leaves templated URLs to run time', () => {
     const def = definition(
-      [
-        task('a', 'rest_api_task', { url: '{{base_url}}/items' }),
-        task('b', 'rest_api_task', { url: 'not a url' }),
-        task('c', 'rest_api_task', { url: 'javascript:alert(1)' }),
-      ],
+      [task('a', 'rest_api_task', { url: '{{base_url}}/items' }), task('b', 'rest_api_task', { url: 'not a url' }), task('c', 'rest_api_task', { url: 'javascript:alert(1)' })],
       [],
     );
-    expect(validateDefinition(def)).toEqual([
-      'Node b (rest_api_task): config.url must be an absolute http or https URL',
-      'Node c (rest_api_task): config.url must be an http or https URL',
-    ]);
+    expect(validateDefinition(def)).toEqual(['Node b (rest_api_task): config.url must be an absolute http or https URL', 'Node c (rest_api_task): config.url must be an http or https URL']);
   });
 
   it('requires a config object', () => {
@@ -208,8 +168,7 @@ describe('validateDefinition: task nodes', () => {
 
 describe('validateDefinition: decision nodes', () => {
   const branches = (d: string, t: Json, f: Json) => [edge('et', d, 'yes', t), edge('ef', d, 'no', f)];
-  const decisionDef = (config: Json, edges: Json[]) =>
-    definition([task('d', 'decision', config), rest('yes'), rest('no'), rest('other')], edges);
+  const decisionDef = (config: Json, edges: Json[]) => definition([task('d', 'decision', config), rest('yes'), rest('no'), rest('other')], edges);
 
   it('accepts two edges labelled true and false, by label or sourceHandle, any case', () => {
     expect(validateDefinition(decisionDef(decisionConfig, branches('d', { label: 'true' }, { label: 'false' })))).toEqual([]);
@@ -229,10 +188,7 @@ describe('validateDefinition: decision nodes', () => {
       'Decision node d has no outgoing edge labelled "false"',
     ]);
     const three = [...branches('d', { label: 'true' }, { label: 'false' }), edge('e3', 'd', 'other', { label: 'false' })];
-    expect(validateDefinition(decisionDef(decisionConfig, three))).toEqual([
-      'Decision node d must have exactly 2 outgoing edges (found 3)',
-      'Decision node d has 2 outgoing edges labelled "false"',
-    ]);
+    expect(validateDefinition(decisionDef(decisionConfig, three))).toEqual(['Decision node d must have exactly 2 outgoing edges (found 3)', 'Decision node d has 2 outgoing edges labelled "false"']);
   });
 
   it('rejects unlabelled, wrongly labelled and ambiguous edges', () => {
@@ -257,9 +213,7 @@ describe('validateDefinition: decision nodes', () => {
       'Node d (decision): config.left_operand is required',
       'Node d (decision): config.right_operand is required',
     ]);
-    expect(validateDefinition(decisionDef({ ...decisionConfig, operator: 'like' }, edges))).toEqual([
-      'Node d (decision): config.operator must be one of ==, !=, >, <, >=, <=, in, contains, matches',
-    ]);
+    expect(validateDefinition(decisionDef({ ...decisionConfig, operator: 'like' }, edges))).toEqual(['Node d (decision): config.operator must be one of ==, !=, >, <, >=, <=, in, contains, matches']);
   });
 
   it('rejects equal branch labels and unusable literal patterns', () => {
@@ -285,7 +239,9 @@ describe('validateDefinition: input_schema', () => {
 
   it('accepts object schemas in draft-07 and 2020-12', () => {
     expect(validateDefinition(empty({ type: 'object', properties: { a: { type: 'string', format: 'email' } } }))).toEqual([]);
-    expect(validateDefinition(empty({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', $defs: { name: { type: 'string' } }, properties: { a: { $ref: '#/$defs/name' } } }))).toEqual([]);
+    expect(
+      validateDefinition(empty({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', $defs: { name: { type: 'string' } }, properties: { a: { $ref: '#/$defs/name' } } })),
+    ).toEqual([]);
   });
 
   it('rejects non-object, non-object-typed and invalid schemas', () => {
@@ -301,11 +257,7 @@ describe('validateDefinition: input_schema', () => {
   });
 
   it('lists structural, schema and node problems together', () => {
-    const def = definition(
-      [task('a', 'rest_api_task', {}), node('a', 'end')],
-      [edge('e1', 'a', 'b'), edge('e2', 'a', 'a')],
-      { input_schema: { type: 'array' } },
-    );
+    const def = definition([task('a', 'rest_api_task', {}), node('a', 'end')], [edge('e1', 'a', 'b'), edge('e2', 'a', 'a')], { input_schema: { type: 'array' } });
     expect(validateDefinition(def)).toEqual([
       'input_schema must have type "object"',
       'Duplicate node id: a',

@@ -36,7 +36,13 @@ export function validateDefinition(input: unknown, limits: WorkflowLimits = DEFA
   errors.push(...graphLimitErrors(nodes, edges, limits));
   for (const node of nodes.values()) {
     if (node.type === TASK_NODE_TYPE) {
-      errors.push(...checkTaskNode(node, edges.filter((edge) => edge.source === node.id), limits));
+      errors.push(
+        ...checkTaskNode(
+          node,
+          edges.filter((edge) => edge.source === node.id),
+          limits,
+        ),
+      );
     }
   }
   return errors;

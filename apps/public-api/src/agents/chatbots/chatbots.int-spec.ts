@@ -26,7 +26,11 @@ beforeAll(async () => {
   const up = await upload(kit.app, kit.alice, { content: HANDBOOK, filename: 'handbook.txt', contentType: 'text/plain', fields: { title: 'Employee handbook' } });
   expect(up.status).toBe(201);
   documentId = (up.body as { id: number }).id;
-  await request(kit.app).post(`/api/documents/${documentId}/rag-enable`).set('authorization', kit.alice.auth).send({}).expect((r) => expect([200, 202]).toContain(r.status));
+  await request(kit.app)
+    .post(`/api/documents/${documentId}/rag-enable`)
+    .set('authorization', kit.alice.auth)
+    .send({})
+    .expect((r) => expect([200, 202]).toContain(r.status));
   expect((await settled(kit, documentId)).rag_processing_status).toBe('completed');
   const created = await request(kit.app)
     .post('/api/chatbots')
@@ -66,7 +70,13 @@ describe('chatbots (spec 4.12)', () => {
     const body = res.body as ChatAnswer;
     expect(body.session_id).toBe('visitor-1');
     expect(body.answer.toLowerCase()).toContain('twenty-eight days');
-    expect(body.sources[0]).toMatchObject({ title: 'Employee handbook', document_id: documentId, content: expect.stringContaining('holiday'), file_url: expect.any(String), signed_url: expect.any(String) });
+    expect(body.sources[0]).toMatchObject({
+      title: 'Employee handbook',
+      document_id: documentId,
+      content: expect.stringContaining('holiday'),
+      file_url: expect.any(String),
+      signed_url: expect.any(String),
+    });
     // Visitors' download links live minutes (CHATBOT_SIGNED_URL_TTL_SECONDS, 300), not the hour of signed URLs.
     const lifetime = Number(new URL(body.sources[0]!.signed_url).searchParams.get('expires')) - Date.now() / 1000;
     expect(lifetime).toBeGreaterThan(240);
@@ -105,7 +115,10 @@ describe('chatbots (spec 4.12)', () => {
   });
 
   it('checks allowed_origins and active, and takes owner-only changes', async () => {
-    const put = await request(kit.app).put(`/api/chatbots/${bot.id}`).set('authorization', kit.alice.auth).send({ data: { allowed_origins: ['*.acme.test'], rate_limit: 100 } });
+    const put = await request(kit.app)
+      .put(`/api/chatbots/${bot.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { allowed_origins: ['*.acme.test'], rate_limit: 100 } });
     expect(put.status).toBe(200);
     expect((await chat('hr-helper', bot.api_key, { query: 'holiday' }).set('Origin', 'https://evil.test')).status).toBe(403);
     expect((await chat('hr-helper', bot.api_key, { query: 'holiday' }).set('Origin', 'https://help.acme.test')).status).toBe(200);
@@ -138,7 +151,10 @@ describe('chatbots (spec 4.12)', () => {
 
   it('answers 404 for a NUL in a path and 400 for one in a body, never 500', async () => {
     expect((await request(kit.app).get('/api/chatbots/a%00b/config')).status).toBe(404);
-    const bad = await request(kit.app).post('/api/chatbots').set('authorization', kit.alice.auth).send({ data: { name: 'a\u0000b' } });
+    const bad = await request(kit.app)
+      .post('/api/chatbots')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { name: 'a\u0000b' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['data.name: must not contain NUL characters or unpaired UTF-16 surrogates'] } } });
   });

@@ -66,7 +66,13 @@ export function describeChatbotRoutes(openapi: OpenApiRegistry): void {
     responses: { 201: { description: 'Created', schema: dataOf(ref('Chatbot')) } },
     errors: [400, 409],
   });
-  openapi.add('get', '/chatbots/{id}', { summary: 'One of the caller’s chatbots', tags: ['chatbots'], parameters: [idParam], responses: { 200: { description: 'The chatbot', schema: dataOf(ref('Chatbot')) } }, errors: [404] });
+  openapi.add('get', '/chatbots/{id}', {
+    summary: 'One of the caller’s chatbots',
+    tags: ['chatbots'],
+    parameters: [idParam],
+    responses: { 200: { description: 'The chatbot', schema: dataOf(ref('Chatbot')) } },
+    errors: [404],
+  });
   openapi.add('put', '/chatbots/{id}', {
     summary: 'Change a chatbot',
     tags: ['chatbots'],

@@ -70,7 +70,14 @@ function taskPrompt(task: Pick<SquadTask, 'description' | 'expected_output'>, co
  * reached stops the run (503); any other failure fails that task and skips
  * the tasks after it.
  */
-export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: ReadonlyMap<string, AgentEntity>, manager: AgentEntity | null, inputs: Record<string, unknown>, userId: number): Promise<SquadRun> {
+export async function runSquad(
+  deps: SquadRunDeps,
+  squad: SquadEntity,
+  members: ReadonlyMap<string, AgentEntity>,
+  manager: AgentEntity | null,
+  inputs: Record<string, unknown>,
+  userId: number,
+): Promise<SquadRun> {
   const blackboard: Record<string, unknown> = { _input: inputs };
   const audit: BlackboardWrite[] = [{ task_id: '_input', agent_slug: '_system', key: '_input', timestamp: now() }];
   let budget = squad.maxTotalIterations;
@@ -112,7 +119,10 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
         results.push({ id: task.id, agent_slug: task.agent_slug, status: 'failed', output: null, iterations: 0, error: err instanceof Error ? err.message : String(err) });
       }
     }
-    finalOutput = results.filter((r) => r.status === 'completed').map((r) => r.output).join('\n\n');
+    finalOutput = results
+      .filter((r) => r.status === 'completed')
+      .map((r) => r.output)
+      .join('\n\n');
   } else {
     let delegations = 0;
     const done = new Set<string>();
@@ -130,7 +140,11 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
         if (budget <= 0) return { error: 'the squad’s iteration budget is spent' };
         const taskId = typeof args['task_id'] === 'string' && keyOf.has(args['task_id']) ? args['task_id'] : `delegation_${++delegations}`;
         const pipelineTask = squad.tasks.find((t) => t.id === taskId);
-        const context = pipelineTask ? (pipelineTask.depends_on.length === 0 ? { _input: inputs } : Object.fromEntries(pipelineTask.depends_on.map((d) => [keyOf.get(d) ?? d, blackboard[keyOf.get(d) ?? d]]))) : { _input: inputs };
+        const context = pipelineTask
+          ? pipelineTask.depends_on.length === 0
+            ? { _input: inputs }
+            : Object.fromEntries(pipelineTask.depends_on.map((d) => [keyOf.get(d) ?? d, blackboard[keyOf.get(d) ?? d]]))
+          : { _input: inputs };
         const text = typeof args['task'] === 'string' ? args['task'] : (pipelineTask?.description ?? '');
         const { answer, iterations } = await work(agent, taskPrompt({ description: text, expected_output: pipelineTask?.expected_output ?? null }, context));
         const key = keyOf.get(taskId) ?? taskId;
@@ -141,7 +155,9 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
         return { answer };
       },
     };
-    const plan = squad.tasks.map((t) => `- ${t.id} (for ${t.agent_slug}${t.depends_on.length ? `, after ${t.depends_on.join(', ')}` : ''}): ${t.description}${t.expected_output ? ` — expected: ${t.expected_output}` : ''}`).join('\n');
+    const plan = squad.tasks
+      .map((t) => `- ${t.id} (for ${t.agent_slug}${t.depends_on.length ? `, after ${t.depends_on.join(', ')}` : ''}): ${t.description}${t.expected_output ? ` — expected: ${t.expected_output}` : ''}`)
+      .join('\n');
     const brief = [
       `You manage the squad "${squad.name}".${squad.description ? ` ${squad.description}` : ''}`,
       `Members: ${[...members.values()].map((a) => `${a.slug} (${a.goal ?? a.name})`).join('; ')}.`,
@@ -154,7 +170,14 @@ export async function runSquad(deps: SquadRunDeps, squad: SquadEntity, members: 
     const tools = new Map(deps.tools);
     tools.set('delegate', delegate);
     const cap = Math.min(manager.maxIterations, budget);
-    const run = await runAgent(deps.llm, tools, { ...manager, availableTools: ['delegate'], maxIterations: cap }, { userId }, { history: [], query: brief, files: [], ...(await shieldTurn(deps, manager)) }, takeIteration);
+    const run = await runAgent(
+      deps.llm,
+      tools,
+      { ...manager, availableTools: ['delegate'], maxIterations: cap },
+      { userId },
+      { history: [], query: brief, files: [], ...(await shieldTurn(deps, manager)) },
+      takeIteration,
+    );
     finalOutput = run.answer;
     for (const t of squad.tasks) if (!done.has(t.id)) results.push({ id: t.id, agent_slug: t.agent_slug, status: 'skipped', output: null, iterations: 0 });
   }

@@ -105,7 +105,8 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): SquadS
     if (list) out.tasks = list;
   }
   if (max_total_iterations !== undefined) {
-    if (typeof max_total_iterations !== 'number' || !Number.isInteger(max_total_iterations) || max_total_iterations < 1 || max_total_iterations > 500) errors.push('max_total_iterations: an integer from 1 to 500');
+    if (typeof max_total_iterations !== 'number' || !Number.isInteger(max_total_iterations) || max_total_iterations < 1 || max_total_iterations > 500)
+      errors.push('max_total_iterations: an integer from 1 to 500');
     else out.maxTotalIterations = max_total_iterations;
   }
   if (active !== undefined) {

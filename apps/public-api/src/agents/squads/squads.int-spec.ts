@@ -40,7 +40,7 @@ function userMessages(from: number): string[] {
   return kit.llm
     .callsTo('/api/v1/chat')
     .slice(from)
-    .map((c) => ((c.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')?.content ?? ''));
+    .map((c) => (c.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')?.content ?? '');
 }
 
 beforeAll(async () => {
@@ -61,10 +61,24 @@ describe('squads (spec 2.18, 4.15)', () => {
       expect(res.status).toBe(400);
       return (res.body as { error: { details: { errors: string[] } } }).error.details.errors;
     };
-    expect(await bad({ tasks: [{ id: 'a', description: 'x', agent_slug: 'writer', depends_on: ['b'] }, { id: 'b', description: 'y', agent_slug: 'writer', depends_on: ['a'] }] })).toEqual(['tasks: the dependencies form a cycle']);
+    expect(
+      await bad({
+        tasks: [
+          { id: 'a', description: 'x', agent_slug: 'writer', depends_on: ['b'] },
+          { id: 'b', description: 'y', agent_slug: 'writer', depends_on: ['a'] },
+        ],
+      }),
+    ).toEqual(['tasks: the dependencies form a cycle']);
     expect(await bad({ tasks: [{ id: 'a', description: 'x', agent_slug: 'writer', depends_on: ['ghost'] }] })).toEqual(['tasks.a: depends on unknown task ghost']);
     expect(await bad({ tasks: [{ id: 'a', description: 'x', agent_slug: 'editor' }] })).toEqual(['tasks.a: agent editor is not a member of the squad']);
-    expect(await bad({ tasks: [{ id: 'a', description: 'x', agent_slug: 'writer' }, { id: 'a', description: 'y', agent_slug: 'writer' }] })).toEqual(['tasks: duplicate task id a']);
+    expect(
+      await bad({
+        tasks: [
+          { id: 'a', description: 'x', agent_slug: 'writer' },
+          { id: 'a', description: 'y', agent_slug: 'writer' },
+        ],
+      }),
+    ).toEqual(['tasks: duplicate task id a']);
     expect(await bad({ process: 'hierarchical' })).toEqual(['manager_agent: is required for a hierarchical squad']);
   });
 
@@ -73,7 +87,10 @@ describe('squads (spec 2.18, 4.15)', () => {
     expect(squad).toMatchObject({ slug: 'newsroom', process: 'sequential', max_total_iterations: 30, active: true });
     kit.llm.chatReplies.push({ content: 'Fact A. Fact B. Fact C.' }, { content: 'An article built on facts A, B and C.' });
     const before = kit.llm.callsTo('/api/v1/chat').length;
-    const res = await request(kit.app).post(`/api/squads/${squad.id}/kickoff`).set('authorization', kit.alice.auth).send({ inputs: { topic: 'lighthouses' } });
+    const res = await request(kit.app)
+      .post(`/api/squads/${squad.id}/kickoff`)
+      .set('authorization', kit.alice.auth)
+      .send({ inputs: { topic: 'lighthouses' } });
     expect(res.status).toBe(200);
     const run = (res.body as { data: SquadRun }).data;
     expect(run).toMatchObject({ status: 'completed', process: 'sequential', iterations_used: 2, max_total_iterations: 30 });
@@ -106,11 +123,21 @@ describe('squads (spec 2.18, 4.15)', () => {
   it('runs a hierarchical squad: the manager delegates and its synthesis is the final output', async () => {
     const squad = await createSquad({ name: 'Managed', process: 'hierarchical', manager_agent: agents['editor']!.id });
     kit.llm.chatReplies.push(
-      { content: '', tool_calls: [{ id: 'd1', type: 'function', function: { name: 'delegate', arguments: JSON.stringify({ agent_slug: 'researcher', task: 'Find facts about tides', task_id: 'facts' }) } }] },
+      {
+        content: '',
+        tool_calls: [{ id: 'd1', type: 'function', function: { name: 'delegate', arguments: JSON.stringify({ agent_slug: 'researcher', task: 'Find facts about tides', task_id: 'facts' }) } }],
+      },
       { content: 'Tides follow the moon.' },
       { content: 'Summary: tides follow the moon.' },
     );
-    const run = ((await request(kit.app).post(`/api/squads/${squad.id}/kickoff`).set('authorization', kit.alice.auth).send({ data: { inputs: { topic: 'tides' } } })).body as { data: SquadRun }).data;
+    const run = (
+      (
+        await request(kit.app)
+          .post(`/api/squads/${squad.id}/kickoff`)
+          .set('authorization', kit.alice.auth)
+          .send({ data: { inputs: { topic: 'tides' } } })
+      ).body as { data: SquadRun }
+    ).data;
     expect(run.final_output).toBe('Summary: tides follow the moon.');
     expect(run.outputs['facts']).toBe('Tides follow the moon.');
     expect(run.tasks.map((t) => [t.id, t.status])).toEqual([
@@ -124,7 +151,11 @@ describe('squads (spec 2.18, 4.15)', () => {
     const squad = await createSquad({ name: 'Paused' });
     expect((await request(kit.app).get(`/api/squads/${squad.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
     expect((await request(kit.app).post(`/api/squads/${squad.id}/kickoff`).set('authorization', kit.bob.auth).send({})).status).toBe(404);
-    await request(kit.app).put(`/api/squads/${squad.id}`).set('authorization', kit.alice.auth).send({ data: { active: false } }).expect(200);
+    await request(kit.app)
+      .put(`/api/squads/${squad.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { active: false } })
+      .expect(200);
     expect((await request(kit.app).post(`/api/squads/${squad.id}/kickoff`).set('authorization', kit.alice.auth).send({})).status).toBe(403);
     expect((await request(kit.app).delete(`/api/squads/${squad.id}`).set('authorization', kit.alice.auth)).body).toEqual({ success: true });
     const list = (await request(kit.app).get('/api/squads').set('authorization', kit.alice.auth)).body as { data: SquadView[] };
@@ -134,20 +165,29 @@ describe('squads (spec 2.18, 4.15)', () => {
   it('refuses a slug another squad has (409) on update', async () => {
     await createSquad({ name: 'First', slug: 'first-squad' });
     const second = await createSquad({ name: 'Second' });
-    const res = await request(kit.app).put(`/api/squads/${second.id}`).set('authorization', kit.alice.auth).send({ data: { slug: 'first-squad' } });
+    const res = await request(kit.app)
+      .put(`/api/squads/${second.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { slug: 'first-squad' } });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: { status: 409, details: { errors: ['slug: first-squad is taken'] } } });
   });
 
   it('answers 400, not 500, for a manager_agent id beyond any record id', async () => {
-    const res = await request(kit.app).post('/api/squads').set('authorization', kit.alice.auth).send(squadBody({ name: 'Huge', process: 'hierarchical', manager_agent: 99_999_999_999 }));
+    const res = await request(kit.app)
+      .post('/api/squads')
+      .set('authorization', kit.alice.auth)
+      .send(squadBody({ name: 'Huge', process: 'hierarchical', manager_agent: 99_999_999_999 }));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('manager_agent')] } } });
   });
 
   it('holds a hierarchical run to max_total_iterations, the manager’s own model calls included', async () => {
     const squad = await createSquad({ name: 'Managed on a budget', process: 'hierarchical', manager_agent: agents['editor']!.id, max_total_iterations: 3 });
-    const delegation = (id: string) => ({ content: '', tool_calls: [{ id, type: 'function' as const, function: { name: 'delegate', arguments: JSON.stringify({ agent_slug: 'researcher', task: 'More facts' }) } }] });
+    const delegation = (id: string) => ({
+      content: '',
+      tool_calls: [{ id, type: 'function' as const, function: { name: 'delegate', arguments: JSON.stringify({ agent_slug: 'researcher', task: 'More facts' }) } }],
+    });
     for (let i = 0; i < 6; i++) kit.llm.chatReplies.push(delegation(`d${i}`), { content: `Fact ${i}.` });
     const before = kit.llm.callsTo('/api/v1/chat').length;
     const res = await request(kit.app).post(`/api/squads/${squad.id}/kickoff`).set('authorization', kit.alice.auth).send({ inputs: {} });
@@ -160,7 +200,10 @@ describe('squads (spec 2.18, 4.15)', () => {
   });
 
   it('answers 400, not 500, for a NUL in a squad body', async () => {
-    const res = await request(kit.app).post('/api/squads').set('authorization', kit.alice.auth).send(squadBody({ description: 'a\u0000b' }));
+    const res = await request(kit.app)
+      .post('/api/squads')
+      .set('authorization', kit.alice.auth)
+      .send(squadBody({ description: 'a\u0000b' }));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['data.description: must not contain NUL characters or unpaired UTF-16 surrogates'] } } });
   });

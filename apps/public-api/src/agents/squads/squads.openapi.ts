@@ -38,7 +38,13 @@ export function describeSquadRoutes(openapi: OpenApiRegistry): void {
     responses: { 201: { description: 'Created', schema: dataOf(ref('Squad')) } },
     errors: [400, 409],
   });
-  openapi.add('get', '/squads/{id}', { summary: 'One of the caller’s squads', tags: ['squads'], parameters: [idParam], responses: { 200: { description: 'The squad', schema: dataOf(ref('Squad')) } }, errors: [404] });
+  openapi.add('get', '/squads/{id}', {
+    summary: 'One of the caller’s squads',
+    tags: ['squads'],
+    parameters: [idParam],
+    responses: { 200: { description: 'The squad', schema: dataOf(ref('Squad')) } },
+    errors: [404],
+  });
   openapi.add('put', '/squads/{id}', {
     summary: 'Change a squad (validated as a whole)',
     tags: ['squads'],
@@ -47,7 +53,13 @@ export function describeSquadRoutes(openapi: OpenApiRegistry): void {
     responses: { 200: { description: 'Updated', schema: dataOf(ref('Squad')) } },
     errors: [400, 404],
   });
-  openapi.add('delete', '/squads/{id}', { summary: 'Delete a squad', tags: ['squads'], parameters: [idParam], responses: { 200: { description: 'Deleted', schema: { type: 'object', properties: { success: { type: 'boolean' } } } } }, errors: [404] });
+  openapi.add('delete', '/squads/{id}', {
+    summary: 'Delete a squad',
+    tags: ['squads'],
+    parameters: [idParam],
+    responses: { 200: { description: 'Deleted', schema: { type: 'object', properties: { success: { type: 'boolean' } } } } },
+    errors: [404],
+  });
   openapi.add('post', '/squads/{id}/kickoff', {
     summary: 'Run the squad now with these inputs and answer with the outcome',
     tags: ['squads'],

@@ -98,7 +98,16 @@ export class SquadsService {
     const first = s.slug ?? slugify(s.name, 'squad');
     for (let attempt = 0; ; attempt++) {
       const slug = attempt === 0 ? first : `${first}-${randomUUID().slice(0, 8)}`;
-      const saved = await this.repo.insert({ ownerId, name: s.name, slug, description: s.description ?? null, ...shape, managerAgentId, maxTotalIterations: s.maxTotalIterations ?? 30, active: s.active ?? true });
+      const saved = await this.repo.insert({
+        ownerId,
+        name: s.name,
+        slug,
+        description: s.description ?? null,
+        ...shape,
+        managerAgentId,
+        maxTotalIterations: s.maxTotalIterations ?? 30,
+        active: s.active ?? true,
+      });
       if (saved !== 'slug_taken') return view(saved);
       if (s.slug !== undefined || attempt >= 3) throw slugTaken(slug);
     }

@@ -8,7 +8,8 @@ export const MAX_JOB_DOCUMENTS = 200;
 
 /** Body of POST /jobs/collection/{collection_id}/generate (spec 4.5). */
 export class GenerateJobBody {
-  @IsOptional() @IsIn(EXTRACTION_JOB_TYPES as unknown as string[], { message: `job_type must be one of ${EXTRACTION_JOB_TYPES.join(', ')}` })
+  @IsOptional()
+  @IsIn(EXTRACTION_JOB_TYPES as unknown as string[], { message: `job_type must be one of ${EXTRACTION_JOB_TYPES.join(', ')}` })
   job_type?: ExtractionJobType;
 
   /** Default: every document of the collection. */
@@ -21,9 +22,11 @@ export class GenerateJobBody {
   @Max(2147483647, { each: true, message: 'document_ids must hold valid ids' })
   document_ids?: number[];
 
-  @IsOptional() @IsObject({ message: 'metadata must be an object' })
+  @IsOptional()
+  @IsObject({ message: 'metadata must be an object' })
   metadata?: Record<string, unknown>;
 
-  @IsOptional() @IsObject({ message: 'config must be an object' })
+  @IsOptional()
+  @IsObject({ message: 'config must be an object' })
   config?: Record<string, unknown>;
 }

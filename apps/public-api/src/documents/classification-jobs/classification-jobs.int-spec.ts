@@ -81,7 +81,14 @@ describe('POST /api/jobs/collection/{collection_id}/generate', () => {
     const res = await submit(kit.alice, aliceCollection);
     expect(res.status).toBe(200);
     const body = res.body as SubmitBody;
-    expect(body).toEqual({ job_id: expect.stringMatching(JOB_ID) as unknown, success: true, message: 'Classification job queued for 2 documents', job_type: 'classification', status: 'queued', document_count: 2 });
+    expect(body).toEqual({
+      job_id: expect.stringMatching(JOB_ID) as unknown,
+      success: true,
+      message: 'Classification job queued for 2 documents',
+      job_type: 'classification',
+      status: 'queued',
+      document_count: 2,
+    });
     expect(router.job(body.job_id)).toEqual({
       job_id: body.job_id,
       job_type: 'classification',
@@ -199,7 +206,10 @@ describe('GET /api/jobs/{job_id}/status', () => {
   });
 
   it('passes per-document results through for several documents, with nulls when a key is missing', async () => {
-    const documents = [{ document_id: invoiceDoc, extraction_result: { document_type: 'invoice' } }, { document_id: contractDoc, extraction_result: { document_type: 'contract' } }];
+    const documents = [
+      { document_id: invoiceDoc, extraction_result: { document_type: 'invoice' } },
+      { document_id: contractDoc, extraction_result: { document_type: 'contract' } },
+    ];
     router.settle(jobId, { status: 'completed', result: { outputs: { documents } } });
     expect(((await status(kit.alice, jobId)).body as StatusBody).result).toEqual({ extraction_result: null, metadata: null, documents });
   });

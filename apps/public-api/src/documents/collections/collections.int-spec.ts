@@ -65,7 +65,7 @@ describe('collections', () => {
 
     const list = await alice.get('/api/collections?populate=documents');
     expect(list.status).toBe(200);
-    const listed = (list.body as { data: { id: number; name: string; documents: unknown[] }[]; meta: { pagination: { total: number } } });
+    const listed = list.body as { data: { id: number; name: string; documents: unknown[] }[]; meta: { pagination: { total: number } } };
     expect(listed.meta.pagination.total).toBe(2);
     expect(listed.data.map((c) => c.name)).toEqual(['Archive', 'Contracts']);
     expect(listed.data[1]?.documents).toEqual([

@@ -17,7 +17,13 @@ export function describeCollectionRoutes(openapi: OpenApiRegistry): void {
   openapi
     .addSchema('CollectionDocumentSummary', {
       type: 'object',
-      properties: { id: { type: 'integer' }, title: { type: 'string' }, mimeType: { type: 'string' }, visibility: { type: 'string', enum: ['user', 'global'] }, owner: { type: 'object', properties: { id: { type: 'integer' }, username: { type: 'string' } } } },
+      properties: {
+        id: { type: 'integer' },
+        title: { type: 'string' },
+        mimeType: { type: 'string' },
+        visibility: { type: 'string', enum: ['user', 'global'] },
+        owner: { type: 'object', properties: { id: { type: 'integer' }, username: { type: 'string' } } },
+      },
     })
     .addSchema('Collection', { type: 'object', required: ['id', 'name', 'documents'], properties: { ...base, documents: { type: 'array', items: ref('CollectionDocumentSummary') } } })
     .addSchema('CollectionWithIds', {
@@ -27,7 +33,7 @@ export function describeCollectionRoutes(openapi: OpenApiRegistry): void {
       properties: { ...base, documents: { type: 'array', items: { type: 'integer' } }, data: { type: 'object', properties: { ...base, documents: { type: 'array', items: { type: 'integer' } } } } },
     })
     .addSchema('CreateCollectionRequest', {
-      description: '`{data: {name, description, documents}}` or flat `{name, description, documents}`; documents are ids of the caller\'s documents',
+      description: "`{data: {name, description, documents}}` or flat `{name, description, documents}`; documents are ids of the caller's documents",
       type: 'object',
       properties: {
         data: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, description: { type: 'string' }, documents: { type: 'array', items: { type: 'integer' } } } },
@@ -42,7 +48,9 @@ export function describeCollectionRoutes(openapi: OpenApiRegistry): void {
   openapi.add('get', '/collections', {
     summary: "The caller's collections, each with its documents as objects",
     tags,
-    parameters: LIST_PARAMETERS.filter((p) => p.name !== 'populate').concat([{ name: 'populate', in: 'query', description: 'documents, owner or * (both); documents are always listed as objects, a populated owner adds its username', schema: { type: 'string' } }]),
+    parameters: LIST_PARAMETERS.filter((p) => p.name !== 'populate').concat([
+      { name: 'populate', in: 'query', description: 'documents, owner or * (both); documents are always listed as objects, a populated owner adds its username', schema: { type: 'string' } },
+    ]),
     responses: {
       200: {
         description: 'One page',
@@ -77,7 +85,7 @@ export function describeCollectionRoutes(openapi: OpenApiRegistry): void {
     errors: [404],
   });
   openapi.add('post', '/collections/{id}/add-document', {
-    summary: 'Add one of the caller\'s documents',
+    summary: "Add one of the caller's documents",
     tags,
     parameters: [id],
     requestBody: ref('DocumentRef'),

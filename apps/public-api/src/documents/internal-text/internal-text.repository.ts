@@ -18,10 +18,7 @@ export class InternalTextRepository {
   constructor(private readonly ds: DataSource) {}
 
   async documentText(id: number): Promise<DocumentTextRow | null> {
-    const rows = (await this.ds.query(
-      `SELECT id, owner_id, visibility, title, mime_type, text_status, text_error, extracted_text, text_pages FROM documents WHERE id = $1`,
-      [id],
-    )) as {
+    const rows = (await this.ds.query(`SELECT id, owner_id, visibility, title, mime_type, text_status, text_error, extracted_text, text_pages FROM documents WHERE id = $1`, [id])) as {
       id: number;
       owner_id: number;
       visibility: 'user' | 'global';

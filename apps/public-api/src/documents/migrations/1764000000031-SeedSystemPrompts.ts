@@ -68,7 +68,11 @@ const SEEDS: SeedPrompt[] = [
       { role: 'system', prompt: 'You are a legal analyst who summarizes contracts for busy readers, faithfully and without legal advice.' },
       { role: 'user', prompt: 'Summarize the contract below.' },
     ],
-    tasks: ['Summarize the purpose of the contract in a few sentences.', 'List the parties, the effective date, the term and the payment terms.', 'List the main obligations, the termination conditions and the governing law.'],
+    tasks: [
+      'Summarize the purpose of the contract in a few sentences.',
+      'List the parties, the effective date, the term and the payment terms.',
+      'List the main obligations, the termination conditions and the governing law.',
+    ],
     instructions: [...COMMON_RULES, 'Keep the summary under 200 words.', 'Write dates as YYYY-MM-DD.'],
     output_format: 'json',
     example_output: {

@@ -6,13 +6,7 @@ import { buildTestApi, testConfig } from '../../test-support/test-app';
 import { RTIO_DOCUMENT_CHARS } from './rtio-generation.service';
 import { FakeLlmService } from './test-support/fake-llm-service';
 
-const INVOICE_TEXT = [
-  'ACME CORPORATION',
-  'Invoice Number: INV-2024-0042',
-  'Invoice Date: 2024-03-15',
-  'Bill To: Globex Ltd',
-  'Total: $1,200.00',
-].join('\n');
+const INVOICE_TEXT = ['ACME CORPORATION', 'Invoice Number: INV-2024-0042', 'Invoice Date: 2024-03-15', 'Bill To: Globex Ltd', 'Total: $1,200.00'].join('\n');
 
 const classification = { document_type: 'invoice', category: 'Finance', key_features: ['invoice number', 'IBAN'], confidence: 0.9 };
 

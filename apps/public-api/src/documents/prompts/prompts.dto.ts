@@ -23,40 +23,66 @@ export class RtioRoleBody {
   @IsIn(RTIO_ROLES as unknown as string[], oneOf('role', RTIO_ROLES))
   role!: RtioRoleName;
 
-  @IsString() @IsNotEmpty() @MaxLength(MAX_PROMPT_CHARS)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_PROMPT_CHARS)
   prompt!: string;
 }
 
 /** The fields every prompt write may carry (spec 2.4), all optional. */
 class PromptFieldsBody {
-  @IsOptional() @IsString() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
   section?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(10000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
   description?: string | null;
 
-  @IfSent() @IsArray() @ArrayMaxSize(MAX_ROLES) @ValidateNested({ each: true }) @Type(() => RtioRoleBody)
+  @IfSent()
+  @IsArray()
+  @ArrayMaxSize(MAX_ROLES)
+  @ValidateNested({ each: true })
+  @Type(() => RtioRoleBody)
   roles?: RtioRoleBody[];
 
-  @IfSent() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
+  @IfSent()
+  @IsArray()
+  @ArrayMaxSize(MAX_ITEMS)
+  @IsString({ each: true })
+  @MaxLength(MAX_ITEM_CHARS, { each: true })
   tasks?: string[];
 
-  @IfSent() @IsArray() @ArrayMaxSize(MAX_ITEMS) @IsString({ each: true }) @MaxLength(MAX_ITEM_CHARS, { each: true })
+  @IfSent()
+  @IsArray()
+  @ArrayMaxSize(MAX_ITEMS)
+  @IsString({ each: true })
+  @MaxLength(MAX_ITEM_CHARS, { each: true })
   instructions?: string[];
 
-  @IfSent() @IsIn(RTIO_OUTPUT_FORMATS as unknown as string[], oneOf('outputFormat', RTIO_OUTPUT_FORMATS))
+  @IfSent()
+  @IsIn(RTIO_OUTPUT_FORMATS as unknown as string[], oneOf('outputFormat', RTIO_OUTPUT_FORMATS))
   outputFormat?: RtioOutputFormat;
 
-  @IsOptional() @IsObject({ message: 'exampleOutput must be an object' })
+  @IsOptional()
+  @IsObject({ message: 'exampleOutput must be an object' })
   exampleOutput?: Record<string, unknown> | null;
 
-  @IfSent() @IsString() @IsNotEmpty() @MaxLength(50)
+  @IfSent()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(50)
   version?: string;
 }
 
 /** `data` of POST /prompts. */
 export class CreatePromptBody extends PromptFieldsBody {
-  @IsString() @IsNotEmpty() @Matches(NOT_BLANK, { message: 'title must not be blank' }) @MaxLength(255)
+  @IsString()
+  @IsNotEmpty()
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @MaxLength(255)
   title!: string;
 
   @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
@@ -69,13 +95,19 @@ export class CreatePromptBody extends PromptFieldsBody {
 
 /** `data` of PUT /prompts/{id}: every field optional. */
 export class UpdatePromptBody extends PromptFieldsBody {
-  @IfSent() @IsString() @IsNotEmpty() @Matches(NOT_BLANK, { message: 'title must not be blank' }) @MaxLength(255)
+  @IfSent()
+  @IsString()
+  @IsNotEmpty()
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @MaxLength(255)
   title?: string;
 
-  @IfSent() @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
+  @IfSent()
+  @IsIn(PROMPT_TYPES as unknown as string[], oneOf('type', PROMPT_TYPES))
   type?: PromptType;
 
-  @IfSent() @IsIn(PROMPT_LEVELS as unknown as string[], oneOf('level', PROMPT_LEVELS))
+  @IfSent()
+  @IsIn(PROMPT_LEVELS as unknown as string[], oneOf('level', PROMPT_LEVELS))
   level?: PromptLevel;
 }
 

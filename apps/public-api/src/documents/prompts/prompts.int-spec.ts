@@ -110,12 +110,18 @@ describe('POST /api/prompts', () => {
   });
 
   it('answers the saved prompt both at the top level and under data', async () => {
-    const res = await request(app).post('/api/prompts').set('Authorization', actors.bob.auth).send({ data: { title: 'Both shapes', type: 'extraction', level: 'user' } });
+    const res = await request(app)
+      .post('/api/prompts')
+      .set('Authorization', actors.bob.auth)
+      .send({ data: { title: 'Both shapes', type: 'extraction', level: 'user' } });
     expect(res.status).toBe(201);
     const body = res.body as PromptBody & { data: PromptBody };
     expect(body.data).toMatchObject({ title: 'Both shapes', level: 'user', owner: { id: actors.bob.id, username: 'bob' } });
     expect(body).toEqual({ ...body.data, data: body.data });
-    const put = await request(app).put(`/api/prompts/${body.id}`).set('Authorization', actors.bob.auth).send({ data: { title: 'Both shapes v2' } });
+    const put = await request(app)
+      .put(`/api/prompts/${body.id}`)
+      .set('Authorization', actors.bob.auth)
+      .send({ data: { title: 'Both shapes v2' } });
     expect(put.status).toBe(200);
     const updated = put.body as PromptBody & { data: PromptBody };
     expect(updated.data).toMatchObject({ id: body.id, title: 'Both shapes v2' });
@@ -133,7 +139,10 @@ describe('POST /api/prompts', () => {
   });
 
   it('requires title, type and level (400 with each problem listed)', async () => {
-    const res = await request(app).post('/api/prompts').set('Authorization', actors.alice.auth).send({ data: { section: 'x' } });
+    const res = await request(app)
+      .post('/api/prompts')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { section: 'x' } });
     expect(res.status).toBe(400);
     const body = res.body as ErrorBody;
     expect(body.error.name).toBe('BadRequestError');
@@ -141,7 +150,10 @@ describe('POST /api/prompts', () => {
     expect(errors).toMatch(/title/);
     expect(errors).toMatch(/type must be one of extraction, classification, summarization/);
     expect(errors).toMatch(/level must be one of system, user/);
-    const noLevel = await request(app).post('/api/prompts').set('Authorization', actors.alice.auth).send({ data: { title: 'T', type: 'extraction' } });
+    const noLevel = await request(app)
+      .post('/api/prompts')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { title: 'T', type: 'extraction' } });
     expect(noLevel.status).toBe(400);
     expect((noLevel.body as ErrorBody).error.details.errors).toEqual(['level must be one of system, user']);
   });
@@ -243,48 +255,79 @@ describe('GET, PUT and DELETE /api/prompts/{id}', () => {
       roles: rtio.roles,
       exampleOutput: { order_number: 'PO-1' },
     });
-    const cleared = await request(app).put(`/api/prompts/${alicePrompt.id}`).set('Authorization', actors.alice.auth).send({ data: { exampleOutput: null, section: null } });
+    const cleared = await request(app)
+      .put(`/api/prompts/${alicePrompt.id}`)
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { exampleOutput: null, section: null } });
     expect((cleared.body as { data: PromptBody }).data).toMatchObject({ exampleOutput: null, section: null, title: 'Alice PO v2' });
   });
 
   it('keeps system prompts read-only for users (403) and others’ prompts hidden (404)', async () => {
-    const put = await request(app).put(`/api/prompts/${adminSystem.id}`).set('Authorization', actors.alice.auth).send({ data: { title: 'Hijack' } });
+    const put = await request(app)
+      .put(`/api/prompts/${adminSystem.id}`)
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { title: 'Hijack' } });
     expect(put.status).toBe(403);
     expect((put.body as ErrorBody).error.name).toBe('ForbiddenError');
     expect((await request(app).delete(`/api/prompts/${adminSystem.id}`).set('Authorization', actors.alice.auth)).status).toBe(403);
-    expect((await request(app).put(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.alice.auth).send({ data: { title: 'x' } })).status).toBe(404);
+    expect(
+      (
+        await request(app)
+          .put(`/api/prompts/${bobPrompt.id}`)
+          .set('Authorization', actors.alice.auth)
+          .send({ data: { title: 'x' } })
+      ).status,
+    ).toBe(404);
     expect((await request(app).delete(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.alice.auth)).status).toBe(404);
     const still = await request(app).get(`/api/prompts/${adminSystem.id}`).set('Authorization', actors.alice.auth);
     expect((still.body as { data: PromptBody }).data.title).toBe('Admin Shared');
   });
 
   it('lets a super administrator change a system prompt, and refuses invalid changes', async () => {
-    const res = await request(app).put(`/api/prompts/${adminSystem.id}`).set('Authorization', actors.admin.auth).send({ data: { description: 'Shared by admin' } });
+    const res = await request(app)
+      .put(`/api/prompts/${adminSystem.id}`)
+      .set('Authorization', actors.admin.auth)
+      .send({ data: { description: 'Shared by admin' } });
     expect(res.status).toBe(200);
     expect((res.body as { data: PromptBody }).data).toMatchObject({ description: 'Shared by admin', level: 'system' });
-    const bad = await request(app).put(`/api/prompts/${adminSystem.id}`).set('Authorization', actors.admin.auth).send({ data: { type: 'poem' } });
+    const bad = await request(app)
+      .put(`/api/prompts/${adminSystem.id}`)
+      .set('Authorization', actors.admin.auth)
+      .send({ data: { type: 'poem' } });
     expect(bad.status).toBe(400);
   });
 
   it('refuses null for a field that cannot be empty, and a blank title, with 400 and no change', async () => {
     const before = (await request(app).get(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).expect(200)).body as { data: PromptBody };
     for (const field of ['title', 'type', 'level', 'roles', 'tasks', 'instructions', 'outputFormat', 'version']) {
-      const res = await request(app).put(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).send({ data: { [field]: null, description: 'changed' } });
+      const res = await request(app)
+        .put(`/api/prompts/${bobPrompt.id}`)
+        .set('Authorization', actors.bob.auth)
+        .send({ data: { [field]: null, description: 'changed' } });
       expect([field, res.status]).toEqual([field, 400]);
       const error = (res.body as ErrorBody).error;
       expect(error.name).toBe('BadRequestError');
       expect(error.details.errors?.join(' | ')).toContain(field);
     }
-    const blank = await request(app).put(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).send({ data: { title: '   ' } });
+    const blank = await request(app)
+      .put(`/api/prompts/${bobPrompt.id}`)
+      .set('Authorization', actors.bob.auth)
+      .send({ data: { title: '   ' } });
     expect(blank.status).toBe(400);
     expect((blank.body as ErrorBody).error.details.errors).toEqual(['title must not be blank']);
     const after = (await request(app).get(`/api/prompts/${bobPrompt.id}`).set('Authorization', actors.bob.auth).expect(200)).body as { data: PromptBody };
     expect(after).toEqual(before);
 
-    const createBlank = await request(app).post('/api/prompts').set('Authorization', actors.bob.auth).send({ data: { title: ' \t ', type: 'extraction', level: 'user' } });
+    const createBlank = await request(app)
+      .post('/api/prompts')
+      .set('Authorization', actors.bob.auth)
+      .send({ data: { title: ' \t ', type: 'extraction', level: 'user' } });
     expect(createBlank.status).toBe(400);
     expect((createBlank.body as ErrorBody).error.details.errors).toEqual(['title must not be blank']);
-    const createNullTasks = await request(app).post('/api/prompts').set('Authorization', actors.bob.auth).send({ data: { title: 'T', type: 'extraction', level: 'user', tasks: null } });
+    const createNullTasks = await request(app)
+      .post('/api/prompts')
+      .set('Authorization', actors.bob.auth)
+      .send({ data: { title: 'T', type: 'extraction', level: 'user', tasks: null } });
     expect(createNullTasks.status).toBe(400);
     expect((await list(actors.bob.auth, '?filters[level][$eq]=user')).data.map((p) => p.id)).toEqual([bobPrompt.id]);
   });

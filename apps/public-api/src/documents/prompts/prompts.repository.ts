@@ -67,20 +67,14 @@ export class PromptsRepository {
   /** System prompts plus those owned by `viewerId`, filtered, sorted and paged. */
   async list(viewerId: number, q: PromptListQuery): Promise<{ rows: PromptEntity[]; total: number }> {
     // The owner is part of every prompt (spec 2.4); a to-one join never multiplies rows, so it cannot eat the page.
-    const qb = this.repo
-      .createQueryBuilder('p')
-      .leftJoinAndSelect('p.owner', 'o')
-      .where(`("p"."level" = 'system' OR "p"."owner_id" = :viewerId)`, { viewerId });
+    const qb = this.repo.createQueryBuilder('p').leftJoinAndSelect('p.owner', 'o').where(`("p"."level" = 'system' OR "p"."owner_id" = :viewerId)`, { viewerId });
     const [rows, total] = await applyListQuery(qb, q).getManyAndCount();
     return { rows, total };
   }
 
   /** Every prompt `userId` sees (system plus own), oldest first, optionally of one type; for internal services. */
   visibleTo(userId: number, type?: PromptType): Promise<PromptEntity[]> {
-    let qb = this.repo
-      .createQueryBuilder('p')
-      .leftJoinAndSelect('p.owner', 'o')
-      .where(`("p"."level" = 'system' OR "p"."owner_id" = :userId)`, { userId });
+    let qb = this.repo.createQueryBuilder('p').leftJoinAndSelect('p.owner', 'o').where(`("p"."level" = 'system' OR "p"."owner_id" = :userId)`, { userId });
     if (type) qb = qb.andWhere('"p"."type" = :type', { type });
     return qb.orderBy('p.id', 'ASC').take(INTERNAL_PROMPT_LIMIT).getMany();
   }

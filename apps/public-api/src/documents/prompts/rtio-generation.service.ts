@@ -52,7 +52,11 @@ export class RtioGenerationService {
   async generate(user: PromptCaller, fields: Record<string, unknown>): Promise<GenerateRtioResponse> {
     const started = Date.now();
     const missing = ['document_id', 'classification_result'].filter((k) => fields[k] === undefined || fields[k] === null);
-    if (missing.length) throw BadRequestError.withErrors('document_id and classification_result are required', missing.map((k) => `${k} is required`));
+    if (missing.length)
+      throw BadRequestError.withErrors(
+        'document_id and classification_result are required',
+        missing.map((k) => `${k} is required`),
+      );
     const parsed = validatePlain(GenerateRtioBody, fields);
     if (!parsed.ok) throw BadRequestError.withErrors('Invalid RTIO generation request', parsed.errors);
     const { document_id: documentId, classification_result: c } = parsed.value;

@@ -100,11 +100,7 @@ const ROOT_RELS =
 export function buildDocx(blocks: (string | null)[], options: { fontSizeHalfPoints?: number; extraEntries?: ZipEntry[] } = {}): Buffer {
   const props = options.fontSizeHalfPoints ? `<w:rPr><w:sz w:val="${options.fontSizeHalfPoints}"/></w:rPr>` : '';
   const body = blocks
-    .map((b) =>
-      b === null
-        ? '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
-        : `<w:p><w:r>${props}<w:t xml:space="preserve">${b.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</w:t></w:r></w:p>`,
-    )
+    .map((b) => (b === null ? '<w:p><w:r><w:br w:type="page"/></w:r></w:p>' : `<w:p><w:r>${props}<w:t xml:space="preserve">${b.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</w:t></w:r></w:p>`))
     .join('');
   const document = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`;
   return buildZip([{ name: '[Content_Types].xml', data: CONTENT_TYPES }, { name: '_rels/.rels', data: ROOT_RELS }, { name: 'word/document.xml', data: document }, ...(options.extraEntries ?? [])]);

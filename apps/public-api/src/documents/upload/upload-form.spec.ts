@@ -13,9 +13,14 @@ function errorsOf(body: unknown): string[] {
 
 describe('parseUploadFields', () => {
   it('reads the plain form fields', () => {
-    expect(
-      parseUploadFields({ title: ' Report ', description: 'd', tags: '["a", "b", "a", " "]', metadata: '{"k": 1}', global: 'true', globalKey: 'terms-v1' }),
-    ).toEqual({ title: 'Report', description: 'd', tags: ['a', 'b'], metadata: { k: 1 }, global: true, globalKey: 'terms-v1' });
+    expect(parseUploadFields({ title: ' Report ', description: 'd', tags: '["a", "b", "a", " "]', metadata: '{"k": 1}', global: 'true', globalKey: 'terms-v1' })).toEqual({
+      title: 'Report',
+      description: 'd',
+      tags: ['a', 'b'],
+      metadata: { k: 1 },
+      global: true,
+      globalKey: 'terms-v1',
+    });
   });
 
   it('reads the `data` JSON field, which wins over plain fields', () => {

@@ -103,7 +103,8 @@ export class UploadService {
       }
       const problem = contentTypeProblem(sniffed.mime, file.declaredMime, file.originalName);
       if (problem) errors.push(`${filename}: ${problem}`);
-      else if (options.allowedMimeTypes && !options.allowedMimeTypes.includes(sniffed.mime)) errors.push(`${filename}: ${sniffed.mime} is not accepted here (allowed: ${options.allowedMimeTypes.join(', ')})`);
+      else if (options.allowedMimeTypes && !options.allowedMimeTypes.includes(sniffed.mime))
+        errors.push(`${filename}: ${sniffed.mime} is not accepted here (allowed: ${options.allowedMimeTypes.join(', ')})`);
       else checked.push({ file, mime: sniffed.mime, ext: sniffed.ext, filename });
     }
     if (errors.length > 0) throw BadRequestError.withErrors('Unsupported or mismatched file type', errors);
@@ -121,7 +122,11 @@ export class UploadService {
         created.map((d) => d.id),
         user.id,
       );
-      await removeStoredObjects(this.deps.storage, deleted.flatMap((d) => d.storageKeys), this.deps.logger);
+      await removeStoredObjects(
+        this.deps.storage,
+        deleted.flatMap((d) => d.storageKeys),
+        this.deps.logger,
+      );
       throw err;
     }
     const ratio = usedBytes / this.deps.quotaBytes;
@@ -148,11 +153,11 @@ export class UploadService {
   private quotaExceeded(ownerId: number, bytes: number, usedBytes: number): BadRequestError {
     const quota = this.deps.quotaBytes;
     this.deps.audit.record({ action: 'quota.exceeded', actorUserId: ownerId, details: { requested_bytes: bytes, used_bytes: usedBytes, quota_bytes: quota } });
-    return BadRequestError.withErrors(
-      'Storage quota exceeded',
-      [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${usedBytes} bytes used)`],
-      { code: 'quota_exceeded', used_bytes: usedBytes, quota_bytes: quota },
-    );
+    return BadRequestError.withErrors('Storage quota exceeded', [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${usedBytes} bytes used)`], {
+      code: 'quota_exceeded',
+      used_bytes: usedBytes,
+      quota_bytes: quota,
+    });
   }
 
   /** Converts a DOCX (from its temp file, or written to one) into a PDF in tempDir. */

@@ -78,7 +78,10 @@ export class AuditLog {
     this.maxPending = options.maxPending ?? 10_000;
     this.repo = new AuditRepository(options.database);
     const metrics = options.metrics;
-    this.droppedRows = metrics ? ((metrics.registry.getSingleMetric(DROPPED_ROWS_METRIC) as Counter | undefined) ?? metrics.counter(DROPPED_ROWS_METRIC, 'Audit rows dropped because the backlog was full (the database did not take them)')) : undefined;
+    this.droppedRows = metrics
+      ? ((metrics.registry.getSingleMetric(DROPPED_ROWS_METRIC) as Counter | undefined) ??
+        metrics.counter(DROPPED_ROWS_METRIC, 'Audit rows dropped because the backlog was full (the database did not take them)'))
+      : undefined;
   }
 
   /** Rows this writer has dropped since it started. */
@@ -129,7 +132,14 @@ export class AuditLog {
    */
   recordRepeated(entry: RepeatedEntry): void {
     const correlationId = currentCorrelationId() ?? null;
-    const row = { action: entry.action, subject: entry.subject, windowSeconds: entry.windowSeconds, actorUserId: entry.actorUserId ?? null, correlationId, details: JSON.stringify(redactDetails(entry.details)) };
+    const row = {
+      action: entry.action,
+      subject: entry.subject,
+      windowSeconds: entry.windowSeconds,
+      actorUserId: entry.actorUserId ?? null,
+      correlationId,
+      details: JSON.stringify(redactDetails(entry.details)),
+    };
     this.repo.countRepeated(row).catch((err: unknown) => {
       this.options.logger.warn('counting a repeated audit action failed; recording it as a row', { action: entry.action, error: err instanceof Error ? err.message : String(err) });
       this.record({ action: entry.action, actorUserId: entry.actorUserId, details: { ...entry.details, count: 1 }, ...(correlationId ? { correlationId } : {}) });

@@ -10,7 +10,12 @@ describe('redactDetails', () => {
   });
 
   it('masks e-mail addresses, IPv4 addresses and long digit runs inside other strings', () => {
-    const out = redactDetails({ note: 'mail bob@example.com from 10.1.2.3, call +1 (555) 123-4567, card 4111 1111 1111 1111', ok: 'order 42 of 2026', at: '2026-11-26T03:40:00.000Z', jti: '52419a27-7c22-4a77-a012-3456789eb0d3' });
+    const out = redactDetails({
+      note: 'mail bob@example.com from 10.1.2.3, call +1 (555) 123-4567, card 4111 1111 1111 1111',
+      ok: 'order 42 of 2026',
+      at: '2026-11-26T03:40:00.000Z',
+      jti: '52419a27-7c22-4a77-a012-3456789eb0d3',
+    });
     expect(out).toEqual({ note: 'mail [email] from [ip], call [number], card [number]', ok: 'order 42 of 2026', at: '2026-11-26T03:40:00.000Z', jti: '52419a27-7c22-4a77-a012-3456789eb0d3' });
   });
 

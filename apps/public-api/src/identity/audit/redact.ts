@@ -5,7 +5,8 @@
  * masked. Details are meant to hold ids, counts and reasons; this is the net
  * under a careless caller, not a licence to pass raw input.
  */
-const PERSONAL_KEYS = /^(e-?mail|identifier|username|user_?name|full_?name|first_?name|last_?name|password|passcode|code|token|jwt|secret|api_?key|authorization|cookie|ip|ip_?address|phone|address)$/i;
+const PERSONAL_KEYS =
+  /^(e-?mail|identifier|username|user_?name|full_?name|first_?name|last_?name|password|passcode|code|token|jwt|secret|api_?key|authorization|cookie|ip|ip_?address|phone|address)$/i;
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const IPV4 = /\b(?:\d{1,3}\.){3}\d{1,3}\b/g;

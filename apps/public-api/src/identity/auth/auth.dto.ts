@@ -1,10 +1,14 @@
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 export class LoginBody {
-  @IsString() @IsNotEmpty() @MaxLength(254)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(254)
   identifier!: string;
 
-  @IsString() @IsNotEmpty() @MaxLength(1024)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
   password!: string;
 }
 

@@ -94,13 +94,21 @@ describe('POST /api/auth/local', () => {
       const res = await request(app).post('/api/auth/local').set('content-type', 'application/json').send(`{"identifier": {}, "password": [], "${key}": {}}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
-        error: { status: 400, name: 'BadRequestError', message: 'identifier and password are required', details: { errors: expect.arrayContaining(['identifier must be a string', 'password must be a string']) } },
+        error: {
+          status: 400,
+          name: 'BadRequestError',
+          message: 'identifier and password are required',
+          details: { errors: expect.arrayContaining(['identifier must be a string', 'password must be a string']) },
+        },
       });
     }
   });
 
   it('refuses a JSON body sent as text/plain with 415 (a cross-site form can send that type without a preflight)', async () => {
-    const res = await request(app).post('/api/auth/local').set('content-type', 'text/plain;charset=UTF-8').send(JSON.stringify({ identifier: 'bob', password: 'Bob#Pass123' }));
+    const res = await request(app)
+      .post('/api/auth/local')
+      .set('content-type', 'text/plain;charset=UTF-8')
+      .send(JSON.stringify({ identifier: 'bob', password: 'Bob#Pass123' }));
     expect(res.status).toBe(415);
     expect(res.body.error).toMatchObject({ status: 415, name: 'UnsupportedMediaTypeError' });
     expect(res.body.jwt).toBeUndefined();
@@ -270,7 +278,11 @@ describe('POST /api/auth/logout', () => {
   it('purges expired step-up codes and grants, and only those', async () => {
     const expiredGrant = randomUUID();
     const liveGrant = randomUUID();
-    await bed.database.query("INSERT INTO step_up_grants (jti, user_id, expires_at) VALUES ($1, $3, now() - interval '1 second'), ($2, $3, now() + interval '5 minutes')", [expiredGrant, liveGrant, aliceId]);
+    await bed.database.query("INSERT INTO step_up_grants (jti, user_id, expires_at) VALUES ($1, $3, now() - interval '1 second'), ($2, $3, now() + interval '5 minutes')", [
+      expiredGrant,
+      liveGrant,
+      aliceId,
+    ]);
     await bed.database.query("INSERT INTO step_up_codes (user_id, code_hash, expires_at) VALUES ($1, 'ab', now() - interval '1 second')", [aliceId]);
     const purged = await purgeExpiredAuthRecords(bed.database);
     expect(purged.stepUp).toBe(2);

@@ -31,7 +31,8 @@ export function describeAuthRoutes(openapi: OpenApiRegistry): void {
     auth: 'none',
     requestBody: { $ref: '#/components/schemas/LoginRequest' },
     responses: { 200: { description: 'Logged in', schema: { $ref: '#/components/schemas/LoginResponse' } } },
-    description: 'Failed logins are limited per account and per client address (LOGIN_MAX_FAILURES_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS per LOGIN_THROTTLE_WINDOW_SECONDS); over either, 429 with Retry-After whatever the password.',
+    description:
+      'Failed logins are limited per account and per client address (LOGIN_MAX_FAILURES_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS per LOGIN_THROTTLE_WINDOW_SECONDS); over either, 429 with Retry-After whatever the password.',
     errors: [400, 413, 429, 503],
   });
   openapi.add('post', '/auth/logout', {
@@ -53,7 +54,8 @@ export function describeAuthRoutes(openapi: OpenApiRegistry): void {
   });
   openapi.add('post', '/auth/step-up/verify', {
     summary: 'Verify the step-up code; grants step-up to the presented token for 300 seconds',
-    description: 'Then send `X-Step-Up-Verified: true` on sensitive operations. A user may enter 5 wrong codes an hour, across codes (a new code does not start the count again); then 429 with Retry-After.',
+    description:
+      'Then send `X-Step-Up-Verified: true` on sensitive operations. A user may enter 5 wrong codes an hour, across codes (a new code does not start the count again); then 429 with Retry-After.',
     tags: ['auth'],
     requestBody: { $ref: '#/components/schemas/StepUpVerifyRequest' },
     responses: { 200: { description: 'Verified', schema: { $ref: '#/components/schemas/StepUpVerifyResponse' } } },

@@ -21,12 +21,18 @@ interface ErrorBody {
 }
 
 function attempt(n: number, identifier: string, password: string, address = '203.0.113.7') {
-  return request(apps[n % 2]!).post('/api/auth/local').set('x-forwarded-for', address).send({ identifier, password });
+  return request(apps[n % 2]!)
+    .post('/api/auth/local')
+    .set('x-forwarded-for', address)
+    .send({ identifier, password });
 }
 
 async function auditRows(action: string): Promise<Array<{ actor_user_id: number | null; details: Record<string, unknown> }>> {
   for (const flush of flushers) await flush();
-  return (await bed.database.query('SELECT actor_user_id, details FROM audit_log WHERE action = $1 ORDER BY id', [action])) as Array<{ actor_user_id: number | null; details: Record<string, unknown> }>;
+  return (await bed.database.query('SELECT actor_user_id, details FROM audit_log WHERE action = $1 ORDER BY id', [action])) as Array<{
+    actor_user_id: number | null;
+    details: Record<string, unknown>;
+  }>;
 }
 
 let aliceId: number;
@@ -90,7 +96,9 @@ describe('login throttle', () => {
     // The same accounts from another address are only counted per account (one failure each so far).
     expect((await attempt(1, 'bob', 'Bob#Pass123', '192.0.2.51')).status).toBe(200);
     const rows = await auditRows('auth.login.throttled');
-    expect(rows.filter((r) => r.details['scope'] === 'address')).toEqual([{ actor_user_id: null, details: { scope: 'address', max_failures: 6, window_seconds: 900, retry_after: expect.any(Number) } }]);
+    expect(rows.filter((r) => r.details['scope'] === 'address')).toEqual([
+      { actor_user_id: null, details: { scope: 'address', max_failures: 6, window_seconds: 900, retry_after: expect.any(Number) } },
+    ]);
   });
 
   it('does not count successful logins', async () => {

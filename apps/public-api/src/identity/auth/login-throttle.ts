@@ -53,7 +53,13 @@ export class LoginThrottle {
     if (over.length > 0) {
       for (const c of over) {
         if (await this.limits.store.markReported(c.key)) {
-          this.events.audited('login_throttled', 'auth.login.throttled', c.scope === 'account' ? attempt.userId : undefined, { scope: c.scope, max_failures: c.limit.max, window_seconds: c.limit.windowSeconds, retry_after: c.verdict.retryAfterSeconds }, 'warn');
+          this.events.audited(
+            'login_throttled',
+            'auth.login.throttled',
+            c.scope === 'account' ? attempt.userId : undefined,
+            { scope: c.scope, max_failures: c.limit.max, window_seconds: c.limit.windowSeconds, retry_after: c.verdict.retryAfterSeconds },
+            'warn',
+          );
         } else {
           this.events.record('login_throttled');
         }

@@ -98,9 +98,7 @@ describe('principal cache with database notifications', () => {
   it('stops caching when the listening connection is lost', async () => {
     const jwt = await login('alice', 'Alice#Pass123');
     expect((await me(jwt)).status).toBe(200);
-    await bed.database.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()",
-    );
+    await bed.database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()");
     for (let i = 0; i < 200 && api.principals.isLive; i++) await new Promise((r) => setTimeout(r, 10));
     expect(api.principals.size).toBe(0);
     // It listens again by itself (backoff from 200 ms).

@@ -97,7 +97,9 @@ describe('step-up', () => {
     const code = stepUpCodeIn(mail);
     expect(code).toMatch(/^\d{6}$/);
 
-    const rows = (await bed.database.query("SELECT c.code_hash, c.attempts, c.expires_at > now() + interval '9 minutes' AS long_enough FROM step_up_codes c JOIN users u ON u.id = c.user_id WHERE u.username = 'alice'")) as {
+    const rows = (await bed.database.query(
+      "SELECT c.code_hash, c.attempts, c.expires_at > now() + interval '9 minutes' AS long_enough FROM step_up_codes c JOIN users u ON u.id = c.user_id WHERE u.username = 'alice'",
+    )) as {
       code_hash: string;
       attempts: number;
       long_enough: boolean;
@@ -112,7 +114,7 @@ describe('step-up', () => {
     expect(ok.body).toEqual({ message: expect.any(String), expiresIn: 300 });
 
     const { jti } = jwt.decode(token) as { jti: string };
-    const grants = (await bed.database.query("SELECT extract(epoch FROM expires_at - now()) AS left FROM step_up_grants WHERE jti = $1", [jti])) as { left: string }[];
+    const grants = (await bed.database.query('SELECT extract(epoch FROM expires_at - now()) AS left FROM step_up_grants WHERE jti = $1', [jti])) as { left: string }[];
     expect(Number(grants[0]!.left)).toBeGreaterThan(290);
     expect(Number(grants[0]!.left)).toBeLessThanOrEqual(300);
 

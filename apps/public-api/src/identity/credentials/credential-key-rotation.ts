@@ -25,7 +25,7 @@ const PAGE = 200;
  */
 export async function rotateCredentialKeys(repo: CredentialsRepository, sealer: CredentialSealer, logger: Logger): Promise<RotationReport> {
   const report: RotationReport = { examined: 0, resealed: 0, current: 0, unreadable: [] };
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const rows = await repo.sealedPage(afterId, PAGE);
     if (rows.length === 0) return report;
     for (const row of rows) {

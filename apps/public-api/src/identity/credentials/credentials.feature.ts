@@ -13,7 +13,11 @@ import { credentialListSpec, CredentialsRepository } from './credentials.reposit
 import { CredentialsService } from './credentials.service';
 import type { AuthGuards } from '../auth/guards';
 
-export function createCredentialsService(deps: { config: Pick<PublicApiConfig, 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS'>; database: PublicApiDatabase; audit: AuditLog }): CredentialsService {
+export function createCredentialsService(deps: {
+  config: Pick<PublicApiConfig, 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS'>;
+  database: PublicApiDatabase;
+  audit: AuditLog;
+}): CredentialsService {
   return new CredentialsService(new CredentialsRepository(deps.database), new CredentialSealer(deps.config.CREDENTIALS_MASTER_KEY, deps.config.CREDENTIALS_MASTER_KEY_PREVIOUS), deps.audit);
 }
 

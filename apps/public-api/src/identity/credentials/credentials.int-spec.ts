@@ -35,7 +35,10 @@ async function login(identifier: string, password: string): Promise<string> {
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function create(token: string, body: unknown): Promise<request.Response> {
-  return request(app).post('/api/credentials').set(as(token)).send(body as object);
+  return request(app)
+    .post('/api/credentials')
+    .set(as(token))
+    .send(body as object);
 }
 
 function stepUp(token: string): Promise<void> {
@@ -67,7 +70,15 @@ describe('credentials (spec 4.13)', () => {
     const res = await create(alice, { data: { name: 'Stripe live', provider: 'stripe', description: 'payments', fields: { api_key: SECRET, account: 'acct_1' } } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      data: { id: expect.any(Number), name: 'Stripe live', provider: 'stripe', description: 'payments', field_names: ['api_key', 'account'], createdAt: expect.any(String), updatedAt: expect.any(String) },
+      data: {
+        id: expect.any(Number),
+        name: 'Stripe live',
+        provider: 'stripe',
+        description: 'payments',
+        field_names: ['api_key', 'account'],
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
     });
     const id = (res.body as { data: CredentialView }).data.id;
 
@@ -99,12 +110,18 @@ describe('credentials (spec 4.13)', () => {
     const id = ((await create(alice, { name: 'OpenAI', provider: 'openai', fields: { api_key: 'one' } })).body as { data: CredentialView }).data.id;
     const service = createCredentialsService({ config: testConfig(), database: bed.database, audit });
 
-    const renamed = await request(app).put(`/api/credentials/${id}`).set(as(alice)).send({ data: { name: 'OpenAI prod', description: null } });
+    const renamed = await request(app)
+      .put(`/api/credentials/${id}`)
+      .set(as(alice))
+      .send({ data: { name: 'OpenAI prod', description: null } });
     expect(renamed.status).toBe(200);
     expect((renamed.body as { data: CredentialView }).data).toMatchObject({ id, name: 'OpenAI prod', description: null, field_names: ['api_key'] });
     expect(await service.fieldsFor(aliceId, id)).toEqual({ api_key: 'one' });
 
-    const rotated = await request(app).put(`/api/credentials/${id}`).set(as(alice)).send({ data: { fields: { api_key: 'two', org: 'o-1' } } });
+    const rotated = await request(app)
+      .put(`/api/credentials/${id}`)
+      .set(as(alice))
+      .send({ data: { fields: { api_key: 'two', org: 'o-1' } } });
     expect((rotated.body as { data: CredentialView }).data.field_names).toEqual(['api_key', 'org']);
     expect(await service.fieldsFor(aliceId, id)).toEqual({ api_key: 'two', org: 'o-1' });
   });
@@ -129,7 +146,14 @@ describe('credentials (spec 4.13)', () => {
     }
     expect(((await bed.database.query('SELECT count(*)::int AS n FROM credentials')) as { n: number }[])[0]!.n).toBe(before);
     const id = ((await create(alice, { name: 'Fine', provider: 'p', fields: { k: 'v' } })).body as { data: CredentialView }).data.id;
-    expect((await request(app).put(`/api/credentials/${id}`).set(as(alice)).send({ data: { name: 'y\u0000' } })).status).toBe(400);
+    expect(
+      (
+        await request(app)
+          .put(`/api/credentials/${id}`)
+          .set(as(alice))
+          .send({ data: { name: 'y\u0000' } })
+      ).status,
+    ).toBe(400);
   });
 
   it('is owner-only: another user gets 404 on every route and sees none in the list', async () => {

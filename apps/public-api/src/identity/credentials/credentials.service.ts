@@ -51,9 +51,8 @@ export class CredentialsService {
   }
 
   async create(ownerId: number, input: CredentialInput): Promise<CredentialView> {
-    const row = await this.repo.insert(
-      { ownerId, name: input.name, provider: input.provider, description: input.description, fieldNames: Object.keys(input.fields) },
-      (credentialId) => this.sealer.seal(input.fields, { credentialId, ownerId }),
+    const row = await this.repo.insert({ ownerId, name: input.name, provider: input.provider, description: input.description, fieldNames: Object.keys(input.fields) }, (credentialId) =>
+      this.sealer.seal(input.fields, { credentialId, ownerId }),
     );
     this.audit.record({ action: 'credential.created', actorUserId: ownerId, details: { credential_id: row.id, provider: row.provider, field_count: row.fieldNames.length } });
     return toView(row);

@@ -28,7 +28,11 @@ describe('demo users', () => {
       { username: 'bob', email: 'bob@docflow.local', role: 'user', blocked: false },
     ]);
     const app = buildTestApp(bed);
-    for (const [identifier, password] of [['admin@docflow.local', 'Admin#Pass123'], ['alice@docflow.local', 'Alice#Pass123'], ['bob@docflow.local', 'Bob#Pass123']]) {
+    for (const [identifier, password] of [
+      ['admin@docflow.local', 'Admin#Pass123'],
+      ['alice@docflow.local', 'Alice#Pass123'],
+      ['bob@docflow.local', 'Bob#Pass123'],
+    ]) {
       await request(app).post('/api/auth/local').send({ identifier, password }).expect(200);
     }
   });
@@ -42,7 +46,14 @@ describe('demo users', () => {
   });
 
   it('is wanted with SEED_DEMO_USERS=true, but never with NODE_ENV=production', () => {
-    const secrets = { JWT_SECRET: 'x'.repeat(32), SERVICE_KEY: 'y'.repeat(32), INTERNAL_SERVICE_JWT_SECRET: 'z'.repeat(32), ROUTER_API_KEY: 'r'.repeat(32), CREDENTIALS_MASTER_KEY: 'c'.repeat(64), METRICS_TOKEN: 'm'.repeat(32) };
+    const secrets = {
+      JWT_SECRET: 'x'.repeat(32),
+      SERVICE_KEY: 'y'.repeat(32),
+      INTERNAL_SERVICE_JWT_SECRET: 'z'.repeat(32),
+      ROUTER_API_KEY: 'r'.repeat(32),
+      CREDENTIALS_MASTER_KEY: 'c'.repeat(64),
+      METRICS_TOKEN: 'm'.repeat(32),
+    };
     expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'development', SEED_DEMO_USERS: 'true', ...secrets }))).toBe(true);
     expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'development', ...secrets }))).toBe(false);
     expect(demoUsersWanted(loadConfig(PublicApiConfig, { NODE_ENV: 'production', SEED_DEMO_USERS: 'true', ...secrets }))).toBe(false);

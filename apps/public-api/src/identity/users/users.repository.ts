@@ -30,20 +30,12 @@ export class UsersRepository {
 
   /** The user whose email or username equals `identifier`, ignoring case. */
   findByIdentifier(identifier: string): Promise<UserEntity | null> {
-    return this.repo
-      .createQueryBuilder('u')
-      .where('u.email = lower(:identifier) OR lower(u.username) = lower(:identifier)', { identifier })
-      .orderBy('u.id', 'ASC')
-      .getOne();
+    return this.repo.createQueryBuilder('u').where('u.email = lower(:identifier) OR lower(u.username) = lower(:identifier)', { identifier }).orderBy('u.id', 'ASC').getOne();
   }
 
   /** Which of email (lower-cased) or username (any case) is already taken, if any. */
   async findConflict(email: string, username: string): Promise<'email' | 'username' | undefined> {
-    const rows = await this.repo
-      .createQueryBuilder('u')
-      .select(['u.email', 'u.username'])
-      .where('u.email = :email OR lower(u.username) = lower(:username)', { email, username })
-      .getMany();
+    const rows = await this.repo.createQueryBuilder('u').select(['u.email', 'u.username']).where('u.email = :email OR lower(u.username) = lower(:username)', { email, username }).getMany();
     if (rows.some((r) => r.email === email)) return 'email';
     return rows.length ? 'username' : undefined;
   }

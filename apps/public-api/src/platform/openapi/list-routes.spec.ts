@@ -8,7 +8,10 @@ describe('listRoutes', () => {
     app.use((_req, _res, next) => next());
     const api = express.Router();
     api.post('/auth/local', (_req, res) => res.end());
-    api.route('/documents/:id').get((_req, res) => res.end()).delete((_req, res) => res.end());
+    api
+      .route('/documents/:id')
+      .get((_req, res) => res.end())
+      .delete((_req, res) => res.end());
     const nested = express.Router();
     nested.put('/:slug/keys', (_req, res) => res.end());
     api.use('/agents', nested);

@@ -1,4 +1,3 @@
-
 /**
  * `allowed_origins` of webhooks and chatbots (spec 2.12, 2.14): empty accepts any origin; otherwise the
  * request's Origin (or, without one, its Referer) must name a host that is

@@ -32,10 +32,10 @@ export class RateLimitRepository {
 
   /** The key's count in its live window, without counting; undefined when it has none. */
   async peek(key: string): Promise<WindowCount | undefined> {
-    const rows = (await this.database.query(
-      `SELECT c.count, ${RETRY_AFTER} AS retry_after FROM rate_limit_counters c WHERE c.key = $1 AND c.expires_at > now()`,
-      [key],
-    )) as Array<{ count: number; retry_after: number }>;
+    const rows = (await this.database.query(`SELECT c.count, ${RETRY_AFTER} AS retry_after FROM rate_limit_counters c WHERE c.key = $1 AND c.expires_at > now()`, [key])) as Array<{
+      count: number;
+      retry_after: number;
+    }>;
     return rows[0] ? toWindowCount(rows[0]) : undefined;
   }
 
@@ -46,10 +46,7 @@ export class RateLimitRepository {
 
   /** True for exactly one caller per window: the first to report the key's live window. */
   async markReported(key: string): Promise<boolean> {
-    const rows = (await this.database.query(
-      'UPDATE rate_limit_counters SET reported = true WHERE key = $1 AND expires_at > now() AND NOT reported RETURNING key',
-      [key],
-    )) as [unknown[], number];
+    const rows = (await this.database.query('UPDATE rate_limit_counters SET reported = true WHERE key = $1 AND expires_at > now() AND NOT reported RETURNING key', [key])) as [unknown[], number];
     return rows[1] === 1;
   }
 

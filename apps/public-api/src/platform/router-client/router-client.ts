@@ -33,7 +33,10 @@ export type SubmitOutcome = 'queued' | 'duplicate';
 
 /** The router answered something other than 200/409, or could not be reached in time. A 503 for HTTP callers. */
 export class RouterUnavailableError extends ServiceUnavailableError {
-  constructor(message: string, readonly routerStatus?: number) {
+  constructor(
+    message: string,
+    readonly routerStatus?: number,
+  ) {
     super(message, {}, 'router_unavailable');
   }
 }
@@ -115,4 +118,3 @@ export class RouterClient {
     return parsed as JobStatusResponse;
   }
 }
-

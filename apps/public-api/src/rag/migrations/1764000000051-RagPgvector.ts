@@ -19,9 +19,7 @@ export class RagPgvector1764000000051 implements MigrationInterface {
     await q.query('CREATE EXTENSION IF NOT EXISTS vector');
     await q.query('ALTER TABLE rag_chunks ADD COLUMN embedding_vec vector NULL');
     for (const dims of PGVECTOR_INDEXED_DIMENSIONS) {
-      await q.query(
-        `CREATE INDEX rag_chunks_embedding_vec_${dims}_idx ON rag_chunks USING hnsw ((embedding_vec::vector(${dims})) vector_cosine_ops) WHERE vector_dims(embedding_vec) = ${dims}`,
-      );
+      await q.query(`CREATE INDEX rag_chunks_embedding_vec_${dims}_idx ON rag_chunks USING hnsw ((embedding_vec::vector(${dims})) vector_cosine_ops) WHERE vector_dims(embedding_vec) = ${dims}`);
     }
   }
 

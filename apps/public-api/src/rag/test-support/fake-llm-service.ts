@@ -92,7 +92,10 @@ export class FakeLlmService {
         case 'down':
           return { status: 503, body: { error: 'llm_service_unavailable', message: 'provider down', details: { retry_after: 5 } } };
         case 'model':
-          return { status: 200, body: { message: { role: 'assistant', content: this.modelAnswer }, model: 'gpt-test', provider: 'openai', usage: { prompt_tokens: 10, completion_tokens: 5 }, cost: 0.001 } };
+          return {
+            status: 200,
+            body: { message: { role: 'assistant', content: this.modelAnswer }, model: 'gpt-test', provider: 'openai', usage: { prompt_tokens: 10, completion_tokens: 5 }, cost: 0.001 },
+          };
         case 'local':
           return { status: 200, body: { message: { role: 'assistant', content: 'This answer comes from the local engine.' }, model: 'docflow-local', provider: 'local', usage: {}, cost: 0 } };
         default: {

@@ -11,64 +11,100 @@ const NotBlank = (): PropertyDecorator => Matches(/\S/, { message: '$property mu
 
 /** `data` of POST /activities (spec 4.6). */
 export class CreateActivityBody {
-  @IsString() @IsNotEmpty() @NotBlank() @MaxLength(255)
+  @IsString()
+  @IsNotEmpty()
+  @NotBlank()
+  @MaxLength(255)
   name!: string;
 
   @IsObject({ message: 'workflow_definition is required and must be an object' })
   workflow_definition!: Record<string, unknown>;
 
-  @IsOptional() @IsString() @MaxLength(10000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
   description?: string | null;
 
-  @IsOptional() @IsIn(ACTIVITY_STATUSES as unknown as string[], { message: `status must be one of ${ACTIVITY_STATUSES.join(', ')}` })
+  @IsOptional()
+  @IsIn(ACTIVITY_STATUSES as unknown as string[], { message: `status must be one of ${ACTIVITY_STATUSES.join(', ')}` })
   status?: ActivityStatus;
 
-  @IsOptional() @IsIn(ACTIVITY_LEVELS as unknown as string[], { message: `level must be one of ${ACTIVITY_LEVELS.join(', ')}` })
+  @IsOptional()
+  @IsIn(ACTIVITY_LEVELS as unknown as string[], { message: `level must be one of ${ACTIVITY_LEVELS.join(', ')}` })
   level?: ActivityLevel;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(50)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(50)
   workflow_type?: string;
 
   /** null: no deadline. */
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_DEADLINE_SECONDS)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_DEADLINE_SECONDS)
   execution_deadline_seconds?: number | null;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   data_shield_policy?: Record<string, unknown> | null;
 }
 
 /** `data` of PUT /activities/{id}: every field optional; only description, execution_deadline_seconds and data_shield_policy may be null. */
 export class UpdateActivityBody {
-  @IfPresent() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(255)
+  @IfPresent()
+  @IsString()
+  @IsNotEmpty()
+  @NotBlank()
+  @MaxLength(255)
   name?: string;
 
-  @IfPresent() @IsObject({ message: 'workflow_definition must be an object' })
+  @IfPresent()
+  @IsObject({ message: 'workflow_definition must be an object' })
   workflow_definition?: Record<string, unknown>;
 
-  @IsOptional() @IsString() @MaxLength(10000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
   description?: string | null;
 
-  @IfPresent() @IsIn(ACTIVITY_STATUSES as unknown as string[], { message: `status must be one of ${ACTIVITY_STATUSES.join(', ')}` })
+  @IfPresent()
+  @IsIn(ACTIVITY_STATUSES as unknown as string[], { message: `status must be one of ${ACTIVITY_STATUSES.join(', ')}` })
   status?: ActivityStatus;
 
-  @IfPresent() @IsIn(ACTIVITY_LEVELS as unknown as string[], { message: `level must be one of ${ACTIVITY_LEVELS.join(', ')}` })
+  @IfPresent()
+  @IsIn(ACTIVITY_LEVELS as unknown as string[], { message: `level must be one of ${ACTIVITY_LEVELS.join(', ')}` })
   level?: ActivityLevel;
 
-  @IfPresent() @IsString() @IsNotEmpty() @MaxLength(50)
+  @IfPresent()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(50)
   workflow_type?: string;
 
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_DEADLINE_SECONDS)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_DEADLINE_SECONDS)
   execution_deadline_seconds?: number | null;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   data_shield_policy?: Record<string, unknown> | null;
 }
 
 /** Body of POST /activities/{id}/instantiate. */
 export class InstantiateActivityBody {
-  @IsOptional() @IsString() @IsNotEmpty() @NotBlank() @MaxLength(255)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @NotBlank()
+  @MaxLength(255)
   name?: string;
 
-  @IsOptional() @IsString() @MaxLength(10000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
   description?: string | null;
 }

@@ -39,10 +39,10 @@ async function create(auth: string, data: Record<string, unknown>): Promise<Acti
 
 /** An ownerless system activity, as a seed would insert it. */
 async function insertSystemActivity(name: string): Promise<number> {
-  const rows = (await bed.database.query(
-    "INSERT INTO activities (name, level, status, workflow_definition) VALUES ($1, 'system', 'published', $2::jsonb) RETURNING id",
-    [name, JSON.stringify(sampleDefinition())],
-  )) as { id: number }[];
+  const rows = (await bed.database.query("INSERT INTO activities (name, level, status, workflow_definition) VALUES ($1, 'system', 'published', $2::jsonb) RETURNING id", [
+    name,
+    JSON.stringify(sampleDefinition()),
+  ])) as { id: number }[];
   return rows[0]!.id;
 }
 
@@ -79,29 +79,41 @@ describe('POST /api/activities', () => {
   });
 
   it('requires workflow_definition and a name (400 with details.errors)', async () => {
-    const res = await request(app).post('/api/activities').set('Authorization', actors.alice.auth).send({ data: { name: 'No definition' } });
+    const res = await request(app)
+      .post('/api/activities')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { name: 'No definition' } });
     expect(res.status).toBe(400);
     const body = res.body as ErrorBody;
     expect(body.error.name).toBe('BadRequestError');
     expect(body.error.details.errors).toEqual(expect.arrayContaining([expect.stringContaining('workflow_definition')]));
 
-    const noName = await request(app).post('/api/activities').set('Authorization', actors.alice.auth).send({ data: { workflow_definition: {} } });
+    const noName = await request(app)
+      .post('/api/activities')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { workflow_definition: {} } });
     expect(noName.status).toBe(400);
     expect((noName.body as ErrorBody).error.details.errors).toEqual(expect.arrayContaining([expect.stringContaining('name')]));
   });
 
   it('refuses a blank name on create, update and instantiate (400), creating and changing nothing', async () => {
     const before = await bed.database.query('SELECT count(*)::int AS n FROM activities');
-    const created = await request(app).post('/api/activities').set('Authorization', actors.alice.auth).send({ data: { name: '   ', workflow_definition: {} } });
+    const created = await request(app)
+      .post('/api/activities')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { name: '   ', workflow_definition: {} } });
     expect(created.status).toBe(400);
     expect((created.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: ['name must not be blank'] } });
 
     const a = await create(actors.alice.auth, { name: 'Named', workflow_definition: {} });
-    const updated = await request(app).put(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth).send({ data: { name: ' \t ' } });
+    const updated = await request(app)
+      .put(`/api/activities/${a.id}`)
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { name: ' \t ' } });
     expect(updated.status).toBe(400);
     const copied = await request(app).post(`/api/activities/${a.id}/instantiate`).set('Authorization', actors.alice.auth).send({ name: '  ' });
     expect(copied.status).toBe(400);
-    expect((await bed.database.query('SELECT count(*)::int AS n FROM activities'))).toEqual([{ n: (before as { n: number }[])[0]!.n + 1 }]);
+    expect(await bed.database.query('SELECT count(*)::int AS n FROM activities')).toEqual([{ n: (before as { n: number }[])[0]!.n + 1 }]);
     const after = await request(app).get(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth);
     expect((after.body as { data: ActivityBody }).data.name).toBe('Named');
   });
@@ -111,7 +123,10 @@ describe('POST /api/activities', () => {
       const a = await create(actors.alice.auth, { name: `S ${status}`, status, workflow_definition: {} });
       expect(a.status).toBe(status);
     }
-    const res = await request(app).post('/api/activities').set('Authorization', actors.alice.auth).send({ data: { name: 'x', status: 'live', workflow_definition: {} } });
+    const res = await request(app)
+      .post('/api/activities')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { name: 'x', status: 'live', workflow_definition: {} } });
     expect(res.status).toBe(400);
   });
 
@@ -123,7 +138,9 @@ describe('POST /api/activities', () => {
   });
 
   it('needs a token', async () => {
-    const res = await request(app).post('/api/activities').send({ data: { name: 'x', workflow_definition: {} } });
+    const res = await request(app)
+      .post('/api/activities')
+      .send({ data: { name: 'x', workflow_definition: {} } });
     expect(res.status).toBe(401);
   });
 });
@@ -152,9 +169,7 @@ describe('visibility and list conventions', () => {
   });
 
   it('filters, sorts, paginates and populates the owner', async () => {
-    const res = await request(app)
-      .get('/api/activities?filters[name][$contains]=Alpha&sort=name:asc&populate=owner')
-      .set('Authorization', actors.alice.auth);
+    const res = await request(app).get('/api/activities?filters[name][$contains]=Alpha&sort=name:asc&populate=owner').set('Authorization', actors.alice.auth);
     expect(res.status).toBe(200);
     const body = res.body as ListBody;
     expect(body.data.map((a) => a.name)).toEqual(['Alpha contract review', 'Alpha system pack']);
@@ -179,7 +194,10 @@ describe('visibility and list conventions', () => {
     const read = await request(app).get(`/api/activities/${bobOwn.id}`).set('Authorization', actors.alice.auth);
     expect(read.status).toBe(404);
     expect((read.body as ErrorBody).error.message).toBe('Activity not found');
-    const put = await request(app).put(`/api/activities/${bobOwn.id}`).set('Authorization', actors.alice.auth).send({ data: { name: 'stolen' } });
+    const put = await request(app)
+      .put(`/api/activities/${bobOwn.id}`)
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { name: 'stolen' } });
     expect(put.status).toBe(404);
     const del = await request(app).delete(`/api/activities/${bobOwn.id}`).set('Authorization', actors.alice.auth);
     expect(del.status).toBe(404);
@@ -196,11 +214,17 @@ describe('visibility and list conventions', () => {
     const read = await request(app).get(`/api/activities/${systemId}`).set('Authorization', actors.bob.auth);
     expect(read.status).toBe(200);
     expect((read.body as { data: ActivityBody }).data).toMatchObject({ level: 'system', owner: null });
-    const put = await request(app).put(`/api/activities/${systemId}`).set('Authorization', actors.bob.auth).send({ data: { name: 'mine now' } });
+    const put = await request(app)
+      .put(`/api/activities/${systemId}`)
+      .set('Authorization', actors.bob.auth)
+      .send({ data: { name: 'mine now' } });
     expect(put.status).toBe(403);
     const del = await request(app).delete(`/api/activities/${systemId}`).set('Authorization', actors.bob.auth);
     expect(del.status).toBe(403);
-    const adminPut = await request(app).put(`/api/activities/${systemId}`).set('Authorization', actors.admin.auth).send({ data: { status: 'archived' } });
+    const adminPut = await request(app)
+      .put(`/api/activities/${systemId}`)
+      .set('Authorization', actors.admin.auth)
+      .send({ data: { status: 'archived' } });
     expect(adminPut.status).toBe(200);
     expect((adminPut.body as { data: ActivityBody }).data.status).toBe('archived');
   });
@@ -224,7 +248,10 @@ describe('PUT and DELETE /api/activities/{id}', () => {
     expect(updated.workflow_definition).toEqual(sampleDefinition());
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(a.updatedAt));
 
-    const bad = await request(app).put(`/api/activities/${a.id}`).set('Authorization', actors.alice.auth).send({ data: { status: 'nope', name: '' } });
+    const bad = await request(app)
+      .put(`/api/activities/${a.id}`)
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { status: 'nope', name: '' } });
     expect(bad.status).toBe(400);
     expect((bad.body as ErrorBody).error.details.errors?.length).toBeGreaterThanOrEqual(2);
   });
@@ -275,10 +302,7 @@ describe('POST /api/activities/{id}/instantiate', () => {
 
   it('takes a name and description', async () => {
     const a = await create(actors.alice.auth, { name: 'Source', description: 'original', workflow_definition: {} });
-    const res = await request(app)
-      .post(`/api/activities/${a.id}/instantiate`)
-      .set('Authorization', actors.alice.auth)
-      .send({ name: 'My variant', description: 'changed' });
+    const res = await request(app).post(`/api/activities/${a.id}/instantiate`).set('Authorization', actors.alice.auth).send({ name: 'My variant', description: 'changed' });
     expect(res.status).toBe(200);
     expect((res.body as { data: { workflow: ActivityBody } }).data.workflow).toMatchObject({ name: 'My variant', description: 'changed', owner: { id: actors.alice.id } });
   });

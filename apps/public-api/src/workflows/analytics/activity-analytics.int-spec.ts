@@ -53,38 +53,80 @@ beforeAll(async () => {
   const http500 = 'HTTP 500: upstream exploded';
   // e1: the one success.
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'completed', created: { ago: '2 days' }, runSeconds: 12, totalCost: 0.25,
+    activityId: invoices,
+    userId: alice,
+    status: 'completed',
+    created: { ago: '2 days' },
+    runSeconds: 12,
+    totalCost: 0.25,
     steps: [start, fetchOk(2.5), extract('completed', 8)],
   });
   // e2, e3: the fetch fails with the same error; the skipped extract is not a run.
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { ago: '3 days' }, runSeconds: 6, totalCost: 0.1, errorType: 'http_error', failedNode: 'fetch',
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { ago: '3 days' },
+    runSeconds: 6,
+    totalCost: 0.1,
+    errorType: 'http_error',
+    failedNode: 'fetch',
     steps: [fetchFailed(1.5, http500), { nodeId: 'extract', name: 'Extract fields', status: 'skipped' }],
   });
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { ago: '4 days' }, runSeconds: 9, totalCost: 0.05, errorType: 'http_error', failedNode: 'fetch',
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { ago: '4 days' },
+    runSeconds: 9,
+    totalCost: 0.05,
+    errorType: 'http_error',
+    failedNode: 'fetch',
     steps: [fetchFailed(3, http500)],
   });
   // e4: the extraction fails.
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { ago: '5 days' }, runSeconds: 20, totalCost: 0.4, errorType: 'llm_error', failedNode: 'extract',
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { ago: '5 days' },
+    runSeconds: 20,
+    totalCost: 0.4,
+    errorType: 'llm_error',
+    failedNode: 'extract',
     steps: [fetchOk(1), extract('failed', 15, 'LLM provider returned 429')],
   });
   // e5: no error type, and a failed node without a step record.
   await insertExecution(db, { activityId: invoices, userId: alice, status: 'failed', created: { ago: '6 days' }, runSeconds: 3, failedNode: 'ghost' });
   // e6: still running; its running step is not a run yet.
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'running', created: { ago: '1 day' },
+    activityId: invoices,
+    userId: alice,
+    status: 'running',
+    created: { ago: '1 day' },
     steps: [{ nodeId: 'fetch', name: 'Fetch invoice', status: 'running', offset: 1 }],
   });
   // e7: a different fetch error, less common than the HTTP 500.
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { ago: '7 days' }, runSeconds: 10, errorType: 'timeout', failedNode: 'fetch',
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { ago: '7 days' },
+    runSeconds: 10,
+    errorType: 'timeout',
+    failedNode: 'fetch',
     steps: [fetchFailed(4, 'connect ETIMEDOUT')],
   });
   // e8: 45 days old: in total_executions only (its steps count nowhere).
   await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { ago: '45 days' }, runSeconds: 50, totalCost: 9, errorType: 'timeout', failedNode: 'fetch',
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { ago: '45 days' },
+    runSeconds: 50,
+    totalCost: 9,
+    errorType: 'timeout',
+    failedNode: 'fetch',
     steps: [start, fetchFailed(40, 'Old timeout')],
   });
 
@@ -129,7 +171,7 @@ describe('GET /api/workflows/{activityId}/analytics', () => {
     });
   });
 
-  it('counts only the caller\'s runs of a shared system workflow; a super administrator sees everyone\'s', async () => {
+  it("counts only the caller's runs of a shared system workflow; a super administrator sees everyone's", async () => {
     expect(await analytics(actors.alice, shared)).toMatchObject({ total_executions: 1, last_30_days: { executions: 1, success_rate: 100, avg_execution_time: 2 } });
     expect(await analytics(actors.bob, shared)).toMatchObject({
       workflow_name: 'Shared flow',
@@ -140,7 +182,7 @@ describe('GET /api/workflows/{activityId}/analytics', () => {
     expect(await analytics(actors.admin, invoices)).toMatchObject({ total_executions: 8, last_30_days: { executions: 7 } });
   });
 
-  it('answers 404 Activity not found for another user\'s workflow', async () => {
+  it("answers 404 Activity not found for another user's workflow", async () => {
     const res = await get(actors.bob, invoices);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: { status: 404, name: 'NotFoundError', message: 'Activity not found' } });

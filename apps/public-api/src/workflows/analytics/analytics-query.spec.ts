@@ -21,9 +21,12 @@ describe('parsePeriod', () => {
     expect(parsePeriod(p)).toEqual({ name: p, interval });
   });
 
-  it.each([['last_year'], ['last_0_days'], ['last_07_days'], ['last_10000_days'], ['last_7_fortnights'], ['last_7_days '], ['toString'], ['__proto__'], [['last_7_days', 'all_time']], [7]])('refuses %p', (p) => {
-    expect(() => parsePeriod(p)).toThrow(BadRequestError);
-  });
+  it.each([['last_year'], ['last_0_days'], ['last_07_days'], ['last_10000_days'], ['last_7_fortnights'], ['last_7_days '], ['toString'], ['__proto__'], [['last_7_days', 'all_time']], [7]])(
+    'refuses %p',
+    (p) => {
+      expect(() => parsePeriod(p)).toThrow(BadRequestError);
+    },
+  );
 });
 
 describe('parseErrorsLimit', () => {
@@ -32,7 +35,14 @@ describe('parseErrorsLimit', () => {
     expect(parseErrorsLimit('')).toBe(20);
   });
 
-  it.each([['1', 1], ['20', 20], ['100', 100], ['007', 7], ['101', 100], ['1000', 100]])('reads %s as %d', (raw, n) => {
+  it.each([
+    ['1', 1],
+    ['20', 20],
+    ['100', 100],
+    ['007', 7],
+    ['101', 100],
+    ['1000', 100],
+  ])('reads %s as %d', (raw, n) => {
     expect(parseErrorsLimit(raw)).toBe(n);
   });
 

@@ -3,12 +3,32 @@ import { InputPreview, isSecretLookingKey, REDACTED, summarizeInputs } from './i
 const str = (key: string, text: string): InputPreview => ({ key, type: 'string', text, size: null });
 
 describe('isSecretLookingKey', () => {
-  it.each(['password', 'user_password', 'PASSWORD', 'pwd', 'client_secret', 'accessToken', 'refresh_token', 'api_key', 'apiKey', 'X-API-Key', 'private_key', 'Authorization', 'auth', 'credentials', 'cookie', 'session_id', 'signature', 'otp', 'pin', 'card_number', 'cvv', 'passphrase'])(
-    '%s looks secret',
-    (key) => {
-      expect(isSecretLookingKey(key)).toBe(true);
-    },
-  );
+  it.each([
+    'password',
+    'user_password',
+    'PASSWORD',
+    'pwd',
+    'client_secret',
+    'accessToken',
+    'refresh_token',
+    'api_key',
+    'apiKey',
+    'X-API-Key',
+    'private_key',
+    'Authorization',
+    'auth',
+    'credentials',
+    'cookie',
+    'session_id',
+    'signature',
+    'otp',
+    'pin',
+    'card_number',
+    'cvv',
+    'passphrase',
+  ])('%s looks secret', (key) => {
+    expect(isSecretLookingKey(key)).toBe(true);
+  });
 
   it.each(['document_url', 'author', 'mime_type', 'priority', 'shipping', 'compass', 'keynote', 'title'])('%s does not', (key) => {
     expect(isSecretLookingKey(key)).toBe(false);
@@ -33,7 +53,12 @@ describe('summarizeInputs', () => {
   });
 
   it('sizes objects and arrays without showing their content', () => {
-    expect(summarizeInputs([{ key: 'o', type: 'object', text: null, size: 2 }, { key: 'l', type: 'array', text: null, size: 0 }])).toEqual({ o: '{2 keys}', l: '[0 items]' });
+    expect(
+      summarizeInputs([
+        { key: 'o', type: 'object', text: null, size: 2 },
+        { key: 'l', type: 'array', text: null, size: 0 },
+      ]),
+    ).toEqual({ o: '{2 keys}', l: '[0 items]' });
   });
 
   it('redacts secret-looking keys whatever their value, and credential-looking values under any key', () => {

@@ -119,7 +119,7 @@ describe('GET /api/workflows/metrics/overview', () => {
     expect(data).toMatchObject({ period, ...expected });
   });
 
-  it('breaks the period down by workflow, most executed first, counting only the caller\'s runs of a shared workflow', async () => {
+  it("breaks the period down by workflow, most executed first, counting only the caller's runs of a shared workflow", async () => {
     const data = await overview(actors.alice);
     expect(data.by_workflow).toEqual([
       { activity_id: a2, workflow_name: 'Reports flow', executions: 4, success_rate: 0, avg_time: null },
@@ -155,7 +155,7 @@ describe('GET /api/workflows/metrics/overview', () => {
     });
   });
 
-  it('shows bob only his own executions, and a super administrator everyone\'s', async () => {
+  it("shows bob only his own executions, and a super administrator everyone's", async () => {
     const bob = await overview(actors.bob, '?period=all_time');
     expect(bob).toMatchObject({ total_executions: 2, successful: 1, failed: 1, success_rate: 50, avg_execution_time_seconds: 4 });
     expect(bob.by_workflow).toEqual([

@@ -56,8 +56,15 @@ beforeAll(async () => {
   const bobs = await insertActivity(db, actors.bob.id, 'Bob flow');
 
   newest = await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { at: '2025-03-01T10:00:00Z' }, runSeconds: 2.5,
-    error: 'HTTP 500: upstream exploded', errorType: 'http_error', failedNode: 'fetch', resumeCount: 2,
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { at: '2025-03-01T10:00:00Z' },
+    runSeconds: 2.5,
+    error: 'HTTP 500: upstream exploded',
+    errorType: 'http_error',
+    failedNode: 'fetch',
+    resumeCount: 2,
     steps: [{ nodeId: 'fetch', name: 'Fetch invoice', status: 'failed', offset: 0, duration: 2, error: 'HTTP 500: upstream exploded' }],
     inputs: {
       document_url: 'https://files.example/a.pdf',
@@ -75,20 +82,36 @@ beforeAll(async () => {
     },
   });
   second = await insertExecution(db, {
-    activityId: reports, userId: alice, status: 'failed', created: { at: '2025-02-28T09:00:00Z' }, runSeconds: 1,
-    error: 'Workflow failed', failedNode: 'ghost',
+    activityId: reports,
+    userId: alice,
+    status: 'failed',
+    created: { at: '2025-02-28T09:00:00Z' },
+    runSeconds: 1,
+    error: 'Workflow failed',
+    failedNode: 'ghost',
   });
   manyKeys = await insertExecution(db, {
-    activityId: invoices, userId: alice, status: 'failed', created: { at: '2025-02-27T09:00:00Z' }, runSeconds: 1,
-    error: 'bad input', errorType: 'validation_error',
+    activityId: invoices,
+    userId: alice,
+    status: 'failed',
+    created: { at: '2025-02-27T09:00:00Z' },
+    runSeconds: 1,
+    error: 'bad input',
+    errorType: 'validation_error',
     inputs: Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i])),
   });
   aliceFailed.push(newest, second, manyKeys);
   for (let i = 0; i < 3; i += 1) {
     aliceFailed.push(
       await insertExecution(db, {
-        activityId: invoices, userId: alice, status: 'failed', created: { at: `2025-01-0${3 - i}T00:00:00Z` }, runSeconds: 1,
-        error: 'LLM provider returned 429', errorType: 'llm_error', failedNode: 'extract',
+        activityId: invoices,
+        userId: alice,
+        status: 'failed',
+        created: { at: `2025-01-0${3 - i}T00:00:00Z` },
+        runSeconds: 1,
+        error: 'LLM provider returned 429',
+        errorType: 'llm_error',
+        failedNode: 'extract',
       }),
     );
   }
@@ -96,7 +119,13 @@ beforeAll(async () => {
   await insertExecution(db, { activityId: invoices, userId: alice, status: 'completed', created: { at: '2025-03-02T00:00:00Z' }, runSeconds: 1 });
   await insertExecution(db, { activityId: invoices, userId: alice, status: 'cancelled', created: { at: '2025-03-02T00:00:00Z' }, runSeconds: 1 });
   bobFailed = await insertExecution(db, {
-    activityId: bobs, userId: actors.bob.id, status: 'failed', created: { at: '2025-03-05T00:00:00Z' }, runSeconds: 1, error: 'bob failed', errorType: 'timeout',
+    activityId: bobs,
+    userId: actors.bob.id,
+    status: 'failed',
+    created: { at: '2025-03-05T00:00:00Z' },
+    runSeconds: 1,
+    error: 'bob failed',
+    errorType: 'timeout',
   });
 });
 
@@ -105,7 +134,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/workflows/errors/recent', () => {
-  it('lists the caller\'s failed executions, latest first, with totals over all of them', async () => {
+  it("lists the caller's failed executions, latest first, with totals over all of them", async () => {
     const data = await recent(actors.alice);
     expect(data.errors.map((e) => e.execution_id)).toEqual(aliceFailed);
     expect(data.total).toBe(6);
@@ -168,7 +197,7 @@ describe('GET /api/workflows/errors/recent', () => {
     expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: ['limit must be a positive integer (at most 100 errors are listed)'] } } });
   });
 
-  it('shows bob only his own errors, and a super administrator everyone\'s', async () => {
+  it("shows bob only his own errors, and a super administrator everyone's", async () => {
     const bob = await recent(actors.bob);
     expect(bob).toEqual({
       total: 1,

@@ -9,7 +9,7 @@ const count = { type: 'integer', minimum: 0 };
 const percent = { type: 'number', minimum: 0, maximum: 100, description: 'Percent of finished (completed or failed) executions that completed, 2 decimals; 0 when none finished' };
 const seconds = (what: string) => ({ type: ['number', 'null'], description: `${what}; null when there is nothing to average` });
 const countsBy = (what: string) => ({ type: 'object', additionalProperties: { type: 'integer' }, description: `Failed executions by ${what}` });
-const scopeNote = 'Counts the executions the caller created (a super administrator: every user\'s).';
+const scopeNote = "Counts the executions the caller created (a super administrator: every user's).";
 
 export function describeAnalyticsRoutes(openapi: OpenApiRegistry): void {
   openapi.add('get', '/workflows/metrics/overview', {
@@ -60,7 +60,14 @@ export function describeAnalyticsRoutes(openapi: OpenApiRegistry): void {
     summary: 'The latest failed executions',
     description: `${scopeNote} \`total\` and \`by_error_type\` cover every failed execution, \`errors\` the latest \`limit\` of them.`,
     tags: ['workflows'],
-    parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, default: DEFAULT_ERRORS_LIMIT }, description: `At most ${MAX_ERRORS_LIMIT} are listed; a larger limit is read as ${MAX_ERRORS_LIMIT}` }],
+    parameters: [
+      {
+        name: 'limit',
+        in: 'query',
+        schema: { type: 'integer', minimum: 1, default: DEFAULT_ERRORS_LIMIT },
+        description: `At most ${MAX_ERRORS_LIMIT} are listed; a larger limit is read as ${MAX_ERRORS_LIMIT}`,
+      },
+    ],
     responses: {
       200: {
         description: 'Recent errors',

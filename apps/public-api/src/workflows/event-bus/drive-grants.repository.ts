@@ -37,7 +37,10 @@ export class EmailCursorsRepository implements EmailCursorStore {
   constructor(private readonly database: PublicApiDatabase) {}
 
   async get(sourceId: number, mailbox: string): Promise<MailboxCursor | null> {
-    const rows = (await this.database.query('SELECT uid_validity, last_uid FROM email_source_cursors WHERE source_id = $1 AND mailbox = $2', [sourceId, mailbox])) as { uid_validity: string; last_uid: string }[];
+    const rows = (await this.database.query('SELECT uid_validity, last_uid FROM email_source_cursors WHERE source_id = $1 AND mailbox = $2', [sourceId, mailbox])) as {
+      uid_validity: string;
+      last_uid: string;
+    }[];
     const row = rows[0];
     return row ? { uidValidity: row.uid_validity, lastUid: Number(row.last_uid) } : null;
   }

@@ -57,10 +57,12 @@ export class DriveSettleRepository implements SettleStore {
 
   claim(pending: PendingFile, record: EmissionRecord): Promise<DriveEventType | null> {
     return this.database.transaction(async (m) => {
-      const [, deleted] = (await m.query(
-        'DELETE FROM drive_file_pending WHERE source_id = $1 AND file_id = $2 AND version = $3 AND stable_since = $4',
-        [pending.sourceId, pending.fileId, pending.version, pending.stableSince],
-      )) as [unknown, number];
+      const [, deleted] = (await m.query('DELETE FROM drive_file_pending WHERE source_id = $1 AND file_id = $2 AND version = $3 AND stable_since = $4', [
+        pending.sourceId,
+        pending.fileId,
+        pending.version,
+        pending.stableSince,
+      ])) as [unknown, number];
       if (!deleted) return null;
       const emitted = (await m.query(
         `INSERT INTO drive_file_emissions AS e (source_id, file_id, version, event_id, emitted_at) VALUES ($1, $2, $3, $4, $5)

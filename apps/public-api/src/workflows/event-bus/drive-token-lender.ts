@@ -1,8 +1,7 @@
 import { type DriveGrantStore, type DriveProvider, GoogleDriveProvider, isDriveError } from '@docflow/cloud-drive';
 
 export type LendOutcome =
-  | { kind: 'lent'; accessToken: string; expiresAt: number }
-  | { kind: 'drive_not_connected' | 'drive_needs_reconnect' | 'not_available'; status: 404 | 409 | 503; message: string };
+  { kind: 'lent'; accessToken: string; expiresAt: number } | { kind: 'drive_not_connected' | 'drive_needs_reconnect' | 'not_available'; status: 404 | 409 | 503; message: string };
 
 /**
  * `POST /api/internal/cloud-drive/access-token` (libs/contracts

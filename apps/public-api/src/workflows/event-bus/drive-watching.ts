@@ -17,11 +17,14 @@ export class DriveReadJobV1 {
   @IsIn([1])
   version!: 1;
 
-  @IsInt() @Min(1) @Max(2147483647)
+  @IsInt()
+  @Min(1)
+  @Max(2147483647)
   source_id!: number;
 
   /** `push`, `local_watch`, `retry`, `activate`: for logs only. */
-  @IsString() @Length(1, 40)
+  @IsString()
+  @Length(1, 40)
   reason!: string;
 }
 

@@ -93,7 +93,10 @@ describe('e-mail sources (spec 2.16, staging)', () => {
     const source = (created.body as { data: { id: number; is_active: boolean; config: Record<string, unknown> } }).data;
     expect(source).toMatchObject({ is_active: true, config: { email_address: MAILBOX.user, label_ids: ['INBOX'] } });
     expect(JSON.stringify(created.body)).not.toContain(MAILBOX.password);
-    const sub = await request(kit.app).post('/api/event-subscriptions').set('authorization', kit.alice.auth).send({ data: { event_source: source.id, activity: activityId, event_types: ['email_received'] } });
+    const sub = await request(kit.app)
+      .post('/api/event-subscriptions')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { event_source: source.id, activity: activityId, event_types: ['email_received'] } });
     expect(sub.status).toBe(201);
 
     const jobsBefore = kit.router.jobs.length;

@@ -23,7 +23,9 @@ async function connect(actor = kit.alice): Promise<void> {
   expect(url.searchParams.get('code_challenge_method')).toBe('S256');
   const consent = await fetch(url, { redirect: 'manual' });
   const back = new URL(consent.headers.get('location')!);
-  const done = await request(kit.app).get(`/api/cloud/oauth/callback?code=${encodeURIComponent(back.searchParams.get('code')!)}&state=${encodeURIComponent(back.searchParams.get('state')!)}`).set('authorization', actor.auth);
+  const done = await request(kit.app)
+    .get(`/api/cloud/oauth/callback?code=${encodeURIComponent(back.searchParams.get('code')!)}&state=${encodeURIComponent(back.searchParams.get('state')!)}`)
+    .set('authorization', actor.auth);
   expect(done.status).toBe(200);
 }
 
@@ -38,7 +40,10 @@ async function activeSource(): Promise<SourceBody> {
   const activated = await request(kit.app).post(`/api/event-bus/sources/${source.id}/activate`).set('authorization', kit.alice.auth);
   expect(activated.status).toBe(200);
   expect(activated.body).toMatchObject({ data: { is_active: true } });
-  const sub = await request(kit.app).post('/api/event-subscriptions').set('authorization', kit.alice.auth).send({ data: { event_source: source.id, activity: activityId, filter: { mime_type: 'application/pdf' } } });
+  const sub = await request(kit.app)
+    .post('/api/event-subscriptions')
+    .set('authorization', kit.alice.auth)
+    .send({ data: { event_source: source.id, activity: activityId, filter: { mime_type: 'application/pdf' } } });
   expect(sub.status).toBe(201);
   return getSource(source.id);
 }
@@ -46,7 +51,14 @@ async function activeSource(): Promise<SourceBody> {
 beforeAll(async () => {
   fake = await FakeGoogleDrive.start();
   kit = await openEventBusKit(
-    { CLOUD_DRIVE_PROVIDER: 'google', CLOUD_DRIVE_API_URL: fake.apiUrl, CLOUD_DRIVE_OAUTH_AUTH_URL: fake.authUrl, CLOUD_DRIVE_OAUTH_TOKEN_URL: fake.tokenUrl, CLOUD_DRIVE_CLIENT_ID: fake.clientId, CLOUD_DRIVE_CLIENT_SECRET: 'docflow-test-secret' },
+    {
+      CLOUD_DRIVE_PROVIDER: 'google',
+      CLOUD_DRIVE_API_URL: fake.apiUrl,
+      CLOUD_DRIVE_OAUTH_AUTH_URL: fake.authUrl,
+      CLOUD_DRIVE_OAUTH_TOKEN_URL: fake.tokenUrl,
+      CLOUD_DRIVE_CLIENT_ID: fake.clientId,
+      CLOUD_DRIVE_CLIENT_SECRET: 'docflow-test-secret',
+    },
     {},
     { listen: true },
   );
@@ -71,7 +83,9 @@ describe('the Google grant (spec 5, 4.10)', () => {
     const start = await request(kit.app).get('/api/cloud/oauth/connect').set('authorization', kit.alice.auth);
     const url = new URL((start.body as { authorization_url: string }).authorization_url);
     const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-    const stolen = await request(kit.app).get(`/api/cloud/oauth/callback?code=${back.searchParams.get('code')}&state=${encodeURIComponent(back.searchParams.get('state')!)}`).set('authorization', kit.bob.auth);
+    const stolen = await request(kit.app)
+      .get(`/api/cloud/oauth/callback?code=${back.searchParams.get('code')}&state=${encodeURIComponent(back.searchParams.get('state')!)}`)
+      .set('authorization', kit.bob.auth);
     expect(stolen.status).toBe(400);
     expect((await request(kit.app).get('/api/cloud/oauth/status').set('authorization', kit.bob.auth)).body).toMatchObject({ connected: false });
     await connect(kit.alice);
@@ -85,7 +99,10 @@ describe('the Google grant (spec 5, 4.10)', () => {
 
 describe('a Google Drive source', () => {
   it('is created inactive without a public HTTPS address (3.6); activate registers the channel and a push starts the workflow once', async () => {
-    const created = await request(kit.app).post('/api/event-sources').set('authorization', kit.alice.auth).send({ name: 'Scans', source_type: 'cloud_drive', drive_item_id: folder.id, drive_item_type: 'folder' });
+    const created = await request(kit.app)
+      .post('/api/event-sources')
+      .set('authorization', kit.alice.auth)
+      .send({ name: 'Scans', source_type: 'cloud_drive', drive_item_id: folder.id, drive_item_type: 'folder' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ data: { is_active: false, error_message: expect.stringContaining('HTTPS'), watch_channel_id: null } });
     const source = await activeSource();
@@ -104,7 +121,15 @@ describe('a Google Drive source', () => {
     ]);
     const jobs = kit.router.jobs.slice(jobsBefore);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.payload['inputs']).toMatchObject({ trigger_type: 'event', event_source: 'cloud_drive', file_name: 'scan-1.pdf', folder_id: folder.id, folder_name: 'Scans', file_web_link: expect.any(String), file_document_id: expect.any(Number) });
+    expect(jobs[0]!.payload['inputs']).toMatchObject({
+      trigger_type: 'event',
+      event_source: 'cloud_drive',
+      file_name: 'scan-1.pdf',
+      folder_id: folder.id,
+      folder_name: 'Scans',
+      file_web_link: expect.any(String),
+      file_document_id: expect.any(Number),
+    });
 
     // The same push delivered again gives no second event.
     const push = fake.pushes[fake.pushes.length - 1]!;
@@ -139,7 +164,11 @@ describe('a Google Drive source', () => {
     fake.fail({ status: 503, retryAfter: 1, times: 4, pathPrefix: '/drive/v3/changes' });
     fake.addFile('during-outage.pdf', buildPdf([['Outage']]), { parentId: folder.id, mimeType: 'application/pdf' });
     const waiting = await eventually('the read to be postponed', async () => {
-      const rows = (await kit.bed.database.query('SELECT read_after, error_message, is_active FROM event_sources WHERE id = $1', [source.id])) as { read_after: Date | null; error_message: string | null; is_active: boolean }[];
+      const rows = (await kit.bed.database.query('SELECT read_after, error_message, is_active FROM event_sources WHERE id = $1', [source.id])) as {
+        read_after: Date | null;
+        error_message: string | null;
+        is_active: boolean;
+      }[];
       return rows[0]?.read_after ? rows[0] : undefined;
     });
     expect(waiting).toMatchObject({ is_active: true, error_message: expect.stringContaining('unavailable') });

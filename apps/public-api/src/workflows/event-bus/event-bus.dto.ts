@@ -10,8 +10,7 @@ const ITEM_MAX = 1024;
 const MAPPING_MAX_BYTES = 16 * 1024;
 
 export type CreateSourceInput =
-  | { kind: 'cloud_drive'; name: string | null; folderId: string; folderName: string | null }
-  | { kind: 'email'; name: string | null; settings: EmailSourceSettings; credentialId: number };
+  { kind: 'cloud_drive'; name: string | null; folderId: string; folderName: string | null } | { kind: 'email'; name: string | null; settings: EmailSourceSettings; credentialId: number };
 
 export interface CreateSubscriptionInput extends SubscriptionSettings {
   sourceId: number;
@@ -64,7 +63,8 @@ export function parseCreateSource(fields: Record<string, unknown>): CreateSource
     if (errors.length || 'errors' in parsed || credentialId === undefined) refuse(errors);
     return { kind: 'email', name, settings: parsed.settings, credentialId };
   }
-  if (type !== 'cloud_drive') refuse([type === 'webhook' || type === 'slack' ? `source_type ${type} is not available: only cloud_drive (and email, staging) are live` : 'source_type must be cloud_drive or email']);
+  if (type !== 'cloud_drive')
+    refuse([type === 'webhook' || type === 'slack' ? `source_type ${type} is not available: only cloud_drive (and email, staging) are live` : 'source_type must be cloud_drive or email']);
   const itemType = fields['drive_item_type'];
   if (itemType !== undefined && itemType !== null && itemType !== 'folder') errors.push('drive_item_type must be folder: a source watches a folder');
   const folderKey = fields['folder_id'] !== undefined ? 'folder_id' : 'drive_item_id';

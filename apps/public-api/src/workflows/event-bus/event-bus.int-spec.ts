@@ -95,10 +95,16 @@ describe('event sources (spec 2.16, 3.6, 4.10)', () => {
     expect((await request(kit.app).get(`/api/event-sources/${source.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
     expect((await request(kit.app).post(`/api/event-bus/sources/${source.id}/activate`).set('authorization', kit.bob.auth)).status).toBe(404);
     expect((await request(kit.app).get(`/api/event-bus/logs?source_id=${source.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
-    const bobBinds = await request(kit.app).post('/api/event-subscriptions').set('authorization', kit.bob.auth).send({ data: { event_source: source.id, activity: activityId } });
+    const bobBinds = await request(kit.app)
+      .post('/api/event-subscriptions')
+      .set('authorization', kit.bob.auth)
+      .send({ data: { event_source: source.id, activity: activityId } });
     expect(bobBinds.status).toBe(404);
     const bobActivity = await createActivity(kit, kit.bob);
-    const aliceBindsBobs = await request(kit.app).post('/api/event-subscriptions').set('authorization', kit.alice.auth).send({ data: { event_source: source.id, activity: bobActivity } });
+    const aliceBindsBobs = await request(kit.app)
+      .post('/api/event-subscriptions')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { event_source: source.id, activity: bobActivity } });
     expect(aliceBindsBobs.status).toBe(404);
     const sub = await subscribe(source.id);
     expect((await request(kit.app).get(`/api/event-subscriptions/${sub.id}`).set('authorization', kit.bob.auth)).status).toBe(404);
@@ -108,7 +114,10 @@ describe('event sources (spec 2.16, 3.6, 4.10)', () => {
   it('refuses a bad subscription filter or event type with 400', async () => {
     const source = await createSource('inbox-filters');
     for (const body of [{ event_types: ['file_deleted'] }, { filter: 'pdf' }, { filter: { name: { $regex: '.*' } } }, { input_mapping: [1] }]) {
-      const res = await request(kit.app).post('/api/event-subscriptions').set('authorization', kit.alice.auth).send({ data: { event_source: source.id, activity: activityId, ...body } });
+      const res = await request(kit.app)
+        .post('/api/event-subscriptions')
+        .set('authorization', kit.alice.auth)
+        .send({ data: { event_source: source.id, activity: activityId, ...body } });
       expect(res.status).toBe(400);
     }
   });
@@ -143,7 +152,9 @@ describe('a file landing in a watched folder (spec 4.10, 6)', () => {
       file_document_id: expect.any(Number),
       origin: 'drive:invoice.pdf',
     });
-    const doc = await request(kit.app).get(`/api/documents/${String(inputs['file_document_id'])}`).set('authorization', kit.alice.auth);
+    const doc = await request(kit.app)
+      .get(`/api/documents/${String(inputs['file_document_id'])}`)
+      .set('authorization', kit.alice.auth);
     expect(doc.status).toBe(200);
     expect(doc.body).toMatchObject({ data: { mime_type: 'application/pdf', owner: { id: kit.alice.id }, metadata: { source: 'cloud_drive_event' } } });
     const execution = await request(kit.app).get(`/api/workflow-executions/${pdf.workflows_triggered[0]!.execution_id}`).set('authorization', kit.alice.auth);
@@ -165,7 +176,12 @@ describe('a file landing in a watched folder (spec 4.10, 6)', () => {
     // An edit is a new version: file_modified, a second run, and a second document.
     await writeFile(path.join(inbox('inbox'), 'invoice.pdf'), buildPdf([['Invoice 42, corrected']]));
     const after = await settledLogs(kit, kit.alice, 3, `source_id=${source.id}`);
-    expect(after.filter((l) => l.payload['file_name'] === 'invoice.pdf').map((l) => l.event_type).sort()).toEqual(['file_created', 'file_modified']);
+    expect(
+      after
+        .filter((l) => l.payload['file_name'] === 'invoice.pdf')
+        .map((l) => l.event_type)
+        .sort(),
+    ).toEqual(['file_created', 'file_modified']);
     expect(kit.router.jobs.length - jobsBefore).toBe(2);
 
     const stats = await request(kit.app).get('/api/event-bus/stats').set('authorization', kit.alice.auth);
@@ -229,13 +245,28 @@ describe('internal routes of cloud_drive_fetch_task', () => {
   const importUrl = (userId: number, name: string) => `/api/internal/documents/import?user_id=${userId}&file_name=${encodeURIComponent(name)}&source=cloud_drive_fetch&source_ref=inbox/${name}`;
 
   it('stores a raw body (even text/plain) as a document once per Idempotency-Key', async () => {
-    const first = await request(kit.app).post(importUrl(kit.alice.id, 'memo.txt')).set('x-service-key', KIT_SERVICE_KEY).set('idempotency-key', 'exec-1:node:memo:v1').set('content-type', 'text/plain').send('hello from the drive');
+    const first = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'memo.txt'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('idempotency-key', 'exec-1:node:memo:v1')
+      .set('content-type', 'text/plain')
+      .send('hello from the drive');
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ document_id: expect.any(Number), mime_type: 'text/plain', file_size: 20, filename: 'memo.txt', file_url: expect.stringContaining('/api/documents/') });
-    const again = await request(kit.app).post(importUrl(kit.alice.id, 'memo.txt')).set('x-service-key', KIT_SERVICE_KEY).set('idempotency-key', 'exec-1:node:memo:v1').set('content-type', 'text/plain').send('hello from the drive');
+    const again = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'memo.txt'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('idempotency-key', 'exec-1:node:memo:v1')
+      .set('content-type', 'text/plain')
+      .send('hello from the drive');
     expect(again.status).toBe(201);
     expect((again.body as { document_id: number }).document_id).toBe((first.body as { document_id: number }).document_id);
-    const other = await request(kit.app).post(importUrl(kit.alice.id, 'memo.txt')).set('x-service-key', KIT_SERVICE_KEY).set('idempotency-key', 'exec-2:node:memo:v1').set('content-type', 'text/plain').send('hello from the drive');
+    const other = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'memo.txt'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('idempotency-key', 'exec-2:node:memo:v1')
+      .set('content-type', 'text/plain')
+      .send('hello from the drive');
     expect((other.body as { document_id: number }).document_id).not.toBe((first.body as { document_id: number }).document_id);
   });
 
@@ -245,7 +276,11 @@ describe('internal routes of cloud_drive_fetch_task', () => {
     expect((await request(kit.app).post(importUrl(999_999, 'a.txt')).set('x-service-key', KIT_SERVICE_KEY).set('content-type', 'text/plain').send('x')).status).toBe(404);
     const bad = await request(kit.app).post('/api/internal/documents/import?user_id=abc&source=nope').set('x-service-key', KIT_SERVICE_KEY).send('x');
     expect(bad.status).toBe(400);
-    const exe = await request(kit.app).post(importUrl(kit.alice.id, 'tool.exe')).set('x-service-key', KIT_SERVICE_KEY).set('content-type', 'application/octet-stream').send(Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]));
+    const exe = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'tool.exe'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('content-type', 'application/octet-stream')
+      .send(Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]));
     expect(exe.status).toBe(400);
   });
 

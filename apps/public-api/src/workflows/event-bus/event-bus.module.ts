@@ -168,7 +168,17 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     logger,
   });
   const reconnectNeeded = (ownerId: number, message: string) => holder.watching?.reconnectNeeded(ownerId, message) ?? Promise.resolve();
-  const dispatcher = new EventDispatcher({ logs, sources, subscriptions, users: ctx.users, executions: ctx.executions.executions, importer, drive: provider, onReconnectNeeded: reconnectNeeded, logger });
+  const dispatcher = new EventDispatcher({
+    logs,
+    sources,
+    subscriptions,
+    users: ctx.users,
+    executions: ctx.executions.executions,
+    importer,
+    drive: provider,
+    onReconnectNeeded: reconnectNeeded,
+    logger,
+  });
   const dispatchQueue = new DispatchQueue((eventId) => dispatcher.dispatch(eventId), deps.dispatchConcurrency ?? 8, logger);
   const settler = new FileSettler({
     store: new DriveSettleRepository(database),

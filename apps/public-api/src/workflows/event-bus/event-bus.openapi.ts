@@ -28,53 +28,66 @@ const subscriptionWritable = {
 };
 
 export function describeEventBusRoutes(openapi: OpenApiRegistry): void {
-  openapi.addSchema('EventSource', obj({
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    source_type: { type: 'string', enum: ['cloud_drive', 'webhook', 'email', 'slack'] },
-    config: { type: 'object' },
-    drive_item_id: nullable('string'),
-    drive_item_type: nullable('string'),
-    drive_item_name: nullable('string'),
-    watch_channel_id: nullable('string'),
-    watch_resource_id: nullable('string'),
-    watch_expiry: nullable('string'),
-    page_token: nullable('string'),
-    is_active: { type: 'boolean' },
-    last_event_at: nullable('string'),
-    event_count: { type: 'integer' },
-    error_message: nullable('string'),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  }));
-  openapi.addSchema('EventSubscription', obj({
-    id: { type: 'integer' },
-    ...subscriptionWritable,
-    event_source: obj({ id: { type: 'integer' } }),
-    activity: obj({ id: { type: 'integer' } }),
-    trigger_count: { type: 'integer' },
-    last_triggered_at: nullable('string'),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  }));
-  openapi.addSchema('EventLogEntry', obj({
-    id: { type: 'integer' },
-    event_id: { type: 'string' },
-    source_type: { type: 'string' },
-    event_type: { type: 'string' },
-    event_source: obj({ id: { type: 'integer' }, drive_item_name: nullable('string') }),
-    payload: { type: 'object' },
-    subscriptions_matched: { type: 'integer' },
-    workflows_triggered: { type: 'array', items: obj({ subscription_id: { type: 'integer' }, execution_id: { type: 'integer' } }) },
-    status: { type: 'string', enum: ['received', 'processing', 'processed', 'ignored', 'failed'] },
-    received_at: { type: 'string' },
-    processed_at: nullable('string'),
-    error_message: nullable('string'),
-  }));
+  openapi.addSchema(
+    'EventSource',
+    obj({
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      source_type: { type: 'string', enum: ['cloud_drive', 'webhook', 'email', 'slack'] },
+      config: { type: 'object' },
+      drive_item_id: nullable('string'),
+      drive_item_type: nullable('string'),
+      drive_item_name: nullable('string'),
+      watch_channel_id: nullable('string'),
+      watch_resource_id: nullable('string'),
+      watch_expiry: nullable('string'),
+      page_token: nullable('string'),
+      is_active: { type: 'boolean' },
+      last_event_at: nullable('string'),
+      event_count: { type: 'integer' },
+      error_message: nullable('string'),
+      createdAt: { type: 'string' },
+      updatedAt: { type: 'string' },
+    }),
+  );
+  openapi.addSchema(
+    'EventSubscription',
+    obj({
+      id: { type: 'integer' },
+      ...subscriptionWritable,
+      event_source: obj({ id: { type: 'integer' } }),
+      activity: obj({ id: { type: 'integer' } }),
+      trigger_count: { type: 'integer' },
+      last_triggered_at: nullable('string'),
+      createdAt: { type: 'string' },
+      updatedAt: { type: 'string' },
+    }),
+  );
+  openapi.addSchema(
+    'EventLogEntry',
+    obj({
+      id: { type: 'integer' },
+      event_id: { type: 'string' },
+      source_type: { type: 'string' },
+      event_type: { type: 'string' },
+      event_source: obj({ id: { type: 'integer' }, drive_item_name: nullable('string') }),
+      payload: { type: 'object' },
+      subscriptions_matched: { type: 'integer' },
+      workflows_triggered: { type: 'array', items: obj({ subscription_id: { type: 'integer' }, execution_id: { type: 'integer' } }) },
+      status: { type: 'string', enum: ['received', 'processing', 'processed', 'ignored', 'failed'] },
+      received_at: { type: 'string' },
+      processed_at: nullable('string'),
+      error_message: nullable('string'),
+    }),
+  );
 
   const tags = ['event-bus'];
   const grant = ['cloud-drive'];
-  openapi.add('get', '/cloud/oauth/status', { summary: 'Whether the caller’s cloud drive is connected', tags: grant, responses: { 200: { description: 'Status', schema: obj({ connected: { type: 'boolean' }, needs_reconnect: { type: 'boolean' }, provider: { type: 'string' } }) } } });
+  openapi.add('get', '/cloud/oauth/status', {
+    summary: 'Whether the caller’s cloud drive is connected',
+    tags: grant,
+    responses: { 200: { description: 'Status', schema: obj({ connected: { type: 'boolean' }, needs_reconnect: { type: 'boolean' }, provider: { type: 'string' } }) } },
+  });
   openapi.add('get', '/cloud/oauth/connect', {
     summary: 'Start connecting the cloud drive (authorization code with PKCE; send the browser to authorization_url)',
     tags: grant,
@@ -85,16 +98,29 @@ export function describeEventBusRoutes(openapi: OpenApiRegistry): void {
   openapi.add('get', '/cloud/oauth/callback', {
     summary: 'Finish connecting: the code and state the drive redirected with, sent with the same user’s token',
     tags: grant,
-    parameters: [{ name: 'code', in: 'query', required: true, schema: { type: 'string' } }, { name: 'state', in: 'query', required: true, schema: { type: 'string' } }],
+    parameters: [
+      { name: 'code', in: 'query', required: true, schema: { type: 'string' } },
+      { name: 'state', in: 'query', required: true, schema: { type: 'string' } },
+    ],
     responses: { 200: { description: 'Connected', schema: obj({ connected: { type: 'boolean' } }) } },
     errors: [400, 503],
   });
-  openapi.add('post', '/cloud/oauth/disconnect', { summary: 'Forget the drive grant (revoked at the provider); drive sources go inactive', tags: grant, responses: { 200: { description: 'Disconnected', schema: obj({ connected: { type: 'boolean' } }) } } });
+  openapi.add('post', '/cloud/oauth/disconnect', {
+    summary: 'Forget the drive grant (revoked at the provider); drive sources go inactive',
+    tags: grant,
+    responses: { 200: { description: 'Disconnected', schema: obj({ connected: { type: 'boolean' } }) } },
+  });
 
   const created = { 201: { description: 'Created', schema: obj({ success: { type: 'boolean' }, data: ref('EventSource') }) } };
   openapi.add('post', '/event-bus/sources', { summary: 'Watch a drive folder (or, staging, a mailbox)', tags, requestBody: sourceBody, responses: created, errors: [400, 503] });
   openapi.add('get', '/event-bus/sources', { summary: 'The caller’s event sources', tags, responses: { 200: { description: 'Sources', schema: listOf('EventSource') } } });
-  openapi.add('delete', '/event-bus/sources/{id}', { summary: 'Delete a source (its watch stops)', tags, parameters: [idParam], responses: { 200: { description: 'Deleted', schema: dataOf(obj({ id: { type: 'integer' } })) } }, errors: [404] });
+  openapi.add('delete', '/event-bus/sources/{id}', {
+    summary: 'Delete a source (its watch stops)',
+    tags,
+    parameters: [idParam],
+    responses: { 200: { description: 'Deleted', schema: dataOf(obj({ id: { type: 'integer' } })) } },
+    errors: [404],
+  });
   for (const base of ['/event-bus/sources', '/event-sources']) {
     openapi.add('post', `${base}/{id}/activate`, {
       summary: 'Register a new push channel and make the source active',
@@ -104,10 +130,28 @@ export function describeEventBusRoutes(openapi: OpenApiRegistry): void {
       errors: [400, 404, 503],
     });
   }
-  openapi.add('post', '/event-sources', { summary: 'Create a source and register the watch', tags, requestBody: sourceBody, responses: { 201: { description: 'Created', schema: dataOf(ref('EventSource')) } }, errors: [400, 503] });
+  openapi.add('post', '/event-sources', {
+    summary: 'Create a source and register the watch',
+    tags,
+    requestBody: sourceBody,
+    responses: { 201: { description: 'Created', schema: dataOf(ref('EventSource')) } },
+    errors: [400, 503],
+  });
   openapi.add('get', '/event-sources', { summary: 'The caller’s event sources', tags, responses: { 200: { description: 'Sources', schema: listOf('EventSource') } } });
-  openapi.add('get', '/event-sources/{id}', { summary: 'One source', tags, parameters: [idParam], responses: { 200: { description: 'The source', schema: dataOf(ref('EventSource')) } }, errors: [404] });
-  openapi.add('delete', '/event-sources/{id}', { summary: 'Delete a source', tags, parameters: [idParam], responses: { 200: { description: 'Deleted', schema: dataOf(obj({ id: { type: 'integer' } })) } }, errors: [404] });
+  openapi.add('get', '/event-sources/{id}', {
+    summary: 'One source',
+    tags,
+    parameters: [idParam],
+    responses: { 200: { description: 'The source', schema: dataOf(ref('EventSource')) } },
+    errors: [404],
+  });
+  openapi.add('delete', '/event-sources/{id}', {
+    summary: 'Delete a source',
+    tags,
+    parameters: [idParam],
+    responses: { 200: { description: 'Deleted', schema: dataOf(obj({ id: { type: 'integer' } })) } },
+    errors: [404],
+  });
 
   openapi.add('post', '/event-subscriptions', {
     summary: 'Start an activity of yours on a source’s matching events',
@@ -116,10 +160,35 @@ export function describeEventBusRoutes(openapi: OpenApiRegistry): void {
     responses: { 201: { description: 'Created', schema: dataOf(ref('EventSubscription')) } },
     errors: [400, 404],
   });
-  openapi.add('get', '/event-subscriptions', { summary: 'The caller’s subscriptions', tags, parameters: [{ name: 'event_source', in: 'query', schema: { type: 'integer' } }], responses: { 200: { description: 'Subscriptions', schema: listOf('EventSubscription') } }, errors: [400] });
-  openapi.add('get', '/event-subscriptions/{id}', { summary: 'One subscription', tags, parameters: [idParam], responses: { 200: { description: 'The subscription', schema: dataOf(ref('EventSubscription')) } }, errors: [404] });
-  openapi.add('put', '/event-subscriptions/{id}', { summary: 'Change a subscription', tags, parameters: [idParam], requestBody: dataOf(obj(subscriptionWritable)), responses: { 200: { description: 'Updated', schema: dataOf(ref('EventSubscription')) } }, errors: [400, 404] });
-  openapi.add('delete', '/event-subscriptions/{id}', { summary: 'Delete a subscription', tags, parameters: [idParam], responses: { 200: { description: 'Deleted', schema: dataOf(obj({ id: { type: 'integer' } })) } }, errors: [404] });
+  openapi.add('get', '/event-subscriptions', {
+    summary: 'The caller’s subscriptions',
+    tags,
+    parameters: [{ name: 'event_source', in: 'query', schema: { type: 'integer' } }],
+    responses: { 200: { description: 'Subscriptions', schema: listOf('EventSubscription') } },
+    errors: [400],
+  });
+  openapi.add('get', '/event-subscriptions/{id}', {
+    summary: 'One subscription',
+    tags,
+    parameters: [idParam],
+    responses: { 200: { description: 'The subscription', schema: dataOf(ref('EventSubscription')) } },
+    errors: [404],
+  });
+  openapi.add('put', '/event-subscriptions/{id}', {
+    summary: 'Change a subscription',
+    tags,
+    parameters: [idParam],
+    requestBody: dataOf(obj(subscriptionWritable)),
+    responses: { 200: { description: 'Updated', schema: dataOf(ref('EventSubscription')) } },
+    errors: [400, 404],
+  });
+  openapi.add('delete', '/event-subscriptions/{id}', {
+    summary: 'Delete a subscription',
+    tags,
+    parameters: [idParam],
+    responses: { 200: { description: 'Deleted', schema: dataOf(obj({ id: { type: 'integer' } })) } },
+    errors: [404],
+  });
 
   openapi.add('get', '/event-bus/logs', {
     summary: 'The event log, newest first',
@@ -129,14 +198,35 @@ export function describeEventBusRoutes(openapi: OpenApiRegistry): void {
       { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
       { name: 'source_id', in: 'query', schema: { type: 'integer' } },
     ],
-    responses: { 200: { description: 'Entries', schema: obj({ success: { type: 'boolean' }, data: { type: 'array', items: ref('EventLogEntry') }, pagination: obj({ total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } }) }) } },
+    responses: {
+      200: {
+        description: 'Entries',
+        schema: obj({
+          success: { type: 'boolean' },
+          data: { type: 'array', items: ref('EventLogEntry') },
+          pagination: obj({ total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } }),
+        }),
+      },
+    },
     errors: [400, 404],
   });
   openapi.add('get', '/event-logs', { summary: 'Event history (spec 2.1 pagination)', tags, responses: { 200: { description: 'Entries', schema: listOf('EventLogEntry') } }, errors: [400] });
   openapi.add('get', '/event-bus/stats', {
     summary: 'Active sources and subscriptions, and the latest events',
     tags,
-    responses: { 200: { description: 'Stats', schema: obj({ success: { type: 'boolean' }, data: obj({ active_sources: { type: 'integer' }, active_subscriptions: { type: 'integer' }, recent_events: { type: 'array', items: obj({ event_id: { type: 'string' }, event_type: { type: 'string' }, status: { type: 'string' } }) } }) }) } },
+    responses: {
+      200: {
+        description: 'Stats',
+        schema: obj({
+          success: { type: 'boolean' },
+          data: obj({
+            active_sources: { type: 'integer' },
+            active_subscriptions: { type: 'integer' },
+            recent_events: { type: 'array', items: obj({ event_id: { type: 'string' }, event_type: { type: 'string' }, status: { type: 'string' } }) },
+          }),
+        }),
+      },
+    },
   });
   openapi.add('post', '/event-bus/drive-webhook', {
     summary: 'Push receiver of Google Drive channels (X-Goog-Channel-ID, X-Goog-Channel-Token)',
@@ -156,7 +246,12 @@ export function describeEventBusRoutes(openapi: OpenApiRegistry): void {
       { name: 'source', in: 'query', required: true, schema: { type: 'string', enum: ['cloud_drive_fetch', 'cloud_drive_event', 'email_event'] } },
       { name: 'source_ref', in: 'query', schema: { type: 'string' } },
     ],
-    responses: { 201: { description: 'Stored', schema: obj({ document_id: { type: 'integer' }, file_url: { type: 'string' }, mime_type: { type: 'string' }, file_size: { type: 'integer' }, filename: { type: 'string' } }) } },
+    responses: {
+      201: {
+        description: 'Stored',
+        schema: obj({ document_id: { type: 'integer' }, file_url: { type: 'string' }, mime_type: { type: 'string' }, file_size: { type: 'integer' }, filename: { type: 'string' } }),
+      },
+    },
     errors: [400, 401, 404, 413],
   });
   openapi.add('post', '/internal/cloud-drive/access-token', {

@@ -154,7 +154,8 @@ export class EventBusService {
     }
     const { provider, sources, watching } = this.deps;
     const status = await provider.grantStatus(owner.id);
-    if (!status.connected) throw BadRequestError.withErrors('Connect your cloud drive first', [`the cloud drive is ${status.needsReconnect ? 'to be connected again' : 'not connected'}: GET /cloud/oauth/connect`]);
+    if (!status.connected)
+      throw BadRequestError.withErrors('Connect your cloud drive first', [`the cloud drive is ${status.needsReconnect ? 'to be connected again' : 'not connected'}: GET /cloud/oauth/connect`]);
     const folder = await asRequest(provider.prepareFolder(owner.id, input.folderId));
     const pageToken = await asRequest(provider.getStartPageToken(owner.id, folder.id));
     const active = watching.canWatchOnCreate;

@@ -85,10 +85,13 @@ export class EventLogsRepository {
   }
 
   async finish(id: number, status: FinalStatus, matched: number, triggered: TriggeredWorkflow[], errorMessage: string | null): Promise<void> {
-    await this.database.query(
-      `UPDATE event_logs SET status = $2, subscriptions_matched = $3, workflows_triggered = $4, error_message = $5, lease_until = NULL, processed_at = now() WHERE id = $1`,
-      [id, status, matched, JSON.stringify(triggered), errorMessage?.slice(0, 2000) ?? null],
-    );
+    await this.database.query(`UPDATE event_logs SET status = $2, subscriptions_matched = $3, workflows_triggered = $4, error_message = $5, lease_until = NULL, processed_at = now() WHERE id = $1`, [
+      id,
+      status,
+      matched,
+      JSON.stringify(triggered),
+      errorMessage?.slice(0, 2000) ?? null,
+    ]);
   }
 
   /** Keeps the event `processing` until `retryAt`, when a tick takes it again. */
@@ -115,12 +118,14 @@ export class EventLogsRepository {
 
   /** The run of this event for this subscription: its execution id when it started, null when it is ours to start now. */
   async triggerClaim(eventLogId: number, subscriptionId: number): Promise<{ executionId: number | null; fresh: boolean }> {
-    const inserted = (await this.database.query(
-      'INSERT INTO event_triggers (event_log_id, subscription_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING execution_id',
-      [eventLogId, subscriptionId],
-    )) as unknown[];
+    const inserted = (await this.database.query('INSERT INTO event_triggers (event_log_id, subscription_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING execution_id', [
+      eventLogId,
+      subscriptionId,
+    ])) as unknown[];
     if (inserted.length > 0) return { executionId: null, fresh: true };
-    const rows = (await this.database.query('SELECT execution_id FROM event_triggers WHERE event_log_id = $1 AND subscription_id = $2', [eventLogId, subscriptionId])) as { execution_id: number | null }[];
+    const rows = (await this.database.query('SELECT execution_id FROM event_triggers WHERE event_log_id = $1 AND subscription_id = $2', [eventLogId, subscriptionId])) as {
+      execution_id: number | null;
+    }[];
     return { executionId: rows[0]?.execution_id ?? null, fresh: false };
   }
 

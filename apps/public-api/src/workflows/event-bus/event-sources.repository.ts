@@ -98,7 +98,14 @@ export class EventSourcesRepository implements PageTokenStore {
    * `leaseMs` so that no other tick takes them while they renew.
    */
   claimRenewals(renewBefore: Date, leaseMs: number, limit: number): Promise<EventSourceEntity[]> {
-    return this.claim(`is_active AND source_type = 'cloud_drive' AND watch_expiry IS NOT NULL AND watch_expiry <= $1`, [renewBefore], 'watch_expiry', 'watch_expiry = watch_expiry + make_interval(secs => $1::double precision)', [leaseMs / 1000], limit);
+    return this.claim(
+      `is_active AND source_type = 'cloud_drive' AND watch_expiry IS NOT NULL AND watch_expiry <= $1`,
+      [renewBefore],
+      'watch_expiry',
+      'watch_expiry = watch_expiry + make_interval(secs => $1::double precision)',
+      [leaseMs / 1000],
+      limit,
+    );
   }
 
   /** Takes the sources whose read after an outage is due, clearing `read_after`. */

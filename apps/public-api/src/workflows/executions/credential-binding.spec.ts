@@ -46,7 +46,11 @@ describe('bindCredentials', () => {
   });
 
   it('refuses a credential that is missing, another user’s, or not an id, naming the node', async () => {
-    for (const [owner, id] of [[1, 8], [2, 7], [1, 'seven']] as const) {
+    for (const [owner, id] of [
+      [1, 8],
+      [2, 7],
+      [1, 'seven'],
+    ] as const) {
       const err = await bindCredentials(definition({ credential_id: id }), owner, store).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BadRequestError);
       expect((err as BadRequestError).details).toMatchObject({ errors: [expect.stringMatching(/^node call: credential_id .* names no credential of yours$/)] });

@@ -74,10 +74,7 @@ export const APPLY_RESULT_SQL = `
  * implicit transaction; no parameters, so values are integers or escaped
  * literals). See WorkflowExecutionsRepository.startQueued.
  */
-export function startQueuedSql(
-  r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number },
-  lockKey: number,
-): string {
+export function startQueuedSql(r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number }, lockKey: number): string {
   const at = escapeLiteral(r.at.toISOString());
   const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
   const trusted = r.inputs === null ? 'false' : 'true';

@@ -27,7 +27,7 @@ async function row(id: number): Promise<Row> {
 
 /** Pretends the processor last reported `secondsAgo` seconds ago. */
 async function idleFor(id: number, secondsAgo: number): Promise<void> {
-  await bed.database.query("UPDATE workflow_executions SET last_progress_at = now() - make_interval(secs => $2) WHERE id = $1", [id, secondsAgo]);
+  await bed.database.query('UPDATE workflow_executions SET last_progress_at = now() - make_interval(secs => $2) WHERE id = $1', [id, secondsAgo]);
 }
 
 beforeAll(async () => {
@@ -89,7 +89,10 @@ describe('the execution reaper', () => {
     const ids = [await api.started(actors.bob), await api.started(actors.bob), await api.started(actors.bob)];
     for (const id of ids) await idleFor(id, 120);
     const passes = await Promise.all([repo.reapExpired(60), repo.reapExpired(60), repo.reapExpired(60)]);
-    const reaped = passes.flat().map((r) => r.id).filter((id) => ids.includes(id));
+    const reaped = passes
+      .flat()
+      .map((r) => r.id)
+      .filter((id) => ids.includes(id));
     expect(reaped.sort()).toEqual([...ids].sort());
   });
 

@@ -61,7 +61,18 @@ describe('stepRowsOf', () => {
       f: { status: 'failed', error: 'boom', error_type: 'http_error', cost: -1 },
     });
     expect(rows).toEqual([
-      { node_id: 'a', step_name: 'Fetch', step_type: 'rest_api_task', status: 'completed', started_at: '2030-01-01T00:00:00.000Z', completed_at: '2030-01-01T00:00:01.500Z', cost: 0.2, result_summary: '{"ok":true}', error: null, error_type: null },
+      {
+        node_id: 'a',
+        step_name: 'Fetch',
+        step_type: 'rest_api_task',
+        status: 'completed',
+        started_at: '2030-01-01T00:00:00.000Z',
+        completed_at: '2030-01-01T00:00:01.500Z',
+        cost: 0.2,
+        result_summary: '{"ok":true}',
+        error: null,
+        error_type: null,
+      },
       { node_id: 'b', step_name: 'b', step_type: null, status: 'running', started_at: null, completed_at: null, cost: null, result_summary: null, error: null, error_type: null },
       { node_id: 'f', step_name: 'f', step_type: null, status: 'failed', started_at: null, completed_at: null, cost: null, result_summary: null, error: 'boom', error_type: 'http_error' },
     ]);

@@ -123,7 +123,10 @@ describe('an execution awaiting user input', () => {
     expect(after.data).toMatchObject({ status: 'running', awaiting_node: null, correlation_token: null });
     const again = await api.resume(actors.alice, id, { correlation_token: token, payload: { approved: false } });
     expect(again.status).toBe(409);
-    const stored = (await bed.database.query('SELECT resume_count, job_id, correlation_token_hash, correlation_token_sealed FROM workflow_executions WHERE id = $1', [id])) as Record<string, unknown>[];
+    const stored = (await bed.database.query('SELECT resume_count, job_id, correlation_token_hash, correlation_token_sealed FROM workflow_executions WHERE id = $1', [id])) as Record<
+      string,
+      unknown
+    >[];
     expect(stored[0]).toEqual({ resume_count: 1, job_id: `wf_${id}_resume_1`, correlation_token_hash: null, correlation_token_sealed: null });
   });
 

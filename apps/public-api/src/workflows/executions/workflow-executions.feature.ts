@@ -20,7 +20,10 @@ import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { AuthGuards } from '../../identity';
 
 export interface ExecutionServicesDeps {
-  config: Pick<PublicApiConfig, 'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS' | 'INTERNAL_SERVICE_JWT_SECRET'>;
+  config: Pick<
+    PublicApiConfig,
+    'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS' | 'INTERNAL_SERVICE_JWT_SECRET'
+  >;
   database: PublicApiDatabase;
   logger: Logger;
   metrics: Metrics;

@@ -65,7 +65,10 @@ describe('POST /api/workflow-executions', () => {
   it('refuses a definition without input_schema with the documented message', async () => {
     const { input_schema: _omit, ...bare } = sampleDefinition();
     const activityId = await api.createActivity(actors.alice, bare);
-    const res = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: activityId } });
+    const res = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: activityId } });
     expect(res.status).toBe(400);
     expect((res.body as ErrorBody).error.message).toBe(MISSING_INPUT_SCHEMA_MESSAGE);
     // A definition given with the execution replaces the activity's.
@@ -76,17 +79,22 @@ describe('POST /api/workflow-executions', () => {
     expect(withOwn.status).toBe(201);
   });
 
-  it.each([['a string', 'object'], ['an array', []], ['a number', 5], ['a schema that does not compile', { type: 'object', required: 'document_url' }]])(
-    'refuses an input_schema that is %s (400), so no execution is recorded that could never start',
-    async (_what, schema) => {
-      const activityId = await api.createActivity(actors.alice, { ...sampleDefinition(), input_schema: schema });
-      const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
-      const res = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: activityId } });
-      expect(res.status).toBe(400);
-      expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('input_schema')] } });
-      expect(await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')).toEqual(before);
-    },
-  );
+  it.each([
+    ['a string', 'object'],
+    ['an array', []],
+    ['a number', 5],
+    ['a schema that does not compile', { type: 'object', required: 'document_url' }],
+  ])('refuses an input_schema that is %s (400), so no execution is recorded that could never start', async (_what, schema) => {
+    const activityId = await api.createActivity(actors.alice, { ...sampleDefinition(), input_schema: schema });
+    const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
+    const res = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: activityId } });
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.stringContaining('input_schema')] } });
+    expect(await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')).toEqual(before);
+  });
 
   it('validates the inputs against input_schema (400 with details.errors)', async () => {
     const activityId = await api.createActivity(actors.alice);
@@ -104,7 +112,10 @@ describe('POST /api/workflow-executions', () => {
     const missing = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: {} });
     expect(missing.status).toBe(400);
     const bobsActivity = await api.createActivity(actors.bob);
-    const other = await request(app).post('/api/workflow-executions').set('Authorization', actors.alice.auth).send({ data: { activity: bobsActivity } });
+    const other = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: bobsActivity } });
     expect(other.status).toBe(404);
     expect((other.body as ErrorBody).error.message).toBe('Activity not found');
   });
@@ -224,7 +235,10 @@ describe('nodes with a credential_id (spec 2.7, rest_api_task rule 3)', () => {
   }
 
   async function storeCredential(auth: string, fields: Record<string, string>): Promise<number> {
-    const res = await request(app).post('/api/credentials').set('Authorization', auth).send({ data: { name: 'API', provider: 'example', fields } });
+    const res = await request(app)
+      .post('/api/credentials')
+      .set('Authorization', auth)
+      .send({ data: { name: 'API', provider: 'example', fields } });
     expect(res.status).toBe(201);
     return (res.body as { data: { id: number } }).data.id;
   }
@@ -331,7 +345,14 @@ describe('reading executions', () => {
     const second = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() }).app;
     const fresh = await api.createExecution(actors.bob, await api.createActivity(actors.bob));
     const codes: number[] = [];
-    for (let i = 0; i < 62; i++) codes.push((await request(i % 2 === 0 ? app : second).get(`/api/workflow-executions/${fresh}`).set('Authorization', actors.bob.auth)).status);
+    for (let i = 0; i < 62; i++)
+      codes.push(
+        (
+          await request(i % 2 === 0 ? app : second)
+            .get(`/api/workflow-executions/${fresh}`)
+            .set('Authorization', actors.bob.auth)
+        ).status,
+      );
     expect(codes.slice(0, 60).every((c) => c === 200)).toBe(true);
     expect(codes.slice(60)).toEqual([429, 429]);
   });
@@ -378,8 +399,24 @@ describe('PUT /api/workflow-executions/internal/{id}/results', () => {
       outputs: { fetch: { data: { ok: true } }, summarize: { summary: long } },
       task_states: {
         start: { status: 'completed', task_type: 'custom_task', label: 'Start', started_at: '2030-01-01T00:00:00.000Z', completed_at: '2030-01-01T00:00:00.100Z' },
-        summarize: { status: 'completed', task_type: 'summarization_task', label: 'Summarize', started_at: '2030-01-01T00:00:03.000Z', completed_at: '2030-01-01T00:00:07.250Z', cost: 0.0125, result: { summary: long } },
-        fetch: { status: 'completed', task_type: 'rest_api_task', label: 'Fetch status', started_at: '2030-01-01T00:00:01.000Z', completed_at: '2030-01-01T00:00:02.500Z', cost: 0.5, result: { data: { ok: true } } },
+        summarize: {
+          status: 'completed',
+          task_type: 'summarization_task',
+          label: 'Summarize',
+          started_at: '2030-01-01T00:00:03.000Z',
+          completed_at: '2030-01-01T00:00:07.250Z',
+          cost: 0.0125,
+          result: { summary: long },
+        },
+        fetch: {
+          status: 'completed',
+          task_type: 'rest_api_task',
+          label: 'Fetch status',
+          started_at: '2030-01-01T00:00:01.000Z',
+          completed_at: '2030-01-01T00:00:02.500Z',
+          cost: 0.5,
+          result: { data: { ok: true } },
+        },
         branch: { status: 'skipped', task_type: 'llm_task' },
         later: { status: 'pending', task_type: 'llm_task' },
       },
@@ -404,14 +441,16 @@ describe('PUT /api/workflow-executions/internal/{id}/results', () => {
 
   it('records a failure with error, error_type and failed_node', async () => {
     const id = await api.started(actors.alice);
-    await api.postResult(id, {
-      job_id: `wf_${id}`,
-      status: 'failed',
-      error: 'HTTP 502: bad gateway',
-      error_type: 'http_error',
-      failed_node: 'fetch',
-      task_states: { fetch: { status: 'failed', task_type: 'rest_api_task', label: 'Fetch status', error: 'HTTP 502: bad gateway', error_type: 'http_error' } },
-    }).expect(200);
+    await api
+      .postResult(id, {
+        job_id: `wf_${id}`,
+        status: 'failed',
+        error: 'HTTP 502: bad gateway',
+        error_type: 'http_error',
+        failed_node: 'fetch',
+        task_states: { fetch: { status: 'failed', task_type: 'rest_api_task', label: 'Fetch status', error: 'HTTP 502: bad gateway', error_type: 'http_error' } },
+      })
+      .expect(200);
     const status = await api.status(actors.alice, id);
     expect((status.body as { data: Record<string, unknown> }).data).toMatchObject({
       status: 'failed',

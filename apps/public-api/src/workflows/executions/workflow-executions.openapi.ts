@@ -90,8 +90,7 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
 
   openapi.add('post', '/workflow-executions', {
     summary: 'Create a queued execution of an activity (nothing is started)',
-    description:
-      'The snapshot is the given workflow_definition or the activity’s, normalised; it must have an input_schema. Inputs given here are validated against it.',
+    description: 'The snapshot is the given workflow_definition or the activity’s, normalised; it must have an input_schema. Inputs given here are validated against it.',
     tags: ['workflow-executions'],
     requestBody: dataOf({
       type: 'object',
@@ -174,7 +173,8 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
   });
   openapi.add('post', '/workflow-executions/{id}/retry', {
     summary: 'Run a failed execution again from its failed node, as a new execution',
-    description: 'Same definition snapshot and inputs; nodes that completed keep their outputs and are not run again. The new execution has `retry_of`. A refused start marks the new record failed (error_type not_started).',
+    description:
+      'Same definition snapshot and inputs; nodes that completed keep their outputs and are not run again. The new execution has `retry_of`. A refused start marks the new record failed (error_type not_started).',
     tags: ['workflow-executions'],
     parameters: [idParam],
     responses: {

@@ -100,7 +100,6 @@ export type ExecutionStatusRow = Pick<
 
 export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus; userId: number } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
 
-
 export class WorkflowExecutionsRepository {
   constructor(private readonly ds: DataSource) {}
 
@@ -152,10 +151,7 @@ export class WorkflowExecutionsRepository {
 
   /** What an execute that brings inputs checks them against (the stored inputs and the input schema only). */
   async findStartCandidate(id: number): Promise<StartCandidate | null> {
-    const rows = await this.rows<StartCandidate>(
-      `SELECT id, user_id AS "userId", status, inputs, workflow_definition -> 'input_schema' AS "inputSchema" FROM workflow_executions WHERE id = $1`,
-      [id],
-    );
+    const rows = await this.rows<StartCandidate>(`SELECT id, user_id AS "userId", status, inputs, workflow_definition -> 'input_schema' AS "inputSchema" FROM workflow_executions WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
@@ -181,10 +177,7 @@ export class WorkflowExecutionsRepository {
       startedAt: Date | null;
       deadlineAt: Date | null;
       dataShieldPolicy: Record<string, unknown> | null;
-    }>(
-      startQueuedSql(r, USER_START_LOCK),
-      [],
-    );
+    }>(startQueuedSql(r, USER_START_LOCK), []);
     const row = rows[0];
     if (!row) return { outcome: 'missing' };
     if (row.started && row.activityId !== null && row.workflowDefinition && row.inputs) {
@@ -414,12 +407,7 @@ export class WorkflowExecutionsRepository {
 
   private async lockForTransition(m: EntityManager, id: number, userId: number): Promise<WorkflowExecutionEntity | null> {
     await m.query('SELECT pg_advisory_xact_lock($1, $2)', [USER_START_LOCK, userId]);
-    return m
-      .getRepository(WorkflowExecutionEntity)
-      .createQueryBuilder('e')
-      .setLock('pessimistic_write')
-      .where('e.id = :id', { id })
-      .getOne();
+    return m.getRepository(WorkflowExecutionEntity).createQueryBuilder('e').setLock('pessimistic_write').where('e.id = :id', { id }).getOne();
   }
 
   private async countRunning(m: EntityManager, userId: number): Promise<number> {

@@ -44,7 +44,17 @@ describe('workflow schedules (spec 2.15)', () => {
     const res = await create({ name: 'Morning report', activity: activityId, cron_expression: '0 9 * * *', timezone: 'Europe/Paris', inputs: { document_url: 'https://files.example/daily.pdf' } });
     expect(res.status).toBe(201);
     const s = (res.body as { data: ScheduleView }).data;
-    expect(s).toMatchObject({ name: 'Morning report', activity: { id: activityId }, timezone: 'Europe/Paris', is_active: true, skip_if_running: true, last_status: 'never_run', run_count: 0, failure_count: 0, last_run_at: null });
+    expect(s).toMatchObject({
+      name: 'Morning report',
+      activity: { id: activityId },
+      timezone: 'Europe/Paris',
+      is_active: true,
+      skip_if_running: true,
+      last_status: 'never_run',
+      run_count: 0,
+      failure_count: 0,
+      last_run_at: null,
+    });
     // 09:00 in Paris is 08:00 UTC in winter, 07:00 in summer.
     expect(new Date(s.next_run_at!).getUTCMinutes()).toBe(0);
     expect([7, 8]).toContain(new Date(s.next_run_at!).getUTCHours());
@@ -75,7 +85,10 @@ describe('workflow schedules (spec 2.15)', () => {
       expect(res.body).toMatchObject({ error: { status: 400, name: 'BadRequestError', details: { errors: [expect.any(String)] } } });
     }
     const s = ((await create({ name: 'Fine', activity: activityId, cron_expression: '0 9 * * *' })).body as { data: ScheduleView }).data;
-    const put = await request(api.app).put(`/api/workflow-schedules/${s.id}`).set('authorization', actors.alice.auth).send({ data: { cron_expression: everyMinute } });
+    const put = await request(api.app)
+      .put(`/api/workflow-schedules/${s.id}`)
+      .set('authorization', actors.alice.auth)
+      .send({ data: { cron_expression: everyMinute } });
     expect(put.status).toBe(400);
   });
 
@@ -146,8 +159,13 @@ describe('workflow schedules (spec 2.15)', () => {
   });
 
   it('pauses with is_active false (no next run, never due), and is owner-only under both paths', async () => {
-    const s = ((await create({ name: 'Paused', activity: activityId, cron_expression: '* * * * *', inputs: { document_url: 'x' } }, actors.alice.auth, '/api/schedules')).body as { data: ScheduleView }).data;
-    const paused = await request(api.app).put(`/api/schedules/${s.id}`).set('authorization', actors.alice.auth).send({ data: { is_active: false } });
+    const s = (
+      (await create({ name: 'Paused', activity: activityId, cron_expression: '* * * * *', inputs: { document_url: 'x' } }, actors.alice.auth, '/api/schedules')).body as { data: ScheduleView }
+    ).data;
+    const paused = await request(api.app)
+      .put(`/api/schedules/${s.id}`)
+      .set('authorization', actors.alice.auth)
+      .send({ data: { is_active: false } });
     expect(paused.status).toBe(200);
     expect((paused.body as { data: ScheduleView }).data).toMatchObject({ is_active: false, next_run_at: null });
     await bed.database.query("UPDATE workflow_schedules SET next_run_at = now() - interval '1 minute' WHERE id = $1", [s.id]);

@@ -45,7 +45,13 @@ export function describeScheduleRoutes(openapi: OpenApiRegistry): void {
       responses: { 201: { description: 'Created', schema: dataOf(ref('WorkflowSchedule')) } },
       errors: [400, 404],
     });
-    openapi.add('get', `${base}/{id}`, { summary: 'One schedule', tags, parameters: [idParam], responses: { 200: { description: 'The schedule', schema: dataOf(ref('WorkflowSchedule')) } }, errors: [404] });
+    openapi.add('get', `${base}/{id}`, {
+      summary: 'One schedule',
+      tags,
+      parameters: [idParam],
+      responses: { 200: { description: 'The schedule', schema: dataOf(ref('WorkflowSchedule')) } },
+      errors: [404],
+    });
     openapi.add('put', `${base}/{id}`, {
       summary: 'Change a schedule (is_active false pauses it, true resumes from the next tick)',
       tags,
@@ -54,6 +60,12 @@ export function describeScheduleRoutes(openapi: OpenApiRegistry): void {
       responses: { 200: { description: 'Updated', schema: dataOf(ref('WorkflowSchedule')) } },
       errors: [400, 404],
     });
-    openapi.add('delete', `${base}/{id}`, { summary: 'Delete a schedule', tags, parameters: [idParam], responses: { 200: { description: 'Deleted', schema: dataOf({ type: 'object', properties: { id: { type: 'integer' } } }) } }, errors: [404] });
+    openapi.add('delete', `${base}/{id}`, {
+      summary: 'Delete a schedule',
+      tags,
+      parameters: [idParam],
+      responses: { 200: { description: 'Deleted', schema: dataOf({ type: 'object', properties: { id: { type: 'integer' } } }) } },
+      errors: [404],
+    });
   }
 }

@@ -75,11 +75,17 @@ export class SchedulesRepository {
   }
 
   async recordStart(id: number, executionId: number): Promise<void> {
-    await this.database.query(`UPDATE workflow_schedules SET last_status = 'running', last_execution_id = $2, last_error = NULL, run_count = run_count + 1, updated_at = now() WHERE id = $1`, [id, executionId]);
+    await this.database.query(`UPDATE workflow_schedules SET last_status = 'running', last_execution_id = $2, last_error = NULL, run_count = run_count + 1, updated_at = now() WHERE id = $1`, [
+      id,
+      executionId,
+    ]);
   }
 
   async recordFailure(id: number, error: string): Promise<void> {
-    await this.database.query(`UPDATE workflow_schedules SET last_status = 'failed', last_error = $2, run_count = run_count + 1, failure_count = failure_count + 1, updated_at = now() WHERE id = $1`, [id, error.slice(0, 2000)]);
+    await this.database.query(`UPDATE workflow_schedules SET last_status = 'failed', last_error = $2, run_count = run_count + 1, failure_count = failure_count + 1, updated_at = now() WHERE id = $1`, [
+      id,
+      error.slice(0, 2000),
+    ]);
   }
 
   /** last_status follows the last run once it ends: success, or failed (failure_count counted). */

@@ -12,7 +12,10 @@ interface ValidateBody {
 }
 
 async function validate(body: unknown): Promise<request.Response> {
-  return request(app).post('/api/workflows/validate').set('Authorization', actors.alice.auth).send(body as object);
+  return request(app)
+    .post('/api/workflows/validate')
+    .set('Authorization', actors.alice.auth)
+    .send(body as object);
 }
 
 function decisionDefinition(edges: Record<string, unknown>[], config: Record<string, unknown> = { operator: '==', left_operand: '$.start.ok', right_operand: true }) {
@@ -88,27 +91,31 @@ describe('POST /api/workflows/validate', () => {
   });
 
   it('checks the decision rules: two labelled edges and a complete config', async () => {
-    const ok = (await validate({
-      workflow_definition: decisionDefinition([
-        { id: 'e1', source: 'check', target: 'yes', label: 'true' },
-        { id: 'e2', source: 'check', target: 'no', label: 'false' },
-      ]),
-    })).body as ValidateBody;
+    const ok = (
+      await validate({
+        workflow_definition: decisionDefinition([
+          { id: 'e1', source: 'check', target: 'yes', label: 'true' },
+          { id: 'e2', source: 'check', target: 'no', label: 'false' },
+        ]),
+      })
+    ).body as ValidateBody;
     expect(ok.data).toEqual({ valid: true, errors: [] });
 
     const oneEdge = (await validate({ workflow_definition: decisionDefinition([{ id: 'e1', source: 'check', target: 'yes', label: 'true' }]) })).body as ValidateBody;
     expect(oneEdge.data.valid).toBe(false);
     expect(oneEdge.data.errors).toEqual(expect.arrayContaining([expect.stringContaining('Decision node check must have exactly 2 outgoing edges (found 1)')]));
 
-    const noOperator = (await validate({
-      workflow_definition: decisionDefinition(
-        [
-          { id: 'e1', source: 'check', target: 'yes', label: 'true' },
-          { id: 'e2', source: 'check', target: 'no', label: 'false' },
-        ],
-        { left_operand: '$.start.ok', right_operand: true },
-      ),
-    })).body as ValidateBody;
+    const noOperator = (
+      await validate({
+        workflow_definition: decisionDefinition(
+          [
+            { id: 'e1', source: 'check', target: 'yes', label: 'true' },
+            { id: 'e2', source: 'check', target: 'no', label: 'false' },
+          ],
+          { left_operand: '$.start.ok', right_operand: true },
+        ),
+      })
+    ).body as ValidateBody;
     expect(noOperator.data.valid).toBe(false);
     expect(noOperator.data.errors.join('\n')).toMatch(/operator/);
   });

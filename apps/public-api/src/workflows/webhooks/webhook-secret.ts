@@ -14,11 +14,7 @@ export const hashWebhookSecret = sha256Hex;
  * grace window lasts (spec 5). Both comparisons always run, in constant time
  * over equal-length hashes (spec 4.9 rule 2).
  */
-export function webhookSecretMatches(
-  presented: string,
-  stored: { secretHash: string; previousSecretHash: string | null; previousSecretExpiresAt: Date | null },
-  now: Date = new Date(),
-): boolean {
+export function webhookSecretMatches(presented: string, stored: { secretHash: string; previousSecretHash: string | null; previousSecretExpiresAt: Date | null }, now: Date = new Date()): boolean {
   const hash = hashWebhookSecret(presented);
   const current = safeEqual(hash, stored.secretHash.trim());
   const previous = stored.previousSecretHash !== null && safeEqual(hash, stored.previousSecretHash.trim());

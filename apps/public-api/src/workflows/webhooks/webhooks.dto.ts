@@ -94,7 +94,8 @@ export function parseUpdateWebhook(body: unknown): WebhookSettings {
   const fields = requestFields(body);
   const errors: string[] = [];
   const settings = readSettings(fields, errors);
-  if (errors.length === 0 && Object.keys(settings).length === 0) errors.push('give at least one of name, active, event_type, accept_files, max_file_size_mb, allowed_mime_types, auto_enable_rag, allowed_origins');
+  if (errors.length === 0 && Object.keys(settings).length === 0)
+    errors.push('give at least one of name, active, event_type, accept_files, max_file_size_mb, allowed_mime_types, auto_enable_rag, allowed_origins');
   if (errors.length > 0) throw BadRequestError.withErrors('Invalid webhook', errors);
   return settings;
 }

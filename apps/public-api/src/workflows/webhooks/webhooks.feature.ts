@@ -53,7 +53,10 @@ function inputsOf(req: Request): Record<string, unknown> {
   return body;
 }
 
-export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
+export function createWebhooksFeature(deps: {
+  documents: DocumentsModule;
+  rag: RagModule;
+}): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
   return {
     name: 'webhooks',
     register(api, ctx) {
@@ -85,7 +88,13 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
         if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
         if (!webhookSecretMatches(secret, webhook)) {
           // Anyone can send wrong secrets: one row per webhook and window, with the count, not one per request.
-          ctx.audit.recordRepeated({ action: 'webhook.signature_mismatch', subject: `webhook:${webhook.id}`, actorUserId: webhook.ownerId, details: { webhook_id: webhook.id }, windowSeconds: SIGNATURE_MISMATCH_AUDIT_WINDOW_SECONDS });
+          ctx.audit.recordRepeated({
+            action: 'webhook.signature_mismatch',
+            subject: `webhook:${webhook.id}`,
+            actorUserId: webhook.ownerId,
+            details: { webhook_id: webhook.id },
+            windowSeconds: SIGNATURE_MISMATCH_AUDIT_WINDOW_SECONDS,
+          });
           throw new UnauthorizedError('Invalid webhook secret');
         }
         if (!webhook.active) throw new ForbiddenError('This webhook is inactive');

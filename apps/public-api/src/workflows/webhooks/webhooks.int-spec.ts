@@ -16,7 +16,10 @@ interface ErrorBody {
 }
 
 async function createWebhook(auth: string, body: Record<string, unknown> = {}): Promise<WebhookView> {
-  const res = await request(kit.app).post('/api/webhooks').set('authorization', auth).send({ activity: activityId, ...body });
+  const res = await request(kit.app)
+    .post('/api/webhooks')
+    .set('authorization', auth)
+    .send({ activity: activityId, ...body });
   expect(res.status).toBe(201);
   return (res.body as { data: WebhookView }).data;
 }
@@ -34,7 +37,10 @@ async function count(table: string): Promise<number> {
 beforeAll(async () => {
   router = await FakeRouter.start(ROUTER_KEY);
   kit = await openDocumentsKit(executionEnv(router.url));
-  const res = await request(kit.app).post('/api/activities').set('authorization', kit.alice.auth).send({ data: { name: 'Intake', workflow_definition: sampleDefinition() } });
+  const res = await request(kit.app)
+    .post('/api/activities')
+    .set('authorization', kit.alice.auth)
+    .send({ data: { name: 'Intake', workflow_definition: sampleDefinition() } });
   expect(res.status).toBe(201);
   activityId = (res.body as { data: { id: number } }).data.id;
 });
@@ -72,7 +78,10 @@ describe('webhook management (spec 4.9)', () => {
 
   it('answers 400 for a bad body or a missing activity, 404 for an activity the caller cannot see', async () => {
     for (const body of [{ activity: undefined }, { max_file_size_mb: 51 }, { allowed_mime_types: ['application/x-msdownload'] }, { accept_files: 'yes' }]) {
-      const res = await request(kit.app).post('/api/webhooks').set('authorization', kit.alice.auth).send({ activity: activityId, ...body });
+      const res = await request(kit.app)
+        .post('/api/webhooks')
+        .set('authorization', kit.alice.auth)
+        .send({ activity: activityId, ...body });
       expect(res.status).toBe(400);
       expect((res.body as ErrorBody).error.details.errors?.length).toBeGreaterThan(0);
     }
@@ -82,7 +91,10 @@ describe('webhook management (spec 4.9)', () => {
   it('answers 400, not 500, for text the database cannot hold (NUL, lone surrogates), on create and on PUT', async () => {
     const webhooks = await count('webhooks');
     for (const body of [{ name: 'a\u0000' }, { event_type: 'e\u0000' }, { allowed_origins: ['x\u0000.test'] }, { name: 'a\ud800' }]) {
-      const res = await request(kit.app).post('/api/webhooks').set('authorization', kit.alice.auth).send({ activity: activityId, ...body });
+      const res = await request(kit.app)
+        .post('/api/webhooks')
+        .set('authorization', kit.alice.auth)
+        .send({ activity: activityId, ...body });
       expect(res.status).toBe(400);
       expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', details: { errors: [expect.any(String)] } });
     }
@@ -110,7 +122,11 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const wrong = await trigger(w.id, 'f'.repeat(64), body);
     expect(wrong.status).toBe(401);
     expect((wrong.body as ErrorBody).error.name).toBe('UnauthorizedError');
-    await request(kit.app).put(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth).send({ data: { active: false } }).expect(200);
+    await request(kit.app)
+      .put(`/api/webhooks/${w.id}`)
+      .set('authorization', kit.alice.auth)
+      .send({ data: { active: false } })
+      .expect(200);
     expect((await trigger(w.id, w.secret_key, body)).status).toBe(403);
   });
 
@@ -148,7 +164,10 @@ describe('POST /api/webhooks/trigger/{id}', () => {
   it('answers 400 for trigger inputs the database cannot hold (NUL, lone surrogates), starting nothing', async () => {
     const w = await createWebhook(kit.alice.auth);
     const executions = await count('workflow_executions');
-    for (const body of [{ document_url: 'https://files.example/a.pdf', note: 'a\u0000b' }, { document_url: 'https://files.example/a.pdf', deep: { list: ['\udc00'] } }]) {
+    for (const body of [
+      { document_url: 'https://files.example/a.pdf', note: 'a\u0000b' },
+      { document_url: 'https://files.example/a.pdf', deep: { list: ['\udc00'] } },
+    ]) {
       const res = await trigger(w.id, w.secret_key, body);
       expect(res.status).toBe(400);
       expect((res.body as ErrorBody).error.details.errors).toEqual([expect.stringMatching(/^(note|deep\.list\[0\]): /)]);
@@ -170,7 +189,14 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const body = res.body as TriggerResponse;
     expect(body.documents_count).toBe(1);
     const [doc] = body.uploaded_documents!;
-    expect(doc).toEqual({ field_name: 'invoice', document_id: expect.any(Number), file_url: `http://docs.test:1337/api/documents/${doc!.document_id}/download`, file_name: 'invoice-42.pdf', mime_type: 'application/pdf', file_size: pdf.length });
+    expect(doc).toEqual({
+      field_name: 'invoice',
+      document_id: expect.any(Number),
+      file_url: `http://docs.test:1337/api/documents/${doc!.document_id}/download`,
+      file_name: 'invoice-42.pdf',
+      mime_type: 'application/pdf',
+      file_size: pdf.length,
+    });
     const inputs = router.job(body.job_id)!.payload.inputs as Record<string, unknown>;
     // priority is an integer in the input schema: the form's text is read as one.
     expect(inputs).toMatchObject({ customer: 'ACME', priority: 3, invoice_document_id: doc!.document_id, invoice_file_url: doc!.file_url, _documents: { invoice: doc }, _uploaded_files: [doc] });
@@ -193,9 +219,17 @@ describe('POST /api/webhooks/trigger/{id}', () => {
 
   it('holds a form’s plain fields to the 1 MB trigger payload (32 fields of 32 KiB): 400 beyond', async () => {
     const w = await createWebhook(kit.alice.auth);
-    const big = await request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').field('note', 'n'.repeat(33 * 1024));
+    const big = await request(kit.app)
+      .post(`/api/webhooks/trigger/${w.id}`)
+      .set('X-Webhook-Secret', w.secret_key!)
+      .field('document_url', 'x')
+      .field('note', 'n'.repeat(33 * 1024));
     expect(big.status).toBe(400);
-    const fine = await request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).field('document_url', 'x').field('note', 'n'.repeat(30 * 1024));
+    const fine = await request(kit.app)
+      .post(`/api/webhooks/trigger/${w.id}`)
+      .set('X-Webhook-Secret', w.secret_key!)
+      .field('document_url', 'x')
+      .field('note', 'n'.repeat(30 * 1024));
     expect(fine.status).toBe(200);
   });
 
@@ -219,10 +253,14 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect((await trigger(other.id, other.secret_key, { priority: 'high' })).status).toBe(400);
   });
 
-  it('counts the 100 a minute across processes: two apps over one database share each webhook\'s window', async () => {
+  it("counts the 100 a minute across processes: two apps over one database share each webhook's window", async () => {
     const second = buildTestApi(kit.bed, { config: kit.config }).app;
     const w = await createWebhook(kit.alice.auth);
-    const call = (n: number) => request(n % 2 === 0 ? kit.app : second).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).send({ priority: 'high' });
+    const call = (n: number) =>
+      request(n % 2 === 0 ? kit.app : second)
+        .post(`/api/webhooks/trigger/${w.id}`)
+        .set('X-Webhook-Secret', w.secret_key!)
+        .send({ priority: 'high' });
     const statuses: number[] = [];
     for (let i = 0; i < 102; i++) statuses.push((await call(i)).status);
     expect(statuses.slice(0, 100).every((s) => s === 400)).toBe(true);
@@ -234,11 +272,22 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const w = await createWebhook(kit.alice.auth);
     const other = await createWebhook(kit.alice.auth);
     const wrong = 'f'.repeat(64);
-    for (let i = 0; i < 7; i++) expect((await request(i % 2 === 0 ? kit.app : second.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', wrong).send({})).status).toBe(401);
+    for (let i = 0; i < 7; i++)
+      expect(
+        (
+          await request(i % 2 === 0 ? kit.app : second.app)
+            .post(`/api/webhooks/trigger/${w.id}`)
+            .set('X-Webhook-Secret', wrong)
+            .send({})
+        ).status,
+      ).toBe(401);
     expect((await trigger(other.id, wrong, {})).status).toBe(401);
     const rowsOf = async (id: number) => {
       await kit.api.audit.flush();
-      return (await kit.bed.database.query("SELECT actor_user_id, details FROM audit_log WHERE action = 'webhook.signature_mismatch' AND details->>'webhook_id' = $1", [String(id)])) as Array<{ actor_user_id: number; details: Record<string, unknown> }>;
+      return (await kit.bed.database.query("SELECT actor_user_id, details FROM audit_log WHERE action = 'webhook.signature_mismatch' AND details->>'webhook_id' = $1", [String(id)])) as Array<{
+        actor_user_id: number;
+        details: Record<string, unknown>;
+      }>;
     };
     // Nothing is written while the window is open ...
     await kit.api.audit.closeWindows();

@@ -198,7 +198,11 @@ export class WebhooksService {
       throw err;
     }
     await this.deps.repo.countTrigger(webhook.id);
-    this.afterStore(stored.map((s) => s.document), owner.id, webhook.autoEnableRag);
+    this.afterStore(
+      stored.map((s) => s.document),
+      owner.id,
+      webhook.autoEnableRag,
+    );
     this.deps.audit.record({
       action: 'webhook.delivered',
       actorUserId: owner.id,
@@ -215,7 +219,11 @@ export class WebhooksService {
   }
 
   private async storeFiles(webhook: WebhookEntity, caller: Caller, files: SpooledFile[]): Promise<{ field: string; document: DocumentRecord }[]> {
-    if (!webhook.acceptFiles) throw BadRequestError.withErrors('This webhook does not accept files', files.map((f) => `${f.field}: files are not accepted`));
+    if (!webhook.acceptFiles)
+      throw BadRequestError.withErrors(
+        'This webhook does not accept files',
+        files.map((f) => `${f.field}: files are not accepted`),
+      );
     const limit = webhook.maxFileSizeMb * MB;
     const tooLarge = files.filter((f) => f.size > limit);
     if (tooLarge.length > 0) {

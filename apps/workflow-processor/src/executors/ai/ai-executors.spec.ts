@@ -113,7 +113,16 @@ describe('AI executors', () => {
         output_format: 'text',
       });
       expect(out.cost).toBe(0.01);
-      expect(out.output).toEqual({ summary: 'First point.  Second point here.', word_count: 5, summary_type: 'bullet_points', truncated: false, provider: 'local', model: 'm', tokens_used: 40, cost: 0.01 });
+      expect(out.output).toEqual({
+        summary: 'First point.  Second point here.',
+        word_count: 5,
+        summary_type: 'bullet_points',
+        truncated: false,
+        provider: 'local',
+        model: 'm',
+        tokens_used: 40,
+        cost: 0.01,
+      });
     });
 
     it('cuts a summary longer than max_length', async () => {
@@ -137,12 +146,20 @@ describe('AI executors', () => {
 
     it('refuses a node without text and a bad summary type', async () => {
       const s = setup(() => 'x');
-      await expect(run(s, 'summarization_task', ctx('summarization_task', { text: '{{missing.field}}' }))).rejects.toMatchObject({ errorType: 'configuration_error', message: expect.stringContaining('summarization_task needs text') as unknown });
-      await expect(run(s, 'summarization_task', ctx('summarization_task', { summary_type: 'haiku', text: 'x' }))).rejects.toMatchObject({ errorType: 'configuration_error', message: 'summary_type must be one of brief, detailed, bullet_points (got "haiku")' });
+      await expect(run(s, 'summarization_task', ctx('summarization_task', { text: '{{missing.field}}' }))).rejects.toMatchObject({
+        errorType: 'configuration_error',
+        message: expect.stringContaining('summarization_task needs text') as unknown,
+      });
+      await expect(run(s, 'summarization_task', ctx('summarization_task', { summary_type: 'haiku', text: 'x' }))).rejects.toMatchObject({
+        errorType: 'configuration_error',
+        message: 'summary_type must be one of brief, detailed, bullet_points (got "haiku")',
+      });
     });
 
     it('fails with llm_error and the retry hint when the LLM service is unavailable', async () => {
-      const s = setup(() => new LlmServiceError('llm-service', 'llm_service_unavailable', 'llm-service answered 503 llm_service_unavailable: down', { status: 503, retryable: true, retryAfterSeconds: 9 }));
+      const s = setup(
+        () => new LlmServiceError('llm-service', 'llm_service_unavailable', 'llm-service answered 503 llm_service_unavailable: down', { status: 503, retryable: true, retryAfterSeconds: 9 }),
+      );
       await expect(run(s, 'summarization_task', ctx('summarization_task', { text: 'x' }))).rejects.toMatchObject({
         errorType: 'llm_error',
         message: 'LLM call failed: llm-service answered 503 llm_service_unavailable: down (retry after 9 s)',
@@ -159,7 +176,16 @@ describe('AI executors', () => {
       expect(sent?.messages?.[0]?.content).toContain('You read invoices for Globex.');
       expect(sent?.messages?.[1]?.content).toContain('Values for this run (JSON): {"company":"Globex"}');
       expect(sent?.messages?.[1]?.content).toContain('<document>\nInvoice INV-9\n</document>');
-      expect(out.output).toEqual({ extraction_result: { invoice_number: 'INV-9', total: null }, confidence: 0.5, tokens_used: 40, cost: 0.01, prompt_id: 31, prompt_title: 'Invoice fields', provider: 'local', model: 'm' });
+      expect(out.output).toEqual({
+        extraction_result: { invoice_number: 'INV-9', total: null },
+        confidence: 0.5,
+        tokens_used: 40,
+        cost: 0.01,
+        prompt_id: 31,
+        prompt_title: 'Invoice fields',
+        provider: 'local',
+        model: 'm',
+      });
     });
 
     it('uses the prompt an upstream classification matched', async () => {

@@ -35,7 +35,10 @@ function withDataShield(taskType: AiTaskType, deps: AiExecutorDeps, make: (deps:
   return async (ctx) => {
     const shielding = nodeShielding(ctx.rawConfig, ctx.dataShieldPolicy);
     if ('violation' in shielding) {
-      throw new NodeFailure('policy_violation', `DATA_SHIELD_POLICY_VIOLATION: node ${ctx.nodeId} would send text to an LLM unshielded (${shielding.violation}), but the activity's data_shield_policy requires Data Shield`);
+      throw new NodeFailure(
+        'policy_violation',
+        `DATA_SHIELD_POLICY_VIOLATION: node ${ctx.nodeId} would send text to an LLM unshielded (${shielding.violation}), but the activity's data_shield_policy requires Data Shield`,
+      );
     }
     if (!shielding.enabled) return plain(ctx);
     const diagnostics: DataShieldDiagnostics[] = [];

@@ -12,7 +12,8 @@ export function aiFailure(err: unknown): unknown {
   if (err instanceof LlmServiceError) {
     if (err.code === 'aborted') return err;
     // Shielding was required and the LLM service could not shield: nothing was sent (spec 7).
-    if (err.code === 'data_shield_policy_violation') return new NodeFailure('policy_violation', err.message.startsWith('DATA_SHIELD_POLICY_VIOLATION') ? err.message : `DATA_SHIELD_POLICY_VIOLATION: ${err.message}`);
+    if (err.code === 'data_shield_policy_violation')
+      return new NodeFailure('policy_violation', err.message.startsWith('DATA_SHIELD_POLICY_VIOLATION') ? err.message : `DATA_SHIELD_POLICY_VIOLATION: ${err.message}`);
     const retry = err.retryAfterSeconds !== undefined ? ` (retry after ${err.retryAfterSeconds} s)` : '';
     return new NodeFailure('llm_error', `LLM call failed: ${err.message}${retry}`);
   }

@@ -68,9 +68,19 @@ describe('AI task types through a stand-in LLM service (RabbitMQ + PostgreSQL)',
       const body = JSON.parse(hit.body) as { task_hint?: string };
       if (body.task_hint === 'summarize') {
         if (failSummaries.on) return { status: 503, body: { error: 'llm_service_unavailable', message: 'openai is unavailable after 3 attempt(s): HTTP 502', details: { retry_after: 3 } } };
-        return { body: { content: 'Acme billed Globex 150 EUR for printer paper.', model: 'fake-1', provider: 'openai', cost: 0.0004, usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 } } };
+        return {
+          body: { content: 'Acme billed Globex 150 EUR for printer paper.', model: 'fake-1', provider: 'openai', cost: 0.0004, usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 } },
+        };
       }
-      return { body: { content: { invoice_number: 'INV-2024-0077', vendor: 'Acme Office Supplies Ltd', total_amount_due: 150 }, model: 'fake-1', provider: 'openai', cost: 0.0021, usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } } };
+      return {
+        body: {
+          content: { invoice_number: 'INV-2024-0077', vendor: 'Acme Office Supplies Ltd', total_amount_due: 150 },
+          model: 'fake-1',
+          provider: 'openai',
+          cost: 0.0021,
+          usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+        },
+      };
     });
     h = await ProcessorHarness.start('wfp_ai');
     await h.startProcessor({ LLM_SERVICE_URL: llm.url(''), PUBLIC_API_INTERNAL_URL: api.url(''), SERVICE_KEY });
@@ -100,7 +110,16 @@ describe('AI task types through a stand-in LLM service (RabbitMQ + PostgreSQL)',
       provider: 'openai',
       model: 'fake-1',
     });
-    expect(res.outputs?.['summarize']).toEqual({ summary: 'Acme billed Globex 150 EUR for printer paper.', word_count: 8, summary_type: 'brief', truncated: false, provider: 'openai', model: 'fake-1', tokens_used: 60, cost: 0.0004 });
+    expect(res.outputs?.['summarize']).toEqual({
+      summary: 'Acme billed Globex 150 EUR for printer paper.',
+      word_count: 8,
+      summary_type: 'brief',
+      truncated: false,
+      provider: 'openai',
+      model: 'fake-1',
+      tokens_used: 60,
+      cost: 0.0004,
+    });
     expect(res.task_states?.['extract']).toMatchObject({ status: 'completed', task_type: 'extraction_task', cost: 0.0021 });
     expect(res.task_states?.['summarize']).toMatchObject({ status: 'completed', task_type: 'summarization_task', cost: 0.0004 });
     // The prompts were read for the run's user; the stored prompt reached the LLM as RTIO messages.

@@ -1,4 +1,14 @@
-import { type CandidatePrompt, candidatesFor, CLASSIFICATION_TYPES, type ClassificationType, classifyText, matchPrompt, type PromptMatch, type TextClassification, UsageTally } from '@docflow/llm-client';
+import {
+  type CandidatePrompt,
+  candidatesFor,
+  CLASSIFICATION_TYPES,
+  type ClassificationType,
+  classifyText,
+  matchPrompt,
+  type PromptMatch,
+  type TextClassification,
+  UsageTally,
+} from '@docflow/llm-client';
 import type { NodeContext } from '../executor';
 import type { AiExecutorDeps } from './ai-deps';
 import { asNodeFailures } from './ai-failures';
@@ -27,8 +37,7 @@ export async function classifyNodeText(ctx: NodeContext, deps: AiExecutorDeps, s
   const modelType = modelTypeOf(ctx);
   const userId = userIdOf(ctx);
   const usage = new UsageTally();
-  const prompts: CandidatePrompt[] =
-    options.type === 'sentiment' || userId === undefined ? [] : await asNodeFailures(() => deps.content.visiblePrompts(userId, { signal: ctx.signal }));
+  const prompts: CandidatePrompt[] = options.type === 'sentiment' || userId === undefined ? [] : await asNodeFailures(() => deps.content.visiblePrompts(userId, { signal: ctx.signal }));
   const phase1 = await asNodeFailures(() =>
     classifyText(deps.llm, {
       text: source.text,
@@ -43,7 +52,9 @@ export async function classifyNodeText(ctx: NodeContext, deps: AiExecutorDeps, s
   usage.add(phase1.answer);
   let match: PromptMatch | null = null;
   if (options.type === 'document_type') {
-    const phase2 = await asNodeFailures(() => matchPrompt(deps.llm, { text: source.text, ...(source.title ? { title: source.title } : {}), prompts, classification: phase1.classification, modelType, signal: ctx.signal }));
+    const phase2 = await asNodeFailures(() =>
+      matchPrompt(deps.llm, { text: source.text, ...(source.title ? { title: source.title } : {}), prompts, classification: phase1.classification, modelType, signal: ctx.signal }),
+    );
     if (phase2.answer) usage.add(phase2.answer);
     match = phase2.match;
   }

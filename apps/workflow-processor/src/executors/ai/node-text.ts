@@ -51,10 +51,7 @@ export function documentIdFromUrl(fileUrl: string, origins: readonly string[]): 
   if ((relative || known) && /^\/api\/documents\/global\/download\//.test(url.pathname)) {
     throw new NodeFailure('configuration_error', `file_url ${fileUrl} is a global download link; give the document_id instead`);
   }
-  throw new NodeFailure(
-    'configuration_error',
-    `file_url ${fileUrl} is not a Docflow document URL; AI tasks read only Docflow documents (upload the file, or pass document_id or text)`,
-  );
+  throw new NodeFailure('configuration_error', `file_url ${fileUrl} is not a Docflow document URL; AI tasks read only Docflow documents (upload the file, or pass document_id or text)`);
 }
 
 function textSourceIn(get: (key: string) => unknown): Source | undefined {

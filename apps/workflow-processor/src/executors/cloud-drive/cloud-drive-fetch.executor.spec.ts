@@ -21,8 +21,20 @@ const BOB = 8;
 /** `runUserId` null: a job that names no user. */
 function ctx(config: Record<string, unknown>, runUserId: number | null = ALICE): NodeContext {
   return {
-    executionKey: 'execution:31', jobId: 'wf_31', executionId: 31, runUserId: runUserId ?? undefined, nodeId: 'fetch', nodeType: 'task', taskType: 'cloud_drive_fetch_task', label: 'Fetch',
-    config, rawConfig: config, scope: { user_id: BOB }, inputs: { user_id: BOB }, signal: new AbortController().signal, logger: silentLogger,
+    executionKey: 'execution:31',
+    jobId: 'wf_31',
+    executionId: 31,
+    runUserId: runUserId ?? undefined,
+    nodeId: 'fetch',
+    nodeType: 'task',
+    taskType: 'cloud_drive_fetch_task',
+    label: 'Fetch',
+    config,
+    rawConfig: config,
+    scope: { user_id: BOB },
+    inputs: { user_id: BOB },
+    signal: new AbortController().signal,
+    logger: silentLogger,
   };
 }
 
@@ -32,7 +44,13 @@ function importRoute(hit: TargetHit): TargetReply {
   if (hit.headers['x-service-key'] !== SERVICE_KEY) return { status: 401, body: { error: 'unauthorized', message: 'service credentials required' } };
   return {
     status: 201,
-    body: { document_id: 900 + Number(query.get('user_id')), file_url: `http://127.0.0.1:1337/api/documents/${900 + Number(query.get('user_id'))}/download`, mime_type: 'application/pdf', file_size: Buffer.byteLength(hit.body), filename: query.get('file_name') },
+    body: {
+      document_id: 900 + Number(query.get('user_id')),
+      file_url: `http://127.0.0.1:1337/api/documents/${900 + Number(query.get('user_id'))}/download`,
+      mime_type: 'application/pdf',
+      file_size: Buffer.byteLength(hit.body),
+      filename: query.get('file_name'),
+    },
   };
 }
 
@@ -60,7 +78,10 @@ describe('cloud_drive_fetch_task', () => {
       root = await mkdtemp(path.join(os.tmpdir(), 'docflow-fetch-'));
       drive = new LocalDriveProvider({ root, logger: silentLogger, onNotification: () => undefined });
       deps = { drive, importer };
-      for (const [user, content] of [[ALICE, '%PDF-1.4 alice'], [BOB, '%PDF-1.4 bob']] as const) {
+      for (const [user, content] of [
+        [ALICE, '%PDF-1.4 alice'],
+        [BOB, '%PDF-1.4 bob'],
+      ] as const) {
         await mkdir(path.join(root, String(user), 'inbox'), { recursive: true });
         await writeFile(path.join(root, String(user), 'inbox', 'report.pdf'), content);
       }
@@ -92,7 +113,10 @@ describe('cloud_drive_fetch_task', () => {
     it('search mode: finds the file by name in the folder', async () => {
       const out = await createCloudDriveFetchExecutor(deps)(ctx({ folder_id: 'inbox', file_name: 'report.pdf' }));
       expect(out).toMatchObject({ output: { file_id: 'inbox/report.pdf', document_id: 907 } });
-      await expect(createCloudDriveFetchExecutor(deps)(ctx({ folder_id: 'inbox', file_name: 'missing.pdf' }))).rejects.toMatchObject({ errorType: 'validation_error', message: 'No file named missing.pdf in folder inbox' });
+      await expect(createCloudDriveFetchExecutor(deps)(ctx({ folder_id: 'inbox', file_name: 'missing.pdf' }))).rejects.toMatchObject({
+        errorType: 'validation_error',
+        message: 'No file named missing.pdf in folder inbox',
+      });
     });
 
     it('acts for the signed run user only, whatever inputs, scope or config say', async () => {
@@ -107,7 +131,10 @@ describe('cloud_drive_fetch_task', () => {
     });
 
     it('refuses a run that acts for no user before touching any drive', async () => {
-      await expect(createCloudDriveFetchExecutor(deps)(ctx({ file_id: 'inbox/report.pdf' }, null))).rejects.toMatchObject({ errorType: 'configuration_error', message: 'this run acts for no user, so it has no drive to fetch from' });
+      await expect(createCloudDriveFetchExecutor(deps)(ctx({ file_id: 'inbox/report.pdf' }, null))).rejects.toMatchObject({
+        errorType: 'configuration_error',
+        message: 'this run acts for no user, so it has no drive to fetch from',
+      });
       expect(api.hits).toHaveLength(0);
     });
 
@@ -157,7 +184,16 @@ describe('cloud_drive_fetch_task', () => {
 
     beforeEach(async () => {
       fake = await FakeGoogleDrive.start();
-      lender = new GoogleDriveProvider({ apiUrl: fake.apiUrl, authUrl: fake.authUrl, tokenUrl: fake.tokenUrl, clientId: fake.clientId, clientSecret: 'docflow-test-secret', grants: new InMemoryDriveGrantStore(), sealer, logger: silentLogger });
+      lender = new GoogleDriveProvider({
+        apiUrl: fake.apiUrl,
+        authUrl: fake.authUrl,
+        tokenUrl: fake.tokenUrl,
+        clientId: fake.clientId,
+        clientSecret: 'docflow-test-secret',
+        grants: new InMemoryDriveGrantStore(),
+        sealer,
+        logger: silentLogger,
+      });
       const start = await lender.beginConnect(ALICE, 'https://docflow.example/cb');
       if (start.kind !== 'redirect') throw new Error('expected a redirect');
       const back = new URL(String((await axios.get(start.authorizationUrl, { maxRedirects: 0, validateStatus: () => true })).headers['location']));
@@ -201,7 +237,10 @@ describe('cloud_drive_fetch_task', () => {
     });
 
     it('fails with configuration_error for a user without a connected drive', async () => {
-      await expect(createCloudDriveFetchExecutor(deps)(ctx({ file_id: 'anything' }, BOB))).rejects.toMatchObject({ errorType: 'configuration_error', message: 'The cloud drive is not connected for this user' });
+      await expect(createCloudDriveFetchExecutor(deps)(ctx({ file_id: 'anything' }, BOB))).rejects.toMatchObject({
+        errorType: 'configuration_error',
+        message: 'The cloud drive is not connected for this user',
+      });
     });
   });
 });

@@ -77,7 +77,14 @@ describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
       restDefaultTimeoutSeconds: 30,
       rag: { baseUrl: api.url(''), serviceKey: SERVICE_KEY, timeoutMs: 5000 },
     });
-    handler = new WorkflowJobHandler({ broker, engine: { executors, checkpoints: new NodeRunsRepository(h.ds), metrics }, metrics, logger: silentLogger, progressIntervalMs: 20, jobUserSecret: h.config().INTERNAL_SERVICE_JWT_SECRET });
+    handler = new WorkflowJobHandler({
+      broker,
+      engine: { executors, checkpoints: new NodeRunsRepository(h.ds), metrics },
+      metrics,
+      logger: silentLogger,
+      progressIntervalMs: 20,
+      jobUserSecret: h.config().INTERNAL_SERVICE_JWT_SECRET,
+    });
     await declareWorkflowQueues(broker);
     consumer = broker.consume(QUEUES.workflow, JobMessageV1, handler.handle, { prefetch: 4 });
     await broker.ready(10000);
@@ -115,7 +122,12 @@ describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
     expect(sessionId).toMatch(/^rag_[0-9a-f-]{36}$/);
 
     expect(res.outputs?.['index']).toEqual({ rag_status: 'queued', rag_job_id: '5f0c7e3a-1b2c-4d5e-8f90-123456789abc', document_id: 12 });
-    const answer = res.outputs?.['ask'] as { answer: string; session_id: string; context_used: number; sources: { document_id: number; document_name: string; snippet: string; score: number; page: number | null }[] };
+    const answer = res.outputs?.['ask'] as {
+      answer: string;
+      session_id: string;
+      context_used: number;
+      sources: { document_id: number; document_name: string; snippet: string; score: number; page: number | null }[];
+    };
     expect(answer).toMatchObject({ answer: 'The door code is 4711 [1].', session_id: sessionId, context_used: 2 });
     expect(answer.sources).toHaveLength(2);
     expect(answer.sources[0]).toMatchObject({ document_id: 12, document_name: 'Lisbon handbook', score: 1, page: 2 });
@@ -174,7 +186,11 @@ describe('RAG task types (RabbitMQ + PostgreSQL)', () => {
       ['no user, spoofed input', { workflow_definition: ask({ body: { query: 'secrets', user_id: '{{user_id}}' } }), inputs: { user_id: other } }, /acts for no user/],
       ['no user, body names one', { workflow_definition: ask({ body: { query: 'secrets', user_id: other } }), inputs: {} }, /acts for no user/],
       // A node whose id is user_id is refused before anything runs.
-      ['node named user_id', { workflow_definition: definition([startNode(), taskNode('user_id', 'rag_query_task', { body: { query: 'x' } })], chain('start', 'user_id')), inputs: {}, user_id: USER }, /the id "user_id" is reserved/],
+      [
+        'node named user_id',
+        { workflow_definition: definition([startNode(), taskNode('user_id', 'rag_query_task', { body: { query: 'x' } })], chain('start', 'user_id')), inputs: {}, user_id: USER },
+        /the id "user_id" is reserved/,
+      ],
       // A job naming a user without the platform's signature for it acts for nobody.
       ['unsigned user', { workflow_definition: ask({ body: { query: 'secrets' } }), inputs: {}, user_id: other, user_signature: 'forged' }, /user_id 8 is not signed by the platform/],
     ];

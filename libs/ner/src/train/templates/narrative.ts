@@ -13,7 +13,7 @@ export const NARRATIVE_TEMPLATES: readonly string[] = [
   "It wasn't until {YEAR} that {PERSON} [finally |]got the [recognition|credit|job] [she|he] deserved.",
   'The [critics|fans|neighbours] [loved|hated|ignored] it, but {LAST} [kept going|did not care|moved on].',
   'What would {FIRST} [do|say|think]? Probably [laugh|complain|buy another {NOUN}].',
-  "Long story short: {FIRST} [lost|found|sold] the {NOUN} and we [never |]saw it again.",
+  'Long story short: {FIRST} [lost|found|sold] the {NOUN} and we [never |]saw it again.',
   'In the [first|second|last] chapter, {FIRST} [leaves|returns to|dreams about] {CITY}.',
   'The [film|series|play] follows {PERSON}, a [young|retired|struggling] {JOB} in {CITY}.',
   'Quick question, does anyone [here |]know if {ORG} [ships to|operates in] {COUNTRY}?',

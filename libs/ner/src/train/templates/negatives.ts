@@ -80,7 +80,7 @@ export const NEGATIVE_TEMPLATES: readonly string[] = [
   'My e-mail is {EMAIL} and my phone is {PHONE}.',
   'IP {NUM}.{NUM}.{NUM}.{NUM} was blocked.',
   'The {ADJ} {NOUN}s were [everywhere|gone|on sale], [as usual|sadly|of course].',
-  'C\'mon, [it|that] is [not|so] {ADJ}!',
+  "C'mon, [it|that] is [not|so] {ADJ}!",
   'Online {NOUN} [classes|shops|forms] are [cheap|useful|annoying].',
   '[Vegan|Vegetarian|Gluten-free|Organic] {NOUN} [options|recipes] [are available|sold out].',
   'ATM [fees|withdrawals|limits] [apply|changed] [abroad|today].',

@@ -30,10 +30,11 @@ export async function openTestBedInTimeZone(timeZone: string): Promise<TestBed> 
 }
 
 export async function insertActivity(database: PublicApiDatabase, ownerId: number | null, name: string, level: 'user' | 'system' = 'user'): Promise<number> {
-  const rows = (await database.query(
-    `INSERT INTO activities (name, level, owner_id, workflow_definition) VALUES ($1, $2, $3, '{"nodes": [], "edges": []}'::jsonb) RETURNING id`,
-    [name, level, ownerId],
-  )) as { id: number }[];
+  const rows = (await database.query(`INSERT INTO activities (name, level, owner_id, workflow_definition) VALUES ($1, $2, $3, '{"nodes": [], "edges": []}'::jsonb) RETURNING id`, [
+    name,
+    level,
+    ownerId,
+  ])) as { id: number }[];
   return rows[0]!.id;
 }
 

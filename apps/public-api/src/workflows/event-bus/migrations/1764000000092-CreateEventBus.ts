@@ -138,7 +138,17 @@ export class CreateEventBus1764000000092 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['document_imports', 'email_source_cursors', 'cloud_drive_grants', 'drive_file_emissions', 'drive_file_pending', 'event_triggers', 'event_logs', 'event_subscriptions', 'event_sources']) {
+    for (const table of [
+      'document_imports',
+      'email_source_cursors',
+      'cloud_drive_grants',
+      'drive_file_emissions',
+      'drive_file_pending',
+      'event_triggers',
+      'event_logs',
+      'event_subscriptions',
+      'event_sources',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
   }

@@ -122,7 +122,10 @@ export function eventDefinition(): Record<string, unknown> {
 }
 
 export async function createActivity(kit: EventBusKit, actor: Actor): Promise<number> {
-  const res = await request(kit.app).post('/api/activities').set('authorization', actor.auth).send({ data: { name: 'Drive intake', workflow_definition: eventDefinition() } });
+  const res = await request(kit.app)
+    .post('/api/activities')
+    .set('authorization', actor.auth)
+    .send({ data: { name: 'Drive intake', workflow_definition: eventDefinition() } });
   if (res.status !== 201) throw new Error(`activity not created: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { data: { id: number } }).data.id;
 }

@@ -78,8 +78,17 @@ describe('AI executors under Data Shield', () => {
   const diagnostics = { shielded: true as const, messages: [{ role: 'user', content: 'Mail EMAIL_1a2b3c4d' }], entity_counts: { EMAIL: 1 }, layers: ['L1'] };
 
   it('asks the LLM service to shield for the run’s user and keeps the tokenised prompt in _prompt_diagnostics', async () => {
-    const { executors, calls } = setup(() => ({ content: 'A summary.', model: 'm', provider: 'openai', cost: 0, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, data_shield: diagnostics }));
-    const out = (await executors.summarization_task(ctx({ text: 'Mail jane@example.com' }, { required: true, enabled: true, entityTypes: ['EMAIL'] }))) as CompletedOutcome & { output: Record<string, unknown> };
+    const { executors, calls } = setup(() => ({
+      content: 'A summary.',
+      model: 'm',
+      provider: 'openai',
+      cost: 0,
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      data_shield: diagnostics,
+    }));
+    const out = (await executors.summarization_task(ctx({ text: 'Mail jane@example.com' }, { required: true, enabled: true, entityTypes: ['EMAIL'] }))) as CompletedOutcome & {
+      output: Record<string, unknown>;
+    };
     expect(calls[0]!.data_shield).toEqual({ enabled: true, required: true, entity_types: ['EMAIL'], tenant: '42', actor_user_id: 42, entry_point: 'summarization' });
     expect(out.output['_prompt_diagnostics']).toEqual({ shielded: true, calls: [diagnostics] });
   });
@@ -93,7 +102,10 @@ describe('AI executors under Data Shield', () => {
 
   it('fails the node with DATA_SHIELD_POLICY_VIOLATION when the LLM service cannot shield a required call', async () => {
     const { executors } = setup(() => new LlmServiceError('llm-service', 'data_shield_policy_violation', 'DATA_SHIELD_POLICY_VIOLATION: Data Shield is disabled', { status: 403 }));
-    await expect(executors.summarization_task(ctx({ text: 'x' }, { required: true, enabled: true }))).rejects.toMatchObject({ errorType: 'policy_violation', message: expect.stringMatching(/^DATA_SHIELD_POLICY_VIOLATION/) });
+    await expect(executors.summarization_task(ctx({ text: 'x' }, { required: true, enabled: true }))).rejects.toMatchObject({
+      errorType: 'policy_violation',
+      message: expect.stringMatching(/^DATA_SHIELD_POLICY_VIOLATION/),
+    });
   });
 
   it('refuses an opt-out under a required policy without calling the LLM service', async () => {
