@@ -115,6 +115,8 @@ export const ERROR_TYPES = [
   'policy_violation',
   'not_available',
   'internal_error',
+  /** The public API created the execution but its start was refused (router or broker down, running limit). */
+  'not_started',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
