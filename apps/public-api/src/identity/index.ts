@@ -34,6 +34,7 @@ export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { AuditLog } from './audit/audit-log';
 export type { AuditEntry, RepeatedEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';
+export { auditRecordView, type AuditRecordView } from './audit/audit.feature';
 export { createCredentialsService } from './credentials/credentials.feature';
 export { CredentialSealer } from './credentials/credential-sealer';
 export { CredentialsRepository } from './credentials/credentials.repository';

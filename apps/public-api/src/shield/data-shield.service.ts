@@ -2,7 +2,7 @@ import type { DataShieldOptions } from '@docflow/contracts';
 import { checkEntityType, DETECTOR_PACKS, type TenantDetectors } from '@docflow/data-shield';
 import { BadRequestError, ConflictError, NotFoundError } from '@docflow/service-kit';
 import { requestFields } from '../platform';
-import type { AuditRecordEntity } from '../identity';
+import { auditRecordView } from '../identity';
 import type { DataShieldDetectorEntity, DetectorKind, ShieldSubjectKind } from './data-shield-detector.entity';
 import { parseDetector } from './data-shield.dto';
 import type { DataShieldRepository } from './data-shield.repository';
@@ -60,33 +60,6 @@ function fieldsOf(row: DataShieldDetectorEntity) {
     score: row.score,
     scoreThreshold: row.scoreThreshold,
     enabled: row.enabled,
-  };
-}
-
-export interface EventView {
-  id: number;
-  action: string;
-  actor_user: number | null;
-  tenant: string | null;
-  correlation_id: string | null;
-  details: Record<string, unknown>;
-  created_at: string;
-  createdAt: string;
-  retain_until: string;
-}
-
-function eventView(row: AuditRecordEntity): EventView {
-  const createdAt = row.createdAt.toISOString();
-  return {
-    id: Number(row.id),
-    action: row.action,
-    actor_user: row.actorUserId,
-    tenant: row.tenant,
-    correlation_id: row.correlationId,
-    details: row.details,
-    created_at: createdAt,
-    createdAt,
-    retain_until: row.retainUntil.toISOString(),
   };
 }
 
@@ -223,6 +196,6 @@ export class DataShieldService {
 
   async recentEvents(userId: number, page: number, pageSize: number) {
     const { rows, total } = await this.repo.recentEvents(userId, page, pageSize);
-    return { data: rows.map(eventView), meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } } };
+    return { data: rows.map(auditRecordView), meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } } };
   }
 }

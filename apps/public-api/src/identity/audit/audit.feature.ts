@@ -20,7 +20,7 @@ export interface AuditRecordView {
   retain_until: string;
 }
 
-function toView(row: AuditRecordEntity): AuditRecordView {
+export function auditRecordView(row: AuditRecordEntity): AuditRecordView {
   const createdAt = row.createdAt.toISOString();
   return {
     id: Number(row.id),
@@ -72,13 +72,13 @@ export const auditFeature: ApiFeature<Pick<PlatformServices, 'database' | 'opena
     api.get('/admin/audit-log', ctx.auth.requireAuth, ctx.auth.requireRole('super_admin'), async (req, res) => {
       const q = auditListQuery(req, adminAuditListSpec);
       const { rows, total } = await repo.list(q);
-      res.json({ data: rows.map(toView), meta: { pagination: paginationMeta(q.pagination, total) } });
+      res.json({ data: rows.map(auditRecordView), meta: { pagination: paginationMeta(q.pagination, total) } });
     });
 
     api.get('/audit-log/me', ctx.auth.requireAuth, async (req, res) => {
       const q = auditListQuery(req, ownAuditListSpec);
       const { rows, total } = await repo.list(q, currentUser(req).id);
-      res.json({ data: rows.map(toView), meta: { pagination: paginationMeta(q.pagination, total) } });
+      res.json({ data: rows.map(auditRecordView), meta: { pagination: paginationMeta(q.pagination, total) } });
     });
 
     describeAuditRoutes(ctx.openapi);

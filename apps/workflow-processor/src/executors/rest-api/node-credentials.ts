@@ -1,9 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance, isAxiosError, isCancel } from 'axios';
 import { nodeCredentialPath, type NodeCredentialRequest } from '@docflow/contracts';
-import { signServiceToken } from '@docflow/internal-auth';
-import { CORRELATION_HEADER, currentCorrelationId } from '@docflow/service-kit';
+import { InternalHttpClient, InternalHttpError, type InternalResponse } from '@docflow/internal-http';
 import { isPlainObject, resolveTemplates } from '@docflow/workflow';
 import { abortReason } from '../../engine/abort';
 import { NodeFailure, type NodeContext } from '../executor';
@@ -30,47 +26,36 @@ export interface PublicApiCredentialsOptions {
  * definition names for that node.
  */
 export class PublicApiCredentials implements NodeCredentialSource {
-  private readonly http: AxiosInstance;
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+  private readonly http: InternalHttpClient;
 
-  constructor(private readonly options: PublicApiCredentialsOptions) {
-    this.http = axios.create({
-      baseURL: options.baseUrl.replace(/\/+$/, ''),
-      httpAgent: this.httpAgent,
-      httpsAgent: this.httpsAgent,
-      maxRedirects: 0,
-      maxContentLength: 1024 * 1024,
-      validateStatus: () => true,
-      transitional: { clarifyTimeoutError: true },
+  constructor(options: PublicApiCredentialsOptions) {
+    this.http = new InternalHttpClient({
+      service: 'public-api',
+      baseUrl: options.baseUrl,
+      auth: { kind: 'service-jwt', secret: options.jwtSecret, service: 'workflow-processor', ttlSeconds: 60 },
+      timeoutMs: options.timeoutMs ?? 15000,
+      maxSockets: 16,
+      maxResponseBytes: 1024 * 1024,
     });
   }
 
   async fieldsFor(node: { executionId: number; jobId: string; nodeId: string; signal: AbortSignal }): Promise<Record<string, string>> {
     const { signal } = node;
     if (signal.aborted) throw abortReason(signal);
-    const correlation = currentCorrelationId();
     const body: NodeCredentialRequest = { job_id: node.jobId, node_id: node.nodeId };
-    let res;
+    let res: InternalResponse;
     try {
-      res = await this.http.post<unknown>(nodeCredentialPath(node.executionId), body, {
-        signal,
-        timeout: this.options.timeoutMs ?? 15000,
-        headers: {
-          authorization: `Bearer ${signServiceToken(this.options.jwtSecret, 'workflow-processor', 60)}`,
-          ...(correlation ? { [CORRELATION_HEADER]: correlation } : {}),
-        },
-      });
+      res = await this.http.request({ method: 'POST', path: nodeCredentialPath(node.executionId), json: body, signal });
     } catch (err) {
-      if (signal.aborted || isCancel(err)) throw abortReason(signal);
-      const code = isAxiosError(err) && err.code ? ` (${err.code})` : '';
+      if (signal.aborted) throw abortReason(signal);
+      const code = err instanceof InternalHttpError && err.code ? ` (${err.code})` : '';
       throw new NodeFailure('network_error', `The public API could not be reached to open the node's credential${code}`);
     }
     // The answer's body is never quoted: on success it holds the secret.
     if (res.status === 404) throw new NodeFailure('configuration_error', 'The node’s credential_id names no credential of the run’s owner, or the run is no longer running');
     if (res.status === 401 || res.status === 403) throw new NodeFailure('configuration_error', `The public API refused the processor's service token (${res.status})`);
     if (res.status < 200 || res.status >= 300) throw new NodeFailure('http_error', `The public API answered ${res.status} when opening the node's credential`);
-    const fields = isPlainObject(res.data) && isPlainObject(res.data['data']) ? res.data['data']['fields'] : undefined;
+    const fields = isPlainObject(res.body) && isPlainObject(res.body['data']) ? res.body['data']['fields'] : undefined;
     if (!isPlainObject(fields) || !Object.values(fields).every((v) => typeof v === 'string')) {
       throw new NodeFailure('http_error', 'The public API sent an unusable credential answer');
     }
@@ -78,8 +63,7 @@ export class PublicApiCredentials implements NodeCredentialSource {
   }
 
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.http.close();
   }
 }
 
