@@ -237,7 +237,8 @@ describe('watch renewal (spec 8)', () => {
       const body = (await request(kit.app).get(`/api/event-sources/${broken.id}`).set('authorization', kit.alice.auth)).body as { data: SourceBody };
       return body.data.is_active ? undefined : body;
     });
-    expect(failed.data).toMatchObject({ is_active: false, error_message: expect.stringContaining('renewed') });
+    // The renewal or a read of the folder may meet the broken path first: either deactivates the source with its reason.
+    expect(failed.data).toMatchObject({ is_active: false, error_message: expect.stringMatching(/renewed|must not contain \.\./) });
   });
 });
 
