@@ -40,3 +40,5 @@ export type { Caller } from './activities/activities.service';
 export { startExecutionReaper } from './executions/execution-reaper';
 export { startResultsConsumer } from './executions/results.consumer';
 export { startScheduler } from './schedules/schedules.service';
+export { workflowsUserData } from './user-data';
+export type { WorkflowsUserDataDeps } from './user-data';
