@@ -113,6 +113,8 @@ export class DataExportsService {
     const log = this.deps.logger.child({ exportId: record.id, userId: record.userId });
     const key = generateKey('zip');
     try {
+      // Rows recorded by this process (the request itself among them) are written before they are copied.
+      await this.deps.audit.flush();
       const copies = [];
       for (const holder of this.deps.holders()) copies.push({ service: holder.service, copy: await holder.exportUser(record.userId) });
       const { stream, manifest } = exportArchive({ exportId: record.id, userId: record.userId, generatedAt: new Date() }, copies);
