@@ -31,6 +31,8 @@ export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
   /** Job ids named in POST /api/v1/jobs/purge (account deletions), in order. */
   readonly purged: string[] = [];
+  /** How many purge requests it answered. */
+  purgeRequests = 0;
   /** The X-Correlation-Id each job was submitted with. */
   readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
@@ -106,6 +108,7 @@ export class FakeRouter {
   private purge(hit: TargetHit): TargetReply {
     const ids = (hit.json as { job_ids?: unknown }).job_ids;
     if (!Array.isArray(ids)) return { status: 400, body: { error: 'validation_error', message: 'job_ids must be an array', details: {} } };
+    this.purgeRequests += 1;
     let deleted = 0;
     for (const id of ids as string[]) {
       this.purged.push(id);
