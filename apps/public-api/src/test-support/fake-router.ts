@@ -109,6 +109,7 @@ export class FakeRouter {
     const ids = (hit.json as { job_ids?: unknown }).job_ids;
     if (!Array.isArray(ids)) return { status: 400, body: { error: 'validation_error', message: 'job_ids must be an array', details: {} } };
     this.purgeRequests += 1;
+    if (this.mode === 'broker_down') return { status: 503, body: { error: 'unavailable', message: 'Database is not reachable', details: {} } };
     let deleted = 0;
     for (const id of ids as string[]) {
       this.purged.push(id);

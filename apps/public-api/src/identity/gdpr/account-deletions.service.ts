@@ -58,9 +58,12 @@ export class AccountDeletionsService {
   /** Runs every deletion whose grace has ended (workers role); answers how many completed. */
   async runDue(now = new Date()): Promise<number> {
     let completed = 0;
+    // A run that fails (the router down, say) is taken again on the next round, not at once.
+    const tried: number[] = [];
     for (;;) {
-      const record = await this.deps.repo.claimDueDeletion(now, this.deps.staleSeconds ?? 900);
+      const record = await this.deps.repo.claimDueDeletion(now, this.deps.staleSeconds ?? 900, tried);
       if (!record) return completed;
+      tried.push(record.id);
       if (await this.run(record)) completed += 1;
     }
   }

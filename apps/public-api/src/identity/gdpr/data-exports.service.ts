@@ -99,12 +99,15 @@ export class DataExportsService {
     return { record, stream: await this.deps.storage.get(record.storageKey) };
   }
 
-  /** Builds every pending export, one at a time (workers role); answers how many became ready. */
+  /** Builds every pending export once, one at a time (workers role); answers how many became ready. */
   async buildPending(): Promise<number> {
     let built = 0;
+    // An export that fails is tried again on the next round, not at once.
+    const tried: number[] = [];
     for (;;) {
-      const record = await this.deps.repo.claimPendingExport(this.deps.staleSeconds ?? 900);
+      const record = await this.deps.repo.claimPendingExport(this.deps.staleSeconds ?? 900, tried);
       if (!record) return built;
+      tried.push(record.id);
       if (await this.build(record)) built += 1;
     }
   }

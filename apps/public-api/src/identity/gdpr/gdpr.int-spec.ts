@@ -1,6 +1,6 @@
 import request from 'supertest';
 import yauzl from 'yauzl';
-import { download, type DocumentsKit, filesUnder, openDocumentsKit, upload, type UploadBody } from '../../documents/test-support/documents-kit';
+import { createActor, download, type DocumentsKit, filesUnder, openDocumentsKit, upload, type UploadBody } from '../../documents/test-support/documents-kit';
 import { completeStepUp, newestOutboxMail } from '../../test-support/step-up-mail';
 import { FakeRouter } from '../../test-support/fake-router';
 import type { DeletionView } from './account-deletions.service';
@@ -266,5 +266,47 @@ describe('account deletion (issue #18 item 2)', () => {
     // No personal data in what remains: ids and counts only.
     const remaining = JSON.stringify(rows.filter((r) => r.action.startsWith('gdpr.delete') || r.action === 'service.cascade_delete'));
     for (const personal of ['bob@docflow.test', '"bob"', 'bob notes', 'Bob’s', 'bob inbox', 'bob customer']) expect(remaining).not.toContain(personal);
+  });
+});
+
+describe('when something fails', () => {
+  it('tries an export whose file cannot be read again on later rounds, then marks it failed', async () => {
+    const carol = await createActor(kit.bed.database, 'carol');
+    await uploadText(carol, 'carol.txt', 'Carol’s file.');
+    const [stored] = (await kit.bed.database.query('SELECT storage_key FROM documents WHERE owner_id = $1', [carol.id])) as { storage_key: string }[];
+    await kit.api.documents.storage.delete(stored!.storage_key);
+    await request(kit.app).post('/api/users/me/export').set('authorization', carol.auth).send().expect(202);
+    const state = async () => ((await request(kit.app).get('/api/users/me/export').set('authorization', carol.auth)).body as { data: ExportView }).data.status;
+    // One attempt per round.
+    expect(await kit.api.gdpr.exports.buildPending()).toBe(0);
+    expect(await state()).toBe('pending');
+    expect(await kit.api.gdpr.exports.buildPending()).toBe(0);
+    expect(await state()).toBe('pending');
+    expect(await kit.api.gdpr.exports.buildPending()).toBe(0);
+    expect(await state()).toBe('failed');
+    expect(await kit.api.gdpr.exports.buildPending()).toBe(0);
+    const [row] = (await kit.bed.database.query('SELECT attempts, storage_key FROM gdpr_exports WHERE user_id = $1', [carol.id])) as { attempts: number; storage_key: string | null }[];
+    expect(row).toEqual({ attempts: 3, storage_key: null });
+  });
+
+  it('runs a deletion the router refused again on the next round, from the start', async () => {
+    const dave = await createActor(kit.bed.database, 'dave');
+    const documentId = await uploadText(dave, 'dave.txt', 'Dave’s file.');
+    const seeded = await seedUserData(kit.bed.database, dave.id, documentId, 'dave');
+    const deletion = await kit.api.gdpr.deletions.request(dave.id);
+    const after = new Date(new Date(deletion.scheduled_for).getTime() + 1000);
+    router.mode = 'broker_down';
+    try {
+      expect(await kit.api.gdpr.deletions.runDue(after)).toBe(0);
+    } finally {
+      router.mode = 'queue';
+    }
+    // Tokens stop at once; the data waits for the next round.
+    expect((await request(kit.app).get('/api/users/me').set('authorization', dave.auth)).status).toBe(401);
+    expect(await kit.bed.database.query('SELECT id FROM workflow_executions WHERE id = $1', [seeded.executionId])).toHaveLength(1);
+    expect((await request(kit.app).delete('/api/users/me/deletion').set('authorization', dave.auth)).status).toBe(401);
+    expect(await kit.api.gdpr.deletions.runDue(after)).toBe(1);
+    expect(await kit.bed.database.query('SELECT id FROM users WHERE id = $1', [dave.id])).toEqual([]);
+    expect(router.purged).toContain(seeded.jobId);
   });
 });

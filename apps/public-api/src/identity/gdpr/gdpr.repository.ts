@@ -101,17 +101,18 @@ export class GdprRepository {
 
   /**
    * Takes the oldest pending export nobody is building (or whose builder
-   * stopped answering for staleSeconds), counting the attempt. Replica-safe.
+   * stopped answering for staleSeconds), counting the attempt, and skipping
+   * `tried` (those that failed earlier in the same round). Replica-safe.
    */
-  async claimPendingExport(staleSeconds: number): Promise<ExportRecord | null> {
+  async claimPendingExport(staleSeconds: number, tried: readonly number[] = []): Promise<ExportRecord | null> {
     const rows = returned<ExportRow>(
       await this.ds.query(
         `UPDATE gdpr_exports SET claimed_at = now(), attempts = attempts + 1
           WHERE id = (SELECT id FROM gdpr_exports
-                       WHERE status = 'pending' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $1))
+                       WHERE status = 'pending' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $1)) AND NOT (id = ANY($2::int[]))
                        ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
           RETURNING *`,
-        [staleSeconds],
+        [staleSeconds, tried],
       ),
     );
     return rows[0] ? toExport(rows[0]) : null;
@@ -181,16 +182,17 @@ export class GdprRepository {
     return rows[0] ? toDeletion(rows[0]) : null;
   }
 
-  /** Takes one deletion whose grace ended (or whose runner stopped answering for staleSeconds). Replica-safe. */
-  async claimDueDeletion(now: Date, staleSeconds: number): Promise<DeletionRecord | null> {
+  /** Takes one deletion whose grace ended (or whose runner stopped answering for staleSeconds), skipping `tried`. Replica-safe. */
+  async claimDueDeletion(now: Date, staleSeconds: number, tried: readonly number[] = []): Promise<DeletionRecord | null> {
     const rows = returned<DeletionRow>(
       await this.ds.query(
         `UPDATE gdpr_deletions SET status = 'running', claimed_at = now(), attempts = attempts + 1
           WHERE id = (SELECT id FROM gdpr_deletions
                        WHERE due_at <= $1 AND (status = 'pending' OR claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
+                         AND NOT (id = ANY($3::int[]))
                        ORDER BY due_at FOR UPDATE SKIP LOCKED LIMIT 1)
           RETURNING *`,
-        [now, staleSeconds],
+        [now, staleSeconds, tried],
       ),
     );
     return rows[0] ? toDeletion(rows[0]) : null;
