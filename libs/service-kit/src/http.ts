@@ -187,7 +187,9 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const route = routeLabel(req);
         metrics.httpDuration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
-        const meta = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), correlationId };
+        // 'finish' may fire outside the request's async context: the span's ids are named here.
+        const ids = span ? { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId } : {};
+        const meta = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), correlationId, ...ids };
         if (res.statusCode >= 500) logger.warn('request', meta);
         else logger.debug('request', meta);
         if (span) {
