@@ -112,6 +112,8 @@ describe('traces across every hop (OTLP/HTTP to a loopback receiver)', () => {
     const toShield = descendantOf(trace, llm, 'llm-service', OTLP_SPAN_KIND.client, /data-shield/);
     const shield = childOf(trace, toShield, 'data-shield', OTLP_SPAN_KIND.server, /^POST /);
     expect(shield.statusCode).not.toBe(2);
+    // The provider call is spanned too (its stub sends no spans: it only shows the LLM service's side).
+    expect(descendantOf(trace, llm, 'llm-service', OTLP_SPAN_KIND.client, /^POST openai$/).attributes).toMatchObject({ 'peer.service': 'openai', 'url.path': '/v1/chat/completions' });
 
     // Every span of the trace hangs from another of the trace, up to the caller's.
     const ids = new Set([callerSpanId, ...trace.map((s) => s.spanId)]);
