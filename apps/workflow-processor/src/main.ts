@@ -8,6 +8,7 @@ import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/ser
 import { createApp } from './app';
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { ExecutionStatusRepository } from './checkpoints/execution-status.repository';
+import { WakeupsRepository } from './parking/wakeups.repository';
 import { WorkflowProcessorConfig } from './config';
 import { workflowProcessorDatabaseOptions } from './data-source';
 import { driveFetchClients } from './executors/cloud-drive/drive-fetch-deps';
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
     config,
     broker,
     checkpoints: new NodeRunsRepository(ds),
+    // Waits and long retry backoffs park here instead of holding their job (issue #15 item 3).
+    parks: new WakeupsRepository(ds),
     control: new ExecutionStatusRepository(ds),
     mailer,
     metrics: createWorkflowMetrics(metrics),
