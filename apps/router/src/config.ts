@@ -32,4 +32,11 @@ export class RouterConfig extends BaseConfig {
   @Min(1)
   @Max(100)
   DB_POOL_SIZE = 10;
+
+  /** How often the router reads the work queues' and dead-letter queues' depths for /metrics. */
+  @EnvInt()
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  QUEUE_METRICS_INTERVAL_MS = 15_000;
 }

@@ -7,6 +7,7 @@ import { RouterConfig } from './config';
 import { routerDatabaseOptions } from './data-source';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
 import { createRouterMetrics } from './metrics';
+import { startQueueDepths } from './queue-depths';
 import { startResultsConsumer } from './results/results.consumer';
 import { declareRouterQueues } from './topology';
 
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
   // The database is ready; the broker subscribes once connected, after declaring these queues.
   await declareRouterQueues(broker);
   startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH });
+  // Queue and dead-letter depths on /metrics (dashboards, alerts, autoscaling checks).
+  const depths = startQueueDepths({ broker, metrics, logger, intervalMs: config.QUEUE_METRICS_INTERVAL_MS });
+  lifecycle.onShutdown('queue depths', () => depths.stop());
 
   const app = createApp({
     metricsToken: config.METRICS_TOKEN,
