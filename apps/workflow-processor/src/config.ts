@@ -139,6 +139,13 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
   @Max(86_400)
   WAKE_HEARTBEAT_SECONDS = 300;
 
+  /** Checkpoints and wake-up rows older than this are deleted (hourly, in batches); the public API and the router prune theirs with the same variable. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  EXECUTION_RETENTION_DAYS = 30;
+
   /** How often each replica looks for parked runs that are due. */
   @EnvInt()
   @IsInt()

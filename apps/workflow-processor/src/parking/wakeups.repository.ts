@@ -48,6 +48,21 @@ export class WakeupsRepository implements ParkStore {
     await this.ds.query('DELETE FROM workflow_wakeups WHERE execution_key = $1', [executionKey]);
   }
 
+  /**
+   * Deletes up to `limit` rows woken and untouched for `days` (left behind by
+   * a run that ended without clearing them); returns how many.
+   */
+  async pruneBatch(days: number, limit: number): Promise<number> {
+    const result = (await this.ds.query(
+      `DELETE FROM workflow_wakeups WHERE execution_key = ANY(ARRAY(
+         SELECT execution_key FROM workflow_wakeups
+          WHERE wake_at IS NULL AND updated_at < now() - make_interval(days => $1)
+          LIMIT $2))`,
+      [days, limit],
+    )) as [unknown[], number];
+    return result[1];
+  }
+
   async wakeDue(limit: number, publish: (wake: DueWakeUp) => Promise<void>): Promise<number> {
     return this.ds.transaction(async (m) => {
       // Locked rows belong to another replica's pass (or to a run re-parking): skipped, never waited for.
