@@ -55,8 +55,19 @@ export function startWaker(options: WakerOptions): Waker {
     return current;
   };
 
+  // Logged when passes start failing (broker or database down), not on every tick of the outage.
+  let failing = false;
   const timer = setInterval(() => {
-    runOnce().catch((err: unknown) => logger.warn('wake-up pass failed; the wake-ups stay due', { error: errorMessage(err) }));
+    runOnce().then(
+      () => {
+        if (failing) logger.info('wake-up passes work again');
+        failing = false;
+      },
+      (err: unknown) => {
+        if (!failing) logger.warn('wake-up pass failed; the wake-ups stay due', { error: errorMessage(err) });
+        failing = true;
+      },
+    );
   }, options.intervalMs);
   timer.unref();
 
