@@ -3,3 +3,4 @@ export * from './notifications';
 export * from './pg-pool';
 export * from './errors';
 export * from './retention';
+export * from './raw-rows';
