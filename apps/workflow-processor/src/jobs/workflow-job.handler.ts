@@ -10,6 +10,7 @@ import { JobResults, type FinalResult } from '../results/job-results';
 import { parseWorkflowJob } from './workflow-job';
 import { findPolicyViolation } from '../executors/ai/data-shield/shield-policy';
 import { initialTaskStates } from '../engine/task-states';
+import { mayPark } from '../engine/node-kinds';
 import type { ParkStore } from '../parking/park-store';
 
 export interface WorkflowJobHandlerDeps {
@@ -124,7 +125,8 @@ export class WorkflowJobHandler {
         return;
       }
       await results.final(finalResult(outcome));
-      if (parks) await this.clearParked(parks, parsed.job.executionKey, logger);
+      // Only a graph that can park has a wake-up row to forget: other runs spend no statement on it.
+      if (parks && mayPark(parsed.job.graph)) await this.clearParked(parks, parsed.job.executionKey, logger);
       metrics.executions.inc({ status: outcome.status });
       if (outcome.status === 'failed') logger.info('workflow failed', { error: outcome.error, errorType: outcome.errorType, failedNode: outcome.failedNode });
       else logger.info(outcome.status === 'completed' ? 'workflow completed' : 'workflow awaiting user input', outcome.status === 'completed' ? {} : { awaitingNode: outcome.awaitingNode });
@@ -134,7 +136,7 @@ export class WorkflowJobHandler {
         // The record is already `cancelled` (the public API set it); a result would be ignored, so none is sent and the job is acked.
         logger.info('workflow run abandoned: the execution was cancelled');
         metrics.executions.inc({ status: 'cancelled' });
-        if (parks) await this.clearParked(parks, parsed.job.executionKey, logger);
+        if (parks && mayPark(parsed.job.graph)) await this.clearParked(parks, parsed.job.executionKey, logger);
         return;
       }
       if (err instanceof RunAborted && err.kind === 'shutdown') logger.info('workflow run interrupted by shutdown; the job will be redelivered');
