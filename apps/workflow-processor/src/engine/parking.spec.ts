@@ -85,6 +85,17 @@ describe('parking (issue #15 item 3)', () => {
     expect(outcome.taskStates['side']?.status).toBe('completed');
   });
 
+  it('a failure on another branch fails the run; the parked node reads as not run', async () => {
+    const def = definition([startNode(), taskNode('w', 'wait_task'), taskNode('side', 'rest_api_task'), endNode()], [edge('start', 'w'), edge('start', 'side'), edge('w', 'end'), edge('side', 'end')]);
+    const failing: TaskExecutor = async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      throw new NodeFailure('http_error', 'HTTP 400');
+    };
+    const { outcome } = await run({ executors: { wait_task: parkingWait(30_000, 1, []), rest_api_task: failing }, parks: new MemoryParks() }, def);
+    expect(outcome).toMatchObject({ status: 'failed', failedNode: 'side' });
+    expect(outcome.taskStates['w']?.status).toBe('pending');
+  });
+
   it('a woken node that is due runs again with the state it parked with, and the run goes on', async () => {
     const seen: NodeContext[] = [];
     const parks = new MemoryParks([{ nodeId: 'w', due: at(-500), attempt: 1, state: { n: 1 } }]);
@@ -111,6 +122,15 @@ describe('parking (issue #15 item 3)', () => {
       deadline: { at: at(60_000), text: '1 minute' },
     });
     expect(outcome).toMatchObject({ status: 'parked', wakeAt: at(60_000) });
+  });
+
+  it('a node still parked when the deadline passes fails with the deadline', async () => {
+    const seen: NodeContext[] = [];
+    const parks = new MemoryParks([{ nodeId: 'w', due: at(60_000), attempt: 1, state: { n: 1 } }]);
+    const { outcome } = await run({ executors: { wait_task: parkingWait(30_000, 1, seen) }, parks }, waitFlow(), { deadline: { at: at(-1000), text: '1 minute' } });
+    expect(outcome).toMatchObject({ status: 'failed', errorType: 'deadline_exceeded', failedNode: 'w' });
+    expect(outcome.taskStates['w']).toMatchObject({ status: 'failed', error_type: 'deadline_exceeded' });
+    expect(seen).toHaveLength(0);
   });
 
   it('a node with a terminal checkpoint ignores a parked row left behind', async () => {

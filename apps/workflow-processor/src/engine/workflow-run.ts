@@ -462,9 +462,16 @@ export class WorkflowRun {
     const reason: unknown = this.controller.signal.reason;
     if (reason instanceof RunAborted && (reason.kind === 'shutdown' || reason.kind === 'cancelled')) throw reason;
     if (this.failure) {
+      // A parked node never ran to its end here: like a node abandoned for another's failure, it reads as not run.
+      for (const id of this.parked.keys()) this.setState(id, { status: 'pending', result: null, error: null, started_at: undefined });
       return { status: 'failed', error: this.failure.error, errorType: this.failure.errorType, failedNode: this.failure.nodeId, ...this.snapshot() };
     }
     if (reason instanceof RunAborted && reason.kind === 'deadline') {
+      // A node parked past the deadline (its wake-up is brought forward to it) fails with it.
+      for (const id of this.parked.keys()) {
+        this.deadlineNodes.push(id);
+        this.setState(id, { status: 'failed', error: reason.message, error_type: 'deadline_exceeded', completed_at: this.now().toISOString() });
+      }
       const nodes = this.deadlineNodes.length ? this.deadlineNodes : nextSteps(this.req.graph, this.states).runnable;
       return {
         status: 'failed',
