@@ -77,12 +77,14 @@ export function typeMargin(emissions: Float64Array, i: number, label: number, pr
 
 const MAX_CHUNK = 200;
 const HARD_BREAK = /^[.!?]$/;
+const CONTINUES = /^[\p{Ll}\p{N}]/u;
 
 /** Token ranges [from, to) ending after a sentence end or a line break, at most MAX_CHUNK tokens each. */
 function* chunks(tokens: readonly { text: string }[]): Generator<[number, number]> {
   let from = 0;
   for (let i = 0; i < tokens.length; i++) {
-    const end = i + 1 - from >= MAX_CHUNK || (HARD_BREAK.test(tokens[i]!.text) && i + 1 - from >= 8);
+    // A dot followed by a lower-case word or a number ("u. 94. st.", "No. 5") does not end a sentence.
+    const end = i + 1 - from >= MAX_CHUNK || (HARD_BREAK.test(tokens[i]!.text) && i + 1 - from >= 8 && !CONTINUES.test(tokens[i + 1]?.text ?? ''));
     if (end) {
       yield [from, i + 1];
       from = i + 1;
