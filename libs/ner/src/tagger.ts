@@ -1,5 +1,5 @@
 import { alignAddressSpans, type TokenSpan } from './address-spans';
-import { sentenceFeatures } from './features';
+import { sentenceFeatureRows } from './features';
 import { Gazetteer } from './gazetteer';
 import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
 import { NerWeights, type NerModelFile } from './model';
@@ -30,8 +30,7 @@ export class PerceptronTagger implements NerTagger {
     for (const [from, to] of chunks(tokens)) {
       const part = tokens.slice(from, to);
       const hits = this.gazetteer.match(part);
-      const features = sentenceFeatures(part, hits);
-      const emissions = this.weights.emissions(features);
+      const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits), part.length);
       const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
       const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
       for (const span of alignAddressSpans(part, hits, decoded)) {
