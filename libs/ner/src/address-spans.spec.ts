@@ -2,7 +2,7 @@ import { alignAddressSpans, type TokenSpan } from './address-spans';
 import type { GazetteerHit } from './gazetteer';
 import { tokenize } from './tokenizer';
 
-const STREET = new Set(['street', 'st.', 'avenue', 'road', 'rue', 'club']);
+const STREET = new Set(['street', 'st.', 'avenue', 'road', 'rue', 'club', 'corner']);
 const UNIT = new Set(['apt.', 'suite']);
 
 /** Tags every token of `text` from `first` to the end (or to `last`) as one span and aligns it. */
@@ -45,6 +45,13 @@ describe('alignAddressSpans', () => {
   it('takes the street words after the second street of a corner', () => {
     expect(
       align('It is the corner of Bygget 64 and Komel Club', (t) => [location(at(t, 'Bygget'), at(t, '64') + 1), { type: 'PERSON', from: at(t, 'Komel'), to: at(t, 'Komel') + 1, score: 0.7 }]),
+    ).toEqual(['LOCATION:the corner of Bygget 64 and Komel Club']);
+    expect(
+      align('It is the corner of Bygget 64 and Komel Club', (t) => [
+        location(at(t, 'Bygget'), at(t, '64') + 1),
+        { type: 'PERSON', from: at(t, 'Komel'), to: at(t, 'Komel') + 1, score: 0.7 },
+        { type: 'ORGANIZATION', from: at(t, 'Club'), to: at(t, 'Club') + 1, score: 0.6 },
+      ]),
     ).toEqual(['LOCATION:the corner of Bygget 64 and Komel Club']);
   });
 

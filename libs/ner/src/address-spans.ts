@@ -46,9 +46,9 @@ export function alignAddressSpans(tokens: readonly Token[], hits: readonly Gazet
       continue;
     }
     let { from, to } = span;
-    // A trailing street word after a complete street.
+    // A trailing street word after a complete street (not the second street of a crossing: "... and Komel Club").
     const last = to - 1;
-    if (to - from >= 3 && isStreet(last)) {
+    if (to - from >= 3 && isStreet(last) && !CROSSINGS.has(span)) {
       let lineStart = last - 1;
       while (lineStart > from && !LINE_OR_LIST_BREAK.test(text(lineStart - 1))) lineStart--;
       let hasStreet = false;
@@ -79,6 +79,8 @@ export function alignAddressSpans(tokens: readonly Token[], hits: readonly Gazet
 }
 
 const CAPITALISED = /^\p{Lu}/u;
+/** Spans mergeCorners made: their last street word is the second street's own. */
+const CROSSINGS = new WeakSet<TokenSpan>();
 
 /**
  * "[the] corner of <LOCATION> and <LOCATION or ORGANIZATION>" → one LOCATION from "the" (or "corner"),
@@ -94,9 +96,19 @@ function mergeCorners(tokens: readonly Token[], hits: readonly GazetteerHit[][],
     if (corner && b && (b.type === 'LOCATION' || b.type === 'ORGANIZATION' || b.type === 'PERSON') && b.from === a.to + 1 && lower(a.to) === 'and') {
       const from = lower(a.from - 3) === 'the' ? a.from - 3 : a.from - 2;
       let to = b.to;
-      while (to < tokens.length && CAPITALISED.test(tokens[to]!.text) && inList(hits[to], 'street') && !spans.some((s) => s !== b && s.from === to)) to++;
-      out.push({ type: 'LOCATION', from, to, score: Math.min(a.score, b.score) });
       k++;
+      while (to < tokens.length && CAPITALISED.test(tokens[to]!.text) && inList(hits[to], 'street')) {
+        // A street word the tagger took for a span of its own ("Club" as an ORGANIZATION) joins too.
+        const next = spans[k + 1];
+        if (next && next.from === to) {
+          if (next.to !== to + 1) break;
+          k++;
+        }
+        to++;
+      }
+      const crossing: TokenSpan = { type: 'LOCATION', from, to, score: Math.min(a.score, b.score) };
+      CROSSINGS.add(crossing);
+      out.push(crossing);
       continue;
     }
     out.push(a);
@@ -159,7 +171,9 @@ function extendAddresses(tokens: readonly Token[], hits: readonly GazetteerHit[]
         if (DIGITS.test(text(to)) && !inList(hits[to], 'street')) to++;
       }
     }
-    out.push({ ...span, to });
+    const extended = to === span.to ? span : { ...span, to };
+    if (CROSSINGS.has(span)) CROSSINGS.add(extended);
+    out.push(extended);
     coveredTo = to;
   }
   return out;

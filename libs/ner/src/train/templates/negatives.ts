@@ -110,4 +110,6 @@ export const NEGATIVE_TEMPLATES: readonly string[] = [
   'The {NUM} {NOUN}s were [counted|sold|lost].',
   '[Bot|User|Agent|Customer|Support|Q|A|Interviewer|Guest|Host|Caller|Operator|Assistant|System]: [Hello, how can I help?|What is the order number?|Can you repeat that?|Thanks, that is all.|One moment please.]',
   '[Bot|Agent|Support|Assistant]: [How can I help you today?|Anything else?|Your ticket is open.]\n[User|Customer|Caller]: [My card does not work.|No, thanks.|When will it arrive?]',
+  '[Just|Still|Only|Finally|Already|Really|Maybe|Simply|Never] [posted|finished|booked|shared|sent|lost|found] [a photo|the report|my ticket|the link|a review] [{URL}|today|again|]',
+  '[Just|Finally|Already] [got|received|opened] the {NOUN}[!|.|]',
 ];

@@ -128,4 +128,7 @@ export const PEOPLE_TEMPLATES: readonly string[] = [
   '[Thanks|Sorry|Listen|Look|Hey|Wait], {FIRST}[.|!|?|, I will call you back.]',
   '[Do you remember|Have you met|Did you see] {FIRST}?',
   'User: [My name is|I am|This is] {PERSON}[.| and I need help.]',
+  '"[Hurry up|I am tired|Look at this|We are late|Not now]!" said {FIRST} to {FIRST}.',
+  '"[Hurry up|I am tired|Look at this|We are late]," {FIRST} [told|whispered to|shouted at] {FIRST}.',
+  '[Asked|Told|Ask|Tell] {FIRST} [about it|to wait|to call {FIRST}].',
 ];
