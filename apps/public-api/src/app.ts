@@ -4,7 +4,7 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
-import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentityModule, type PrincipalCache } from './identity';
+import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentityModule, type PrincipalCache, type QuotasService } from './identity';
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createShieldModule } from './shield';
@@ -31,6 +31,8 @@ export interface PublicApiDeps {
   broker?: RagBroker;
   /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
   audit?: AuditLog;
+  /** Quotas (main's, shared with executionServices); default: this app's own. */
+  quotas?: QuotasService;
   /** The built web console served at `/` (main passes CONSOLE_DIR or dist/apps/console); none in most tests. */
   consoleDir?: string;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
@@ -72,9 +74,9 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const openapi = new OpenApiRegistry();
   const limits = new RateLimits(database);
   configurePasswordHashing({ threads: config.PASSWORD_HASH_THREADS, maxQueue: config.PASSWORD_HASH_MAX_QUEUE });
-  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, limits, audit: deps.audit });
-  const { auth, audit, users } = identity;
-  const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
+  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, limits, audit: deps.audit, quotas: deps.quotas });
+  const { auth, audit, users, quotas } = identity;
+  const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, quotas, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const workflows = createWorkflowsModule({
     config,
@@ -86,19 +88,21 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     auth,
     audit,
     users,
+    quotas,
     documents,
     rag,
     executions: deps.executionServices,
     broker: deps.broker,
     cloudDrive: deps.cloudDrive,
   });
-  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
+  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities, quotas });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
   // Mounting order: earlier routes win where paths overlap.
   const features = [
     identity.features.auth,
     identity.features.users,
+    identity.features.quotas,
     workflows.features.activities,
     workflows.features.tools,
     workflows.features.analytics,

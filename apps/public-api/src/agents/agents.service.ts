@@ -56,6 +56,8 @@ export interface AgentsServiceDeps {
   logger?: Logger;
   /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
+  /** Refuses (429) a chat once the acting user's monthly LLM cost quota is used up (issue 18). */
+  llmBudget?: (userId: number) => Promise<void>;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
@@ -208,6 +210,7 @@ export class AgentsService {
       actingUser = caller.user.id;
     }
     if (!agent.active) throw new ForbiddenError('This agent is inactive');
+    if (this.deps.llmBudget) await this.deps.llmBudget(actingUser);
     const limits = this.deps.chatLimits;
     const keyHash = 'key' in caller ? agent.apiKeyHash : null;
     if (keyHash !== null) await this.limit(`agent-key:${keyHash}`, limits.perKey, 'with this agent key');

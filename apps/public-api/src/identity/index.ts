@@ -10,9 +10,10 @@ import { AuthChangeNotifications1764000000060 } from './migrations/1764000000060
 import { CreateAuditLog1764000000070 } from './migrations/1764000000070-CreateAuditLog';
 import { CreateCredentials1764000000071 } from './migrations/1764000000071-CreateCredentials';
 import { AuditAggregatesAndTokenVersion1764000000091 } from './migrations/1764000000091-AuditAggregatesAndTokenVersion';
+import { CreateUserQuotas1764000000250 } from './migrations/1764000000250-CreateUserQuotas';
 import { UserEntity } from './users/user.entity';
 
-export { createIdentityModule } from './identity.module';
+export { createIdentityModule, createQuotasService } from './identity.module';
 export type { IdentityModule, IdentityModuleDeps, IdentityServices } from './identity.module';
 export { currentUser } from './auth/auth-user';
 export type { AuthUser } from './auth/auth-user';
@@ -32,6 +33,8 @@ export { runUserCreate } from './users/user-create.command';
 export { configurePasswordHashing } from './users/password';
 export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { AuditLog } from './audit/audit-log';
+export { QuotasService } from './quotas/quotas.service';
+export type { QuotaName, UsageView } from './quotas/quotas.service';
 export type { AuditEntry, RepeatedEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';
 export { auditRecordView, type AuditRecordView } from './audit/audit.feature';
@@ -48,4 +51,5 @@ export const IDENTITY_MIGRATIONS = [
   CreateAuditLog1764000000070,
   CreateCredentials1764000000071,
   AuditAggregatesAndTokenVersion1764000000091,
+  CreateUserQuotas1764000000250,
 ];

@@ -8,7 +8,7 @@ import { parseChatQuestion, parseCreateChatbot, parseUpdateChatbot } from './cha
 import { describeChatbotRoutes } from './chatbots.openapi';
 import { ChatbotsRepository } from './chatbots.repository';
 import { CHATBOT_NOT_FOUND, ChatbotsService } from './chatbots.service';
-import type { AuthGuards } from '../../identity';
+import type { AuthGuards, QuotasService } from '../../identity';
 
 function chatbotId(value: unknown): number {
   const id = idParam(value);
@@ -17,7 +17,10 @@ function chatbotId(value: unknown): number {
 }
 
 /** Spec 4.12: chatbots of the caller, and their public config and chat (X-Chatbot-Key). */
-export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'openapi' | 'limits'> & { auth: AuthGuards }> {
+export function createChatbotsFeature(deps: {
+  rag: RagModule;
+  quotas: Pick<QuotasService, 'assertLlmBudget'>;
+}): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'openapi' | 'limits'> & { auth: AuthGuards }> {
   return {
     name: 'chatbots',
     register(api, ctx) {
@@ -26,6 +29,8 @@ export function createChatbotsFeature(deps: { rag: RagModule }): ApiFeature<Pick
         repo: new ChatbotsRepository(ctx.database),
         // A chatbot whose owner turned Data Shield on answers through a shielded model call.
         ask: async (ownerId, q, chatbotId) => {
+          // The answer's model call is the owner's: refused (429) once their monthly LLM cost quota is used up.
+          await deps.quotas.assertLlmBudget(ownerId);
           const dataShield = await shieldSettings.shieldFor('chatbot', { id: chatbotId, ownerId });
           // Visitors get download links of minutes (issue 13, low), not the hour of the owner's own answers.
           return deps.rag.service.ask(ownerId, { ...q, signedUrlTtlSeconds: ctx.config.CHATBOT_SIGNED_URL_TTL_SECONDS, ...(dataShield ? { dataShield } : {}) });

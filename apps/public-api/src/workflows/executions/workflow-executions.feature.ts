@@ -15,7 +15,7 @@ import { CorrelationTokenSealer } from './correlation-token';
 import { ExecutionResultsService } from './execution-results.service';
 import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
 import { describeExecutionRoutes } from './workflow-executions.openapi';
-import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
+import { EXECUTION_NOT_FOUND, type ExecutionQuotas, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { AuthGuards } from '../../identity';
 
@@ -28,6 +28,8 @@ export interface ExecutionServicesDeps {
   logger: Logger;
   metrics: Metrics;
   audit: AuditLog;
+  /** Monthly execution and LLM cost quotas, checked at each start; without them, none. */
+  quotas?: ExecutionQuotas;
 }
 
 export interface ExecutionServices {
@@ -54,6 +56,7 @@ export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionS
       audit: deps.audit,
       credentials: createCredentialsService(deps),
       maxRunningPerUser: deps.config.MAX_RUNNING_EXECUTIONS_PER_USER,
+      ...(deps.quotas ? { quotas: deps.quotas } : {}),
       jobUserSecret: deps.config.INTERNAL_SERVICE_JWT_SECRET,
     }),
   };
