@@ -26,7 +26,7 @@ export interface AgentsModule {
 /** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
 export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
   const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities, quotas: deps.quotas });
-  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, auth: deps.auth };
+  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, logger: deps.logger, auth: deps.auth };
   return {
     features: {
       chatbots: bindFeature(createChatbotsFeature({ rag: deps.rag, quotas: deps.quotas }), needs),
