@@ -118,7 +118,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     shield.features.dataShield,
     documents.features.documents,
     documents.features.collections,
-    bindFeature(rag.feature, { config, openapi, auth }),
+    bindFeature(rag.feature, { config, openapi, auth, quotas }),
     workflows.features.webhooks,
     agents.features.chatbots,
     agents.features.agents,

@@ -93,7 +93,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
   const prompts = new PromptsRepository(database);
   const collectionsRepo = new CollectionsRepository(database);
   const collections = new CollectionsService(collectionsRepo, documents);
-  const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth, audit: deps.audit };
+  const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth, audit: deps.audit, quotas: deps.quotas };
 
   return {
     features: {

@@ -200,7 +200,7 @@ export function describePromptRoutes(openapi: OpenApiRegistry): void {
       408: { description: 'Generation timed out (RTIO_TIMEOUT_SECONDS)', schema: ERROR_BODY },
       500: { description: 'Generation failed; details.error says why', schema: ERROR_BODY },
     },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 429],
   });
   openapi.add('get', '/internal/prompts', {
     summary: 'The prompts a user sees (system plus own), for internal services',

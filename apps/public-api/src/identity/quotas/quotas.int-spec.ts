@@ -231,5 +231,17 @@ describe('monthly LLM cost quota', () => {
     const chat = await request(app).post(`/api/chatbots/${bot.body.data.slug}/chat`).set('X-Chatbot-Key', bot.body.data.api_key).send({ query: 'hello?' });
     expect(chat.status).toBe(429);
     expect((chat.body as ErrorBody).error.details).toMatchObject({ quota: 'llm_cost' });
+
+    // The caller's own model calls in the public API too.
+    const rag = await request(app).post('/api/rag/query').set('Authorization', gina.auth).send({ query: 'What is due?' });
+    expect(rag.status).toBe(429);
+    expect(rag.headers['retry-after']).toMatch(/^\d+$/);
+    const rtio = await request(app)
+      .post('/api/prompts/generate-rtio')
+      .set('Authorization', gina.auth)
+      .send({ document_id: 1, classification_result: { document_type: 'invoice', category: 'finance', key_features: ['total'], confidence: 0.9 } });
+    expect(rtio.status).toBe(429);
+    // Others are not concerned.
+    expect((await request(app).post('/api/rag/query').set('Authorization', actors.bob.auth).send({ query: 'What is due?' })).status).not.toBe(429);
   });
 });
