@@ -27,7 +27,7 @@ export function answerChunks(answer: string, size = CHAT_STREAM_CHUNK_CHARS): st
   const chunks: string[] = [];
   let rest = answer;
   while (rest.length > size) {
-    const space = rest.lastIndexOf(' ', size);
+    const space = rest.lastIndexOf(' ', size - 1);
     const cut = space > size / 2 ? space + 1 : size;
     chunks.push(rest.slice(0, cut));
     rest = rest.slice(cut);
