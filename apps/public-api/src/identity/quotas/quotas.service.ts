@@ -127,22 +127,29 @@ export class QuotasService {
     return { period: { start: period, end: nextPeriod(period) }, quotas, warnings: QUOTA_NAMES.filter((n) => quotas[n].warning) };
   }
 
-  /** The user's usage against their quotas; mails any warning not yet mailed this month. */
+  /** The user's usage against their quotas; any warning not yet mailed this month is mailed in the background (a read never waits for SMTP). */
   async usage(userId: number): Promise<UsageView> {
-    const period = periodOf(this.now());
-    const [overrides, used] = await Promise.all([this.deps.repo.overrides(userId), this.deps.repo.usage(userId, period)]);
-    const view = this.view(period, this.effective(overrides), used);
-    await this.mailWarnings(userId, period, view, used.warned);
+    const { view, mailed } = await this.usageAndMail(userId);
+    mailed.catch((err: unknown) => this.deps.logger.warn('quota warning mail failed', { userId, error: err instanceof Error ? err.message : String(err) }));
     return view;
   }
 
   /** Re-reads the usage and mails what crossed 80 % (after an upload or a start); never throws. */
   async checkWarnings(userId: number): Promise<void> {
     try {
-      await this.usage(userId);
+      await (
+        await this.usageAndMail(userId)
+      ).mailed;
     } catch (err) {
       this.deps.logger.warn('quota warning check failed', { userId, error: err instanceof Error ? err.message : String(err) });
     }
+  }
+
+  private async usageAndMail(userId: number): Promise<{ view: UsageView; mailed: Promise<void> }> {
+    const period = periodOf(this.now());
+    const [overrides, used] = await Promise.all([this.deps.repo.overrides(userId), this.deps.repo.usage(userId, period)]);
+    const view = this.view(period, this.effective(overrides), used);
+    return { view, mailed: this.mailWarnings(userId, period, view, used.warned) };
   }
 
   private async mailWarnings(userId: number, period: string, view: UsageView, warned: readonly string[]): Promise<void> {
