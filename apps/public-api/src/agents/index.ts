@@ -24,3 +24,4 @@ export const AGENTS_MIGRATIONS = [
   AgentPublicScope1764000000139,
   AgentAllowedOrigins1764000000252,
 ];
+export { agentsUserData } from './user-data';

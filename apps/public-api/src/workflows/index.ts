@@ -43,3 +43,5 @@ export { startExecutionReaper } from './executions/execution-reaper';
 export { startResultsConsumer } from './executions/results.consumer';
 export { EXECUTION_CHANGED_CHANNEL } from './executions/execution-watch';
 export { startScheduler } from './schedules/schedules.service';
+export { workflowsUserData } from './user-data';
+export type { WorkflowsUserDataDeps } from './user-data';

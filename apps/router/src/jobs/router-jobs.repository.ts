@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { preparedRows } from '@docflow/persistence';
 import type { JobStatus, JobType, QueueName, ResultStatus } from '@docflow/contracts';
 import { isTerminal, JOB_STATUS_RANK } from './job-status';
@@ -45,6 +45,13 @@ export class RouterJobsRepository {
 
   async delete(jobId: string): Promise<void> {
     await this.ds.getRepository(RouterJobEntity).delete({ jobId });
+  }
+
+  /** Deletes the jobs with these ids; answers how many there were. */
+  async deleteMany(jobIds: string[]): Promise<number> {
+    if (jobIds.length === 0) return 0;
+    const result = await this.ds.getRepository(RouterJobEntity).delete({ jobId: In(jobIds) });
+    return result.affected ?? 0;
   }
 
   findById(jobId: string): Promise<RouterJobEntity | null> {
