@@ -330,6 +330,17 @@ export class PublicApiConfig extends BaseConfig {
   @Max(7 * 86400)
   EXECUTION_LEASE_SECONDS = 900;
 
+  /**
+   * Finished executions (with their steps) and settled event logs older than
+   * this are deleted by housekeeping, in batches (issue #15 item 5); the
+   * router and the workflow processor prune their tables with the same variable.
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  EXECUTION_RETENTION_DAYS = 30;
+
   /** How often the reaper looks for expired leases. */
   @EnvInt()
   @IsInt()

@@ -4,11 +4,11 @@ import type { DocumentsModule } from '../documents';
 import { type AuditLog, type GdprModule, purgeExpiredAuthRecords } from '../identity';
 import type { PublicApiConfig, PublicApiDatabase, RateLimits } from '../platform';
 import type { RagModule } from '../rag';
-import { type EventBusModule, type ExecutionServices, type SchedulesService, startExecutionReaper, startResultsConsumer, startScheduler } from '../workflows';
+import { type EventBusModule, type ExecutionServices, executionRetention, type SchedulesService, startExecutionReaper, startResultsConsumer, startScheduler } from '../workflows';
 import { startHousekeeping } from './housekeeping';
 
 export interface WorkersDeps {
-  config: Pick<PublicApiConfig, 'SHUTDOWN_TIMEOUT_MS' | 'EXECUTION_LEASE_SECONDS' | 'REAPER_INTERVAL_SECONDS' | 'SCHEDULER_INTERVAL_SECONDS' | 'GDPR_INTERVAL_SECONDS'>;
+  config: Pick<PublicApiConfig, 'SHUTDOWN_TIMEOUT_MS' | 'EXECUTION_LEASE_SECONDS' | 'REAPER_INTERVAL_SECONDS' | 'SCHEDULER_INTERVAL_SECONDS' | 'GDPR_INTERVAL_SECONDS' | 'EXECUTION_RETENTION_DAYS'>;
   logger: Logger;
   database: PublicApiDatabase;
   broker: Broker;
@@ -43,12 +43,15 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
     intervalSeconds: config.REAPER_INTERVAL_SECONDS,
   });
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
+  const retention = executionRetention(deps.database, config.EXECUTION_RETENTION_DAYS);
   const housekeeping = startHousekeeping(
     [
       { name: 'expired auth records', run: () => purgeExpiredAuthRecords(deps.database) },
       { name: 'expired audit rows', run: async () => ({ auditRows: await deps.audit.purgeExpired() }) },
       { name: 'ended rate-limit windows', run: async () => ({ rateLimitWindows: await deps.limits.store.purgeExpired() }) },
       { name: 'expired data exports', run: () => deps.gdpr.exports.purgeExpired() },
+      // Issue #15 item 5: finished executions, their steps and settled event logs past EXECUTION_RETENTION_DAYS, in batches.
+      { name: 'expired executions', run: () => retention.run() },
     ],
     logger,
   );

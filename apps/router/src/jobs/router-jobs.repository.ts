@@ -54,6 +54,20 @@ export class RouterJobsRepository {
     return result.affected ?? 0;
   }
 
+  /**
+   * Deletes up to `limit` jobs untouched for `days` (retention,
+   * EXECUTION_RETENTION_DAYS): the execution record in the public API keeps
+   * what the user sees; a job this old is only the relay's bookkeeping.
+   */
+  async pruneBatch(days: number, limit: number): Promise<number> {
+    const result = (await this.ds.query(
+      `DELETE FROM router_jobs WHERE job_id = ANY(ARRAY(
+         SELECT job_id FROM router_jobs WHERE updated_at < now() - make_interval(days => $1) LIMIT $2))`,
+      [days, limit],
+    )) as [unknown[], number];
+    return result[1];
+  }
+
   findById(jobId: string): Promise<RouterJobEntity | null> {
     return this.ds.getRepository(RouterJobEntity).findOneBy({ jobId });
   }
