@@ -36,6 +36,9 @@ function systemPrompt(agent: AgentEntity, offered: string[]): string {
     offered.length > 0
       ? `Call the tools (${offered.join(', ')}) when they help; answer from what they return, and say so when they return nothing useful.`
       : 'Answer from what you know and what the user gives you.',
+    offered.some((name) => name.startsWith('composer_'))
+      ? 'Do not write :::composer_block markers: the server appends the preview, navigation and creation blocks for what your tools listed, previewed and created.'
+      : '',
     'Answer in plain language.',
   ]
     .filter((line) => line !== '')
