@@ -92,7 +92,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     broker: deps.broker,
     cloudDrive: deps.cloudDrive,
   });
-  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
+  const agents = createAgentsModule({ config, database, logger, openapi, limits, mailer, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
   // Mounting order: earlier routes win where paths overlap.

@@ -16,6 +16,8 @@ import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { createDataShieldSettings } from '../shield';
 import type { AgentEntity } from './agent.entity';
+import { UsersRepository } from '../identity';
+import { mailEscalationNotifier } from './escalation/escalation-notifier';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
 export interface AgentRuntime {
@@ -25,12 +27,19 @@ export interface AgentRuntime {
 }
 
 export function createAgentRuntime(
-  ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits'>,
+  ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits' | 'mailer'>,
   deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] },
 ): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
-  const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
+  const users = new UsersRepository(ctx.database);
+  const notifier = mailEscalationNotifier({
+    mailer: ctx.mailer,
+    ownerEmail: async (id) => (await users.findById(id))?.email,
+    consoleUrl: ctx.config.PUBLIC_BASE_URL,
+    logger,
+  });
+  const conversations = new ConversationsService(new ConversationsRepository(ctx.database), notifier);
   const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger });
   const squadsRepo = new SquadsRepository(ctx.database);
   const activities = deps.activities.repo;

@@ -8,7 +8,7 @@ import { createAgentsFeature } from './agents.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { createSquadsFeature } from './squads/squads.feature';
 
-export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> {
+export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits' | 'mailer'> {
   auth: AuthGuards;
   /** Agents' tools read documents; chatbots and agents answer from RAG. */
   documents: DocumentsModule;

@@ -7,11 +7,12 @@ import { apiKeyMatches, newApiKey, PER_MINUTE, type RateLimits, sha256Hex } from
 import { slugify } from '../platform';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
-import { composerBlocksOf } from './composer-tools';
-import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
+import { composerBlocksOf, navigationTargets, withoutModelBlocks } from './composer-tools';
+import type { AgentTool, ComposerPreview, ComposerRecordType, ConfirmationGate, ListedRecord } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
 import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
+import { awaitsPerson, type EscalationStatus, HOLD_MESSAGE } from './escalation/escalation-states';
 
 export const AGENT_NOT_FOUND = 'Agent not found';
 /** How many earlier messages a conversational agent sees. */
@@ -196,7 +197,7 @@ export class AgentsService {
    * a conversation session (the one named, or a new one), owned by the
    * signed-in user, else by the agent's owner.
    */
-  async publicChat(slug: string, caller: ChatCaller, turn: { query: string; sessionId?: string; files: FileRef[] }): Promise<AgentRun & { session_id: string }> {
+  async publicChat(slug: string, caller: ChatCaller, turn: { query: string; sessionId?: string; files: FileRef[] }): Promise<AgentRun & { session_id: string; escalation_status: EscalationStatus }> {
     const agent = await this.deps.repo.findBySlug(slug);
     if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
     let actingUser: number;
@@ -227,28 +228,50 @@ export class AgentsService {
     // A session belongs to the key it was made with (null: the signed-in user's own): another key's, or a key's for a signed-in caller, is 404.
     if (session.ownerId !== actingUser || session.agentId !== agent.id || session.apiKeyHash !== keyHash) throw new NotFoundError(CONVERSATION_NOT_FOUND);
     await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');
+    if (awaitsPerson(session.escalationStatus)) return this.heldTurn(session, turn);
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
-    const created: { type: string; id: number; name: string }[] = [];
+    const created: { type: ComposerRecordType; id: number; name: string }[] = [];
     const previews: ComposerPreview[] = [];
+    const listed: ListedRecord[] = [];
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
     const confirmations: ConfirmationGate = { allowed: 'user' in caller, userMessage: turn.query, store: this.deps.confirmations };
     const role = 'user' in caller ? caller.user.role : ('user' as const);
     // Key holders reach only the documents of the collection the owner made public to this agent.
     const publicDocumentIds = keyHash === null ? undefined : agent.publicCollectionId === null ? [] : await this.deps.collections.documentIds(agent.publicCollectionId);
-    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, logger: this.deps.logger };
+    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, listed, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
     const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, budget: limits.budget, ...(dataShield ? { dataShield } : {}) });
-    // What the Composer previewed (with the confirmation id a client's confirm button sends) and created this turn (2.10 blocks).
-    const blocks = composerBlocksOf(previews, created);
-    if (blocks !== '') run.answer = `${run.answer}\n\n${blocks}`;
+    // The server, not the model, writes the 2.10 blocks: what the answer points to among the records listed this turn,
+    // what the Composer previewed (with the confirmation id a client's confirm button sends) and what it created.
+    run.answer = withoutModelBlocks(run.answer);
+    const blocks = composerBlocksOf(previews, created, navigationTargets(run.answer, listed, created));
+    if (blocks !== '') run.answer = run.answer === '' ? blocks : `${run.answer}\n\n${blocks}`;
     await conversations.append(session.id, [
       { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
       { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },
     ]);
-    return { ...run, session_id: session.sessionId };
+    return { ...run, session_id: session.sessionId, escalation_status: session.escalationStatus };
+  }
+
+  /**
+   * A turn of a conversation a person holds (issue 19, item 4): the agent does not answer. The visitor's
+   * message is kept; the answer is what the person replied since the visitor's previous message, or
+   * else that a person will reply.
+   */
+  private async heldTurn(
+    session: { id: number; sessionId: string; escalationStatus: EscalationStatus },
+    turn: { query: string; files: FileRef[] },
+  ): Promise<AgentRun & { session_id: string; escalation_status: EscalationStatus }> {
+    const { conversations } = this.deps;
+    const recent = await conversations.history(session.id, HISTORY);
+    const lastVisitor = recent.map((m) => m.role).lastIndexOf('user');
+    const replies = recent.slice(lastVisitor + 1).filter((m) => m.role === 'assistant' && m.metadata['human'] === true);
+    await conversations.append(session.id, [{ role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null }]);
+    const answer = replies.length > 0 ? replies.map((m) => m.content).join('\n\n') : HOLD_MESSAGE;
+    return { answer, trace: [], tools_used: [], session_id: session.sessionId, escalation_status: session.escalationStatus };
   }
 }

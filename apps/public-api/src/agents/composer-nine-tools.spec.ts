@@ -51,14 +51,19 @@ function setup() {
     agents: { visibleTo: async (userId: number) => (reads.push(`agents:${userId}`), [{ id: 2, name: 'HR Assistant', slug: 'hr-assistant', goal: 'HR' }]) } as unknown as AgentsRepository,
     squads: {
       listOwned: async (userId: number) => (
-        reads.push(`squads:${userId}`), [{ id: 5, name: 'Review team', slug: 'review-team', process: 'sequential', agents: [{ agent_slug: 'hr-assistant' }], tasks: [{ id: 't1' }] }]
+        reads.push(`squads:${userId}`),
+        [{ id: 5, name: 'Review team', slug: 'review-team', process: 'sequential', agents: [{ agent_slug: 'hr-assistant' }], tasks: [{ id: 't1' }] }]
       ),
     } as unknown as Pick<SquadsRepository, 'listOwned'>,
     ask: async () => ({ answer: '', sources: [] }),
   });
   const create = composerCreateTools({
-    activities: { create: async (c: { id: number }, f: Record<string, unknown>) => (writes.push({ kind: 'workflow', userId: c.id, fields: f }), { id: 70, name: String(f['name']) }) } as unknown as ActivitiesService,
-    prompts: { create: async (c: { id: number }, f: Record<string, unknown>) => (writes.push({ kind: 'prompt', userId: c.id, fields: f }), { id: 40, title: String(f['title']) }) } as unknown as PromptsService,
+    activities: {
+      create: async (c: { id: number }, f: Record<string, unknown>) => (writes.push({ kind: 'workflow', userId: c.id, fields: f }), { id: 70, name: String(f['name']) }),
+    } as unknown as ActivitiesService,
+    prompts: {
+      create: async (c: { id: number }, f: Record<string, unknown>) => (writes.push({ kind: 'prompt', userId: c.id, fields: f }), { id: 40, title: String(f['title']) }),
+    } as unknown as PromptsService,
     createAgent: async (ctx, f) => (writes.push({ kind: 'agent', userId: ctx.userId, fields: f }), { id: 20, name: String(f['name']) }),
     createSquad: async (ctx, f) => (writes.push({ kind: 'squad', userId: ctx.userId, fields: f }), { id: 50, name: String(f['name']) }),
   });

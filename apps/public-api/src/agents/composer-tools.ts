@@ -35,7 +35,10 @@ export function consolePath(kind: ComposerRecordType, id: number): string {
 const MODEL_WRITTEN_BLOCK = /:::composer_block[^\n]*\n[\s\S]*?\n:::/g;
 
 export function withoutModelBlocks(answer: string): string {
-  return answer.replace(MODEL_WRITTEN_BLOCK, '').replace(/\n{3,}/g, '\n\n').trim();
+  return answer
+    .replace(MODEL_WRITTEN_BLOCK, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Shortest name a navigation block is matched on: shorter ones ("A", "HR") would point at records the answer never meant. */
@@ -67,11 +70,7 @@ export function navigationTargets(answer: string, listed: readonly ListedRecord[
  * a `navigation` block per existing record the answer points to, one `<type>_preview` per preview
  * issued, then the creation_result.
  */
-export function composerBlocksOf(
-  previews: readonly ComposerPreview[],
-  created: readonly { type: ComposerRecordType; id: number; name: string }[],
-  navigation: readonly ListedRecord[] = [],
-): string {
+export function composerBlocksOf(previews: readonly ComposerPreview[], created: readonly { type: ComposerRecordType; id: number; name: string }[], navigation: readonly ListedRecord[] = []): string {
   const blocks = navigation.map((r) => composerBlock('navigation', { kind: r.kind, id: r.id, name: r.name, path: consolePath(r.kind, r.id) }));
   blocks.push(...previews.map((p) => composerBlock(PREVIEW_BLOCKS[p.type], { tool: `composer_create_${p.type}`, confirmation_id: p.confirmation_id, expires_at: p.expires_at, data: p.data })));
   if (created.length > 0) blocks.push(composerBlock('creation_result', { created: created.map((c) => ({ ...c, path: consolePath(c.type, c.id) })) }));
