@@ -76,7 +76,8 @@ export async function runAgent(
   const maxModelCalls = Math.min(agent.maxIterations, turn.budget?.modelCalls ?? Number.POSITIVE_INFINITY);
   const maxToolCalls = turn.budget?.toolCalls ?? Number.POSITIVE_INFINITY;
   let toolCalls = 0;
-  const fileNote = turn.files.length > 0 ? `\n\nAttached files:\n${turn.files.map((f) => `- ${f.name ?? f.url} (${f.mime_type ?? 'unknown type'}): ${f.url}`).join('\n')}` : '';
+  // The files themselves are fetched and read by the LLM service with each model call of the turn (file_urls, issue 19 item 1).
+  const fileNote = turn.files.length > 0 ? `\n\nAttached files (their content follows): ${turn.files.map((f) => f.name ?? f.url).join(', ')}` : '';
   const messages: ChatCallMessage[] = [{ role: 'system', content: systemPrompt(agent, offered) }, ...turn.history, { role: 'user', content: turn.query + fileNote }];
   const toolSpecs: ChatCall['tools'] = offered.map((name) => ({ type: 'function', function: { name, description: tools.get(name)?.description, parameters: tools.get(name)?.parameters } }));
   const trace: TraceStep[] = [];
@@ -94,6 +95,7 @@ export async function runAgent(
         temperature: agent.temperature,
         ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}),
         ...(turn.dataShield ? { data_shield: turn.dataShield } : {}),
+        ...(turn.files.length > 0 ? { file_urls: turn.files } : {}),
       });
     } catch (err) {
       if (err instanceof InternalServiceError)
