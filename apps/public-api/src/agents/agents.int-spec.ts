@@ -265,6 +265,16 @@ describe('agents (spec 2.10, 4.11)', () => {
     );
   });
 
+  it('hands a turn’s file_urls to the LLM service with each model call, and keeps them on the user’s message', async () => {
+    const file = { url: 'http://docs.test:1337/api/documents/5/signed-download?expires=1&signature=x', mime_type: 'application/pdf', name: 'policy.pdf' };
+    kit.llm.chatReplies.push({ content: '', tool_calls: [{ id: 'f1', type: 'function', function: { name: 'list_workflows', arguments: '{}' } }] }, { content: 'Read it.' });
+    const before = kit.llm.callsTo('/api/v1/chat').length;
+    const res = await chat(agent.slug, { key: agent.api_key }, { query: 'What does the file say?', file_urls: [file] });
+    expect(res.status).toBe(200);
+    const calls = kit.llm.callsTo('/api/v1/chat').slice(before);
+    expect(calls.map((c) => c.body['file_urls'])).toEqual([[file], [file]]);
+  });
+
   it('manages conversations: create, add messages (also internally), escalate, filter, delete', async () => {
     const created = await request(kit.app)
       .post('/api/agent-conversations')
