@@ -4,7 +4,7 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
-import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentityModule, type PrincipalCache } from './identity';
+import { type AuditLog, type AuthGuards, configurePasswordHashing, createCredentialsService, createIdentityModule, type PrincipalCache } from './identity';
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
 import { createRagModule, type RagBroker, type RagModule } from './rag';
 import { createShieldModule } from './shield';
@@ -94,7 +94,20 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     broker: deps.broker,
     cloudDrive: deps.cloudDrive,
   });
-  const agents = createAgentsModule({ config, database, logger, openapi, limits, mailer, auth, documents, rag, activities: workflows.activities });
+  const credentials = createCredentialsService({ config, database, audit });
+  const agents = createAgentsModule({
+    config,
+    database,
+    logger,
+    openapi,
+    limits,
+    mailer,
+    auth,
+    documents,
+    rag,
+    activities: workflows.activities,
+    credentialFields: (ownerId, id) => credentials.fieldsFor(ownerId, id),
+  });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
 
   // Mounting order: earlier routes win where paths overlap.

@@ -15,6 +15,8 @@ export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'dat
   rag: RagModule;
   /** Agents' tools list activities, and the Composer drafts them. */
   activities: WorkflowsModule['activities'];
+  /** The owner's credential's fields (the credential store), for agents' MCP servers. */
+  credentialFields(ownerId: number, credentialId: number): Promise<Record<string, string> | undefined>;
 }
 
 export interface AgentsModule {
@@ -23,7 +25,7 @@ export interface AgentsModule {
 
 /** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
 export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
-  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities });
+  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities, credentialFields: deps.credentialFields });
   const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, auth: deps.auth };
   return {
     features: {

@@ -24,7 +24,24 @@ const agentFields = {
   conversational: { type: 'boolean', default: false },
   branding: { type: 'object' },
   welcome_message: { type: ['string', 'null'] },
-  mcp_servers: { type: 'array', items: { type: 'object' } },
+  mcp_servers: {
+    type: 'array',
+    maxItems: 20,
+    description:
+      'MCP servers whose tools the agent may call, offered as <server>.<tool>: url over Streamable HTTP (or SSE), allowed_tools filters them, public_tools are those key holders get, credential_id one of the owner’s credentials (token sent as a bearer token)',
+    items: {
+      type: 'object',
+      required: ['name', 'url'],
+      properties: {
+        name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+        url: { type: 'string' },
+        transport: { type: 'string', enum: ['streamable_http', 'sse'] },
+        credential_id: { type: 'integer' },
+        allowed_tools: { type: 'array', items: { type: 'string' } },
+        public_tools: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  },
   public_collection_id: { type: ['integer', 'null'], description: 'One of the owner’s collections: the only documents key holders may list and search' },
   active: { type: 'boolean', default: true },
 };

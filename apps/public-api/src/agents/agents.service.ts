@@ -11,6 +11,7 @@ import { composerBlocksOf, navigationTargets, withoutModelBlocks } from './compo
 import type { AgentTool, ComposerPreview, ComposerRecordType, ConfirmationGate, ListedRecord } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
+import type { McpToolbox } from './mcp/mcp-toolbox';
 import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
 import { awaitsPerson, type EscalationStatus, HOLD_MESSAGE } from './escalation/escalation-states';
 
@@ -57,6 +58,8 @@ export interface AgentsServiceDeps {
   logger?: Logger;
   /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
+  /** The agent's MCP servers' tools, listed at the start of each turn (mcp/mcp-toolbox.ts). */
+  mcp?: Pick<McpToolbox, 'open'>;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
@@ -244,7 +247,21 @@ export class AgentsService {
     const publicDocumentIds = keyHash === null ? undefined : agent.publicCollectionId === null ? [] : await this.deps.collections.documentIds(agent.publicCollectionId);
     const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, listed, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, budget: limits.budget, ...(dataShield ? { dataShield } : {}) });
+    // Key holders get only the MCP tools the owner marked public; a server that is down only loses its tools for this turn.
+    const mcp = await this.deps.mcp?.open(agent, keyHash !== null);
+    let run: AgentRun;
+    try {
+      run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, {
+        history,
+        query: turn.query,
+        files: turn.files,
+        budget: limits.budget,
+        ...(dataShield ? { dataShield } : {}),
+        ...(mcp ? { mcpTools: mcp.tools } : {}),
+      });
+    } finally {
+      await mcp?.close();
+    }
     // The server, not the model, writes the 2.10 blocks: what the answer points to among the records listed this turn,
     // what the Composer previewed (with the confirmation id a client's confirm button sends) and what it created.
     run.answer = withoutModelBlocks(run.answer);
