@@ -6,10 +6,16 @@
 //      matching 200 listed records for navigation, writing previews and creation_result): p50 in µs.
 //   4. Hand-off: nothing to measure on a turn that is not escalated (the status is a column of the
 //      session row the turn already reads); an escalated turn skips the model call altogether.
-//   2. MCP tools: not built yet.
+//   2. MCP tools: the toolbox's work at the start of a turn against the loopback MCP server (SDK,
+//      Streamable HTTP): listing with a cold cache (connect + initialize + tools/list), with a warm
+//      cache (nothing until a call), and one tools/call (connect + call) after a warm start.
 import request from 'supertest';
 import { Metrics, silentLogger } from '@docflow/service-kit';
+import { createGuardedFetch } from '@docflow/outbound-http';
 import { buildDocx, LoopbackFileServer } from '@docflow/testing';
+import { LoopbackMcpServer } from '../libs/testing/src/loopback-mcp-server';
+import type { AgentEntity } from '../apps/public-api/src/agents/agent.entity';
+import { McpToolbox } from '../apps/public-api/src/agents/mcp/mcp-toolbox';
 import { buildPdf } from '../libs/text-extraction/src/testing/pdf-builder';
 import { buildPng } from '../libs/text-extraction/src/testing/png-builder';
 import { createApp } from '../apps/llm-service/src/app';
@@ -88,8 +94,49 @@ function blocks(): void {
   report('llm-turn-composer-blocks-us', [{ p50: s.p50.toFixed(1), p95: s.p95.toFixed(1) }]);
 }
 
+async function mcp(): Promise<void> {
+  const server = await LoopbackMcpServer.start();
+  const options = {
+    fetch: createGuardedFetch({ allowedHosts: [server.hostPort] }),
+    connectTimeoutMs: 5000,
+    callTimeoutMs: 5000,
+    resultMaxChars: 8000,
+    credentialFields: async () => undefined,
+  };
+  const agent = { id: 1, ownerId: 1, mcpServers: [{ name: 'demo', url: server.url, transport: 'streamable_http' }] } as unknown as AgentEntity;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const callMs: number[] = [];
+  const warmBox = new McpToolbox({ ...options, ttlMs: 3_600_000 });
+  await (await warmBox.open(agent, false)).close();
+  for (let i = 0; i < N + 5; i++) {
+    let t0 = performance.now();
+    const turn = await new McpToolbox({ ...options, ttlMs: 0 }).open(agent, false);
+    await turn.close();
+    if (i >= 5) cold.push(performance.now() - t0);
+    t0 = performance.now();
+    const w = await warmBox.open(agent, false);
+    if (i >= 5) warm.push(performance.now() - t0);
+    t0 = performance.now();
+    await w.tools.get('demo.add')!.run({ userId: 1 }, { a: 1, b: 2 });
+    if (i >= 5) callMs.push(performance.now() - t0);
+    await w.close();
+  }
+  report(
+    'llm-turn-mcp-ms',
+    [
+      ['list, cold cache', cold],
+      ['list, warm cache', warm],
+      ['first call after a warm start', callMs],
+    ].map(([name, s]) => ({ case: name as string, p50: summarize(s as number[]).p50.toFixed(2), p95: summarize(s as number[]).p95.toFixed(2) })),
+    { n: N },
+  );
+  await server.stop();
+}
+
 async function main(): Promise<void> {
   blocks();
+  await mcp();
   await files();
 }
 
