@@ -12,3 +12,4 @@ export * from './loopback-dovecot';
 export * from './secrets';
 export * from './loopback-file-server';
 export * from './loopback-mcp-server';
+export * from './otlp-receiver';

@@ -24,3 +24,4 @@ export const AGENTS_MIGRATIONS = [
   AgentPublicScope1764000000139,
   EscalationStates1764000000270,
 ];
+export { agentsUserData } from './user-data';
