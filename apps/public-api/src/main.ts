@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { CloudDriveConfig } from '@docflow/cloud-drive';
-import { createLogger, Lifecycle, loadConfigOrExit } from '@docflow/service-kit';
-import { runPrimary } from './cluster-primary';
+import { createLogger, Lifecycle, loadConfigOrExit, runPrimary } from '@docflow/service-kit';
 import { PublicApiConfig } from './platform';
 import { startPublicApi } from './server';
 

@@ -32,4 +32,11 @@ export class RouterConfig extends BaseConfig {
   @Min(1)
   @Max(100)
   DB_POOL_SIZE = 10;
+
+  /** Router processes on ROUTER_PORT (node:cluster); above 1 a primary forks them and replaces one that dies. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  ROUTER_REPLICAS = 1;
 }

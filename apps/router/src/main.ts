@@ -1,18 +1,24 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
-import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createLogger, Lifecycle, loadConfigOrExit, Metrics, runPrimary } from '@docflow/service-kit';
 import { createApp } from './app';
 import { RouterConfig } from './config';
 import { routerDatabaseOptions } from './data-source';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
-import { createRouterMetrics } from './metrics';
+import { createRouterMetrics, registerDeadLetterGauge } from './metrics';
 import { startResultsConsumer } from './results/results.consumer';
 import { declareRouterQueues } from './topology';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(RouterConfig, 'router');
   const logger = createLogger({ service: 'router', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  if (config.ROUTER_REPLICAS > 1 && cluster.isPrimary) {
+    // Replicas share the port: the public API keeps one ROUTER_URL, and every replica consumes results_queue.
+    runPrimary({ workers: config.ROUTER_REPLICAS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
+    return;
+  }
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
 
@@ -28,6 +34,7 @@ async function main(): Promise<void> {
 
   const metrics = new Metrics('router');
   const routerMetrics = createRouterMetrics(metrics);
+  registerDeadLetterGauge(metrics, async (queue) => (await broker.checkQueue(queue)).messageCount);
   const jobs = new RouterJobsRepository(ds);
 
   // The database is ready; the broker subscribes once connected, after declaring these queues.

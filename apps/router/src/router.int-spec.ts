@@ -9,7 +9,7 @@ import { createTestDatabase, createTestVhost, TestDatabase, TestVhost } from '@d
 import { createApp } from './app';
 import { routerDatabaseOptions } from './data-source';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
-import { createRouterMetrics, RouterMetrics } from './metrics';
+import { createRouterMetrics, registerDeadLetterGauge, RouterMetrics } from './metrics';
 import { startResultsConsumer } from './results/results.consumer';
 import { declareRouterQueues } from './topology';
 
@@ -304,6 +304,19 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     const text = (await request(app).get('/metrics')).text;
     expect(text).toMatch(/router_jobs_submitted_total\{job_type="OCR",service="router"\} [1-9]/);
     expect(text).toMatch(/router_results_total\{status="completed",service="router"\} [1-9]/);
+  });
+
+  it('shows the depth of each dead-letter queue in /metrics (read from the broker at scrape time)', async () => {
+    const own = new Metrics('router');
+    registerDeadLetterGauge(own, async (queue) => (await broker.checkQueue(queue)).messageCount);
+    await probe.publish(`${QUEUES.results}.dlq`, ResultMessage, { job_id: 'dead_1', status: 'completed' });
+    let text = '';
+    for (let i = 0; i < 50 && !/queue_dead_letter_messages\{queue="results_queue.dlq",service="router"\} 1\b/.test(text); i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      text = await own.registry.metrics();
+    }
+    expect(text).toMatch(/queue_dead_letter_messages\{queue="results_queue.dlq",service="router"\} 1\b/);
+    expect(text).toMatch(/queue_dead_letter_messages\{queue="workflow_queue.dlq",service="router"\} 0\b/);
   });
 
   describe('status transitions applied by the repository', () => {
