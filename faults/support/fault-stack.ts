@@ -154,7 +154,7 @@ export class FaultStack {
     const email = await api.createActivity({
       name: 'fault load: e-mail',
       workflow_definition: definition(
-        [startNode(), taskNode('mail', 'email_task', { to: ['ops@example.com'], subject: 'exec-{{execution_id}}', body: 'Amount {{amount}}', html: false }), endNode()],
+        [startNode(), taskNode('mail', 'email_send_task', { to: ['ops@example.com'], subject: 'exec-{{execution_id}}', body: 'Amount {{amount}}', html: false }), endNode()],
         chain('start', 'mail', 'end'),
         amount,
       ),
@@ -242,8 +242,9 @@ export class FaultStack {
         try {
           const res = await fetch(`http://127.0.0.1:${this.portOf(name, r.index)}/metrics`, { signal: AbortSignal.timeout(3000) });
           const text = await res.text();
-          const line = text.split('\n').find((l) => l.startsWith(`${IN_FLIGHT_GAUGE[name]} `));
-          return line ? Number(line.split(' ')[1]) : 0;
+          // `name{service="..."} 2` (the registry's default label) or `name 2`.
+          const line = text.split('\n').find((l) => l.startsWith(`${IN_FLIGHT_GAUGE[name]}{`) || l.startsWith(`${IN_FLIGHT_GAUGE[name]} `));
+          return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
         } catch {
           return -1;
         }
@@ -256,7 +257,8 @@ export class FaultStack {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const counts = await this.inFlight(name);
-      const index = counts.findIndex((n) => n > 0);
+      const holders = counts.map((n, i) => (n > 0 ? i : -1)).filter((i) => i >= 0);
+      const index = holders[Math.floor(Math.random() * holders.length)] ?? -1;
       if (index >= 0) {
         await this.killAndRestart(name, index);
         return index;
@@ -406,11 +408,12 @@ export class FaultStack {
   async ledger(scenario: string, subs: Submission[], extra: Record<string, unknown> = {}, timeoutMs = 180000): Promise<Ledger> {
     const executions = subs.filter((s) => s.id !== undefined && s.kind !== 'upload');
     const terminalOf = new Map<number, string>();
+    const completedAt = new Map<number, number>();
     const pending = new Set(executions.map((s) => s.id!));
     const deadline = Date.now() + timeoutMs;
     while (pending.size > 0 && Date.now() < deadline) {
       for (const id of [...pending]) {
-        const res = await this.alice.request<{ data: { status: string; correlation_token: string | null } }>('GET', `/workflow-executions/${id}/status`);
+        const res = await this.alice.request<{ data: { status: string; correlation_token: string | null; completed_at: string | null } }>('GET', `/workflow-executions/${id}/status`);
         this.noteStatus(res.status, 'GET /status');
         if (res.status !== 200) continue;
         const { status, correlation_token: token } = res.body.data;
@@ -419,6 +422,7 @@ export class FaultStack {
           this.noteStatus(resumed.status, 'POST /resume');
         } else if (['completed', 'failed', 'cancelled'].includes(status)) {
           terminalOf.set(id, status);
+          if (res.body.data.completed_at) completedAt.set(id, Date.parse(res.body.data.completed_at));
           pending.delete(id);
         }
       }
@@ -457,8 +461,8 @@ export class FaultStack {
       const res = await this.alice.request('GET', `/documents/${s.id}`);
       if (res.status !== 200) uploadsMissing.push(s.id!);
     }
-    const latencies = executions.map((s) => s.at).sort((a, b) => a - b);
-    void latencies;
+    // From the request that started it to the execution's completed_at (user-input runs include the pause).
+    const latencies = executions.filter((s) => completedAt.has(s.id!)).map((s) => completedAt.get(s.id!)! - s.at);
     const byKind: Record<string, number> = {};
     for (const s of subs.filter((x) => x.id !== undefined)) byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
     return {
@@ -482,9 +486,27 @@ export class FaultStack {
       serverErrors: this.serverErrors,
       serverErrorSamples: [...this.serverErrorSamples],
       dlq: await this.dlqDepths(),
-      latencyMs: { p50: 0, p99: 0 },
+      latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
       ...extra,
     };
+  }
+
+  /** Polls one execution until it pauses for input, then resumes it (gives up after `timeoutMs`; the ledger resumes what is left). */
+  async resumeWhenPaused(id: number, timeoutMs = 60000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      await sleep(500);
+      const res = await this.alice.request<{ data: { status: string; correlation_token: string | null } }>('GET', `/workflow-executions/${id}/status`).catch(() => undefined);
+      if (!res) continue;
+      this.noteStatus(res.status, 'GET /status');
+      if (res.status !== 200) continue;
+      const { status, correlation_token: token } = res.body.data;
+      if (status === 'awaiting_user_input' && token) {
+        const resumed = await this.alice.request('POST', `/workflow-executions/${id}/resume`, { correlation_token: token, payload: { approved: true } }).catch(() => undefined);
+        if (resumed) this.noteStatus(resumed.status, 'POST /resume');
+        if (resumed?.status === 200) return;
+      } else if (['completed', 'failed', 'cancelled'].includes(status)) return;
+    }
   }
 
   /** Forgets 5xx counts between scenarios (each ledger reports its own). */
@@ -515,8 +537,10 @@ export class Load {
     while (!this.stopped) {
       const kind = this.kinds[this.n % this.kinds.length]!;
       const n = this.n++;
-      const p: Promise<void> = this.fs.submit(kind, n).then((s) => {
+      const p: Promise<void> = this.fs.submit(kind, n).then(async (s) => {
         this.submissions.push(s);
+        // Answer the pause as a user would, a moment after it appears.
+        if (s.kind === 'input' && s.id !== undefined) await this.fs.resumeWhenPaused(s.id);
         this.inFlight.delete(p);
       });
       this.inFlight.add(p);
