@@ -9,7 +9,6 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { EffectLedger, HttpTarget, idempotentRoute, ledgerOfMails, LoopbackSmtp } from '@docflow/testing';
-import { uploadText } from '../../e2e/support/document-jobs';
 import { queueDepth } from '../../e2e/support/rabbit';
 import { Stack, type ServiceName } from '../../e2e/support/stack';
 import { chain, definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi } from '../../e2e/support/workflow-api';
@@ -59,6 +58,8 @@ export interface Ledger {
   byKind: Record<string, number>;
   refused: number;
   refusedWithoutRetryAfter: number;
+  /** kind:status of each refused submission, counted. */
+  refusedBy: Record<string, number>;
   terminal: Record<string, number>;
   notTerminal: number[];
   changedAfterTerminal: number[];
@@ -348,14 +349,18 @@ export class FaultStack {
     const amount = n % 2 === 0 ? 900 : 50;
     try {
       if (kind === 'upload') {
-        try {
-          const id = await uploadText(this.alice, `fault upload ${n}`, `Fault-suite upload number ${n}.\nAmount ${amount}.`);
-          return { kind, at, id, status: 201 };
-        } catch (err) {
-          const status = Number(/answered (\d+)/.exec(String(err))?.[1] ?? 0);
-          this.noteStatus(status, 'POST /documents/upload');
-          return { kind, at, status };
-        }
+        const form = new FormData();
+        form.append('title', `fault upload ${n}`);
+        form.append('file', new Blob([`Fault-suite upload number ${n}.\nAmount ${amount}.`], { type: 'text/plain' }), `fault-${n}.txt`);
+        const res = await fetch(`${this.alice.baseUrl}/documents/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${this.alice.jwt ?? ''}` },
+          body: form,
+          signal: AbortSignal.timeout(15000),
+        });
+        const body = (await res.json().catch(() => ({}))) as { id?: number };
+        this.noteStatus(res.status, 'POST /documents/upload');
+        return { kind, at, status: res.status, retryAfter: res.headers.get('retry-after'), ...(res.status === 201 && typeof body.id === 'number' ? { id: body.id } : {}) };
       }
       if (kind === 'webhook') {
         const res = await fetch(this.webhook.url, {
@@ -471,6 +476,11 @@ export class FaultStack {
       byKind,
       refused: refused.length,
       refusedWithoutRetryAfter: refused.filter((s) => s.status === 503 && !s.retryAfter).length,
+      refusedBy: refused.reduce<Record<string, number>>((acc, s) => {
+        const k = `${s.kind}:${s.status}${s.status === 503 && !s.retryAfter ? ' (no Retry-After)' : ''}`;
+        acc[k] = (acc[k] ?? 0) + 1;
+        return acc;
+      }, {}),
       terminal,
       notTerminal: [...pending],
       changedAfterTerminal,
