@@ -17,6 +17,8 @@ const REPORT_EVERY_MS = 15000;
 const KILL_AFTER_MS = 30000;
 /** A replica (of a service run as several) that dies is started again after this long; one of a single service stops everything. */
 const RESPAWN_AFTER_MS = 1000;
+/** More unplanned exits of one replica than this within a minute is a crash loop: everything stops. */
+const MAX_REPLICA_EXITS_PER_MINUTE = 5;
 
 const reporter = makeReporter('start');
 const { log, warn, error } = reporter;
@@ -179,7 +181,12 @@ function launch(inst, colorIndex, child) {
   });
   proc.on('exit', (code, signal) => {
     child.exited = true;
-    if (!stopping && inst.replicas > 1) {
+    const now = Date.now();
+    child.exits = (child.exits ?? []).filter((t) => t > now - 60000).concat(now);
+    if (!stopping && inst.replicas > 1 && child.exits.length > MAX_REPLICA_EXITS_PER_MINUTE) {
+      error(`${inst.name} exited ${child.exits.length} times within a minute (${describeExit(code, signal)}); giving up`);
+      stopAll(1, 'stopping the other services');
+    } else if (!stopping && inst.replicas > 1) {
       warn(`${inst.name} exited unexpectedly (${describeExit(code, signal)}); its ${plural(inst.replicas - 1, 'other replica')} carry on, starting it again in ${RESPAWN_AFTER_MS} ms`);
       setTimeout(() => {
         if (!stopping) launch(inst, colorIndex, child);
