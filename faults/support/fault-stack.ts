@@ -374,11 +374,11 @@ export class FaultStack {
         return { kind, at, status: res.status, retryAfter: res.headers.get('retry-after'), ...(res.status === 200 && body.execution_id ? { id: body.execution_id } : {}) };
       }
       const activity = this.activities[kind as 'rest' | 'email' | 'wait' | 'input'];
-      const created = await this.alice.request<{ data: { id: number } }>('POST', '/workflow-executions', { data: { activity, inputs: { amount } } });
+      const created = await this.postJson('/workflow-executions', { data: { activity, inputs: { amount } } });
       this.noteStatus(created.status, 'POST /workflow-executions');
-      if (created.status !== 201) return { kind, at, status: created.status };
-      const id = created.body.data.id;
-      const started = await this.executeRaw(id);
+      if (created.status !== 201) return { kind, at, status: created.status, retryAfter: created.retryAfter };
+      const id = (created.body as { data: { id: number } }).data.id;
+      const started = await this.postJson(`/workflow-executions/${id}/execute`, {});
       this.noteStatus(started.status, 'POST /execute');
       if (started.status === 200) return { kind, at, id, status: 200 };
       return { kind, at, status: started.status, retryAfter: started.retryAfter, refusedId: id };
@@ -387,15 +387,22 @@ export class FaultStack {
     }
   }
 
-  private async executeRaw(id: number): Promise<{ status: number; retryAfter: string | null }> {
-    const res = await fetch(`${this.stack.api}/workflow-executions/${id}/execute`, {
+  /** A JSON POST as alice, with the answer's Retry-After (the ledger checks every 503 has one). */
+  private async postJson(path: string, body: unknown): Promise<{ status: number; body: unknown; retryAfter: string | null }> {
+    const res = await fetch(`${this.stack.api}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.alice.jwt ?? ''}` },
-      body: '{}',
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(15000),
     });
-    await res.text();
-    return { status: res.status, retryAfter: res.headers.get('retry-after') };
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text) as unknown;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, retryAfter: res.headers.get('retry-after') };
   }
 
   /** Starts a steady mixed load: `perSecond` submissions a second, rotating through the kinds, until stopped. */
