@@ -115,6 +115,8 @@ export class FaultStack {
         SMTP_URL: smtp.url,
         MAIL_FROM: 'Docflow <faults@docflow.local>',
         MAX_RUNNING_EXECUTIONS_PER_USER: '1000',
+        // The router reads queue and DLQ depths for /metrics this often.
+        QUEUE_METRICS_INTERVAL_MS: '1000',
         ROUTER_REPLICAS: String(options.routerReplicas ?? 1),
         PUBLIC_API_WORKERS: String(options.apiWorkers ?? 1),
         ...(options.env ?? {}),

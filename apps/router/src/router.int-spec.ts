@@ -9,7 +9,7 @@ import { createTestDatabase, createTestVhost, TestDatabase, TestVhost } from '@d
 import { createApp } from './app';
 import { routerDatabaseOptions } from './data-source';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
-import { createRouterMetrics, registerDeadLetterGauge, RouterMetrics } from './metrics';
+import { createRouterMetrics, RouterMetrics } from './metrics';
 import { startResultsConsumer } from './results/results.consumer';
 import { declareRouterQueues } from './topology';
 
@@ -114,6 +114,27 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     for (let i = 0; i < 500 && (await recordedTotal()) <= before; i++) await new Promise((r) => setTimeout(r, 10));
     return relay;
   };
+
+  it('purges the named jobs of a deleted account and leaves the others (POST /api/v1/jobs/purge, issue #18)', async () => {
+    for (const id of ['purge_1', 'purge_2', 'purge_keep']) {
+      expect((await submit({ job_id: id, job_type: 'OCR', payload: { documents: [] } })).status).toBe(200);
+      await work.take(id);
+    }
+    const purge = (body: unknown, key = API_KEY) =>
+      request(app)
+        .post('/api/v1/jobs/purge')
+        .set('X-API-Key', key)
+        .send(body as object);
+    expect((await purge({ job_ids: ['purge_1'] }, 'wrong-key')).status).toBe(401);
+    expect((await purge({ job_ids: 'purge_1' })).status).toBe(400);
+    const res = await purge({ job_ids: ['purge_1', 'purge_2', 'never_was'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: 2 });
+    expect((await status('purge_1')).status).toBe(404);
+    expect((await status('purge_2')).status).toBe(404);
+    expect((await status('purge_keep')).status).toBe(200);
+    expect((await purge({ job_ids: ['purge_1'] })).body).toEqual({ deleted: 0 });
+  });
 
   it('queues a workflow job on workflow_queue with its payload unchanged', async () => {
     const payload = { workflow_definition: { nodes: [{ id: 'n1', type: 'llm_task', config: { deep: [1, { x: null }] } }], edges: [] }, inputs: { a: 'ü', n: 1.5 } };
@@ -304,19 +325,6 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     const text = (await request(app).get('/metrics')).text;
     expect(text).toMatch(/router_jobs_submitted_total\{job_type="OCR",service="router"\} [1-9]/);
     expect(text).toMatch(/router_results_total\{status="completed",service="router"\} [1-9]/);
-  });
-
-  it('shows the depth of each dead-letter queue in /metrics (read from the broker at scrape time)', async () => {
-    const own = new Metrics('router');
-    registerDeadLetterGauge(own, async (queue) => (await broker.checkQueue(queue)).messageCount);
-    await probe.publish(`${QUEUES.results}.dlq`, ResultMessage, { job_id: 'dead_1', status: 'completed' });
-    let text = '';
-    for (let i = 0; i < 50 && !/queue_dead_letter_messages\{queue="results_queue.dlq",service="router"\} 1\b/.test(text); i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      text = await own.registry.metrics();
-    }
-    expect(text).toMatch(/queue_dead_letter_messages\{queue="results_queue.dlq",service="router"\} 1\b/);
-    expect(text).toMatch(/queue_dead_letter_messages\{queue="workflow_queue.dlq",service="router"\} 0\b/);
   });
 
   describe('status transitions applied by the repository', () => {

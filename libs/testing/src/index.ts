@@ -11,3 +11,4 @@ export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
 export * from './loopback-dovecot';
 export * from './secrets';
 export * from './effect-ledger';
+export * from './otlp-receiver';

@@ -15,7 +15,7 @@ import { UserStorageUsageEntity } from './storage-usage.entity';
 
 export { getDocumentText } from './document-text';
 export type { DocumentTextResult } from './document-text';
-export { signedDownloadUrl, signedDownloadPath } from './signed-urls';
+export { signedApiUrl, signedDownloadUrl, signedDownloadPath, verifySignedRequest } from './signed-urls';
 export type { SignedDownloadUrl, SignedUrlConfig } from './signed-urls';
 export { fileUrlOf, toDocumentView } from './document-view';
 export type { DocumentView } from './document-view';
@@ -49,3 +49,5 @@ export type { PromptsRepository } from './prompts/prompts.repository';
 export type { PromptsService } from './prompts/prompts.service';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
 export type { SpooledFile } from './upload/upload-middleware';
+export { documentsUserData } from './user-data';
+export type { DocumentsUserDataDeps } from './user-data';

@@ -29,6 +29,10 @@ interface StoredJob {
  */
 export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
+  /** Job ids named in POST /api/v1/jobs/purge (account deletions), in order. */
+  readonly purged: string[] = [];
+  /** How many purge requests it answered. */
+  purgeRequests = 0;
   /** The X-Correlation-Id each job was submitted with. */
   readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
@@ -49,6 +53,10 @@ export class FakeRouter {
       .on(
         'POST /api/v1/jobs',
         keyed((hit) => router.submit(hit)),
+      )
+      .on(
+        'POST /api/v1/jobs/purge',
+        keyed((hit) => router.purge(hit)),
       )
       .onPattern(
         'GET',
@@ -95,6 +103,19 @@ export class FakeRouter {
     this.correlationIds.set(body.job_id, header(hit, 'x-correlation-id'));
     this.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
     return { status: 200, body: { job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` } };
+  }
+
+  private purge(hit: TargetHit): TargetReply {
+    const ids = (hit.json as { job_ids?: unknown }).job_ids;
+    if (!Array.isArray(ids)) return { status: 400, body: { error: 'validation_error', message: 'job_ids must be an array', details: {} } };
+    this.purgeRequests += 1;
+    if (this.mode === 'broker_down') return { status: 503, body: { error: 'unavailable', message: 'Database is not reachable', details: {} } };
+    let deleted = 0;
+    for (const id of ids as string[]) {
+      this.purged.push(id);
+      if (this.stored.delete(id)) deleted += 1;
+    }
+    return { body: { deleted } };
   }
 
   private status(jobId: string): TargetReply {

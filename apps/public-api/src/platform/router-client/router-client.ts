@@ -1,4 +1,4 @@
-import { JOB_STATUSES, JobRequest, type JobStatusResponse, type JobType, WorkflowJobPayload } from '@docflow/contracts';
+import { JOB_PURGE_MAX, JOB_STATUSES, JobPurgeRequest, JobRequest, type JobStatusResponse, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
 import { errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
@@ -116,5 +116,33 @@ export class RouterClient {
       throw new RouterUnavailableError('The job router answered an unreadable job status');
     }
     return parsed as JobStatusResponse;
+  }
+
+  /**
+   * Deletes the router's records of these jobs (POST {router_url}/api/v1/jobs/purge,
+   * an account deletion), JOB_PURGE_MAX per request; answers how many it held.
+   * Throws RouterUnavailableError when the router cannot be reached or refuses.
+   */
+  async purgeJobs(jobIds: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (let i = 0; i < jobIds.length; i += JOB_PURGE_MAX) {
+      const body = { job_ids: jobIds.slice(i, i + JOB_PURGE_MAX) };
+      const checked = validatePlain(JobPurgeRequest, body);
+      if (!checked.ok) throw new Error(`invalid job purge request: ${checked.errors.join('; ')}`);
+      let response: InternalResponse;
+      try {
+        response = await this.http.request({ method: 'POST', path: '/api/v1/jobs/purge', json: body });
+      } catch (err) {
+        this.options.logger.warn('router unreachable', { error: errorMessage(err) });
+        throw new RouterUnavailableError('The job router is unavailable; retry later');
+      }
+      const count = response.body && typeof response.body === 'object' ? (response.body as { deleted?: unknown }).deleted : undefined;
+      if (response.status !== 200 || typeof count !== 'number') {
+        this.options.logger.warn('router refused a job purge', { status: response.status, body: bodyText(response.body, 300) });
+        throw new RouterUnavailableError(`The job router refused the purge (status ${response.status})`, response.status);
+      }
+      deleted += count;
+    }
+    return deleted;
   }
 }
