@@ -69,7 +69,7 @@ export interface Ledger {
   mailRepeats: number;
   missingEffects: number[];
   effectsOfRefused: number[];
-  refusedNotQueued: number[];
+  refusedNotQueued: string[];
   uploadsAccepted: number;
   uploadsMissing: number[];
   serverErrors: number;
@@ -462,12 +462,12 @@ export class FaultStack {
       .map((s) => s.id!);
     const refused = subs.filter((s) => s.id === undefined);
     const effectsOfRefused: number[] = [];
-    const refusedNotQueued: number[] = [];
+    const refusedNotQueued: string[] = [];
     for (const s of refused) {
       if (s.refusedId === undefined) continue;
       if (this.rest.callsOf(keyOf(s.refusedId)) + this.mail.callsOf(keyOf(s.refusedId)) > 0) effectsOfRefused.push(s.refusedId);
       const st = await this.alice.request<{ data: { status: string } }>('GET', `/workflow-executions/${s.refusedId}/status`);
-      if (st.status === 200 && st.body.data.status !== 'queued') refusedNotQueued.push(s.refusedId);
+      if (st.status === 200 && st.body.data.status !== 'queued') refusedNotQueued.push(`${s.refusedId}:${st.body.data.status}`);
     }
     const uploads = subs.filter((s) => s.kind === 'upload' && s.id !== undefined);
     const uploadsMissing: number[] = [];
