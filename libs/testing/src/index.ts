@@ -11,4 +11,6 @@ export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
 export * from './loopback-dovecot';
 export * from './secrets';
 export * from './effect-ledger';
+export * from './loopback-file-server';
+export * from './loopback-mcp-server';
 export * from './otlp-receiver';

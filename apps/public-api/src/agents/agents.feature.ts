@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
-import { BadRequestError, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
-import { idParam } from '../platform';
+import { BadRequestError, NotFoundError, parseBody, TooManyRequestsError } from '@docflow/service-kit';
+import { idParam, publicCors, streamChat, wantsEventStream } from '../platform';
 import { currentUser } from '../identity';
 import type { ApiFeature, PlatformServices } from '../platform';
 import { parseCreateAgent, parseCreateConversation, parseEscalation, parseMessage, parsePublicChat, parseUpdateAgent } from './agents.dto';
@@ -13,6 +13,7 @@ import { AGENT_NOT_FOUND } from './agents.service';
 import { conversationListSpec } from './conversations.repository';
 import { DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
 import type { AuthGuards } from '../identity';
+import { HumanReplyBody } from './escalation/escalation.dto';
 
 function agentId(value: unknown): number {
   const id = idParam(value);
@@ -28,7 +29,7 @@ function messageLimit(value: unknown): number {
 }
 
 /** Spec 4.11: agents, their public config and chat, and agent conversations. */
-export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards }> {
+export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature<Pick<PlatformServices, 'config' | 'openapi' | 'logger'> & { auth: AuthGuards }> {
   return {
     name: 'agents',
     register(api, ctx) {
@@ -38,15 +39,25 @@ export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conv
       /** X-Agent-Key, or else a bearer token. */
       const keyOrBearer: RequestHandler = (req, res, next) => (req.header('x-agent-key') ? next() : requireAuth(req, res, next));
 
-      api.get('/agents/:slug/public-config', async (req, res) => {
+      // Widgets on other sites (issue 18 item 8): CORS by each agent's allowed_origins, and answers as server-sent events.
+      const logger = ctx.logger.child({ component: 'agents' });
+      const allowedOrigins = (slug: string) => agents.allowedOrigins(slug);
+      const configCors = publicCors({ methods: ['GET'], headers: ['Accept', 'X-Correlation-Id'], allowedOrigins, notFound: AGENT_NOT_FOUND });
+      const chatCors = publicCors({ methods: ['POST'], headers: ['Content-Type', 'Accept', 'X-Agent-Key', 'Authorization', 'X-Correlation-Id'], allowedOrigins, notFound: AGENT_NOT_FOUND });
+
+      api.options('/agents/:slug/public-config', configCors.preflight);
+      api.get('/agents/:slug/public-config', configCors.headers, async (req, res) => {
         res.json(await agents.publicConfig(String(req.params['slug'])));
       });
 
-      api.post('/agents/:slug/public-chat', keyOrBearer, async (req, res) => {
+      api.options('/agents/:slug/public-chat', chatCors.preflight);
+      api.post('/agents/:slug/public-chat', chatCors.headers, keyOrBearer, async (req, res) => {
         const turn = parsePublicChat(req.body, req.query['session_id']);
         const key = req.header('x-agent-key');
+        const caller = key ? { key, origin: req.header('origin'), referer: req.header('referer') } : { user: currentUser(req) };
         try {
-          res.json(await agents.publicChat(String(req.params['slug']), key ? { key } : { user: currentUser(req) }, turn));
+          if (wantsEventStream(req)) await streamChat(res, logger, (accepted) => agents.publicChat(String(req.params['slug']), caller, { ...turn, accepted }));
+          else res.json(await agents.publicChat(String(req.params['slug']), caller, turn));
         } catch (err) {
           if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.details['retry_after']));
           throw err;
@@ -115,6 +126,16 @@ export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conv
       api.put('/internal/agent-conversations/:sessionId/escalate', requireService, async (req, res) => {
         await conversations.escalate(String(req.params['sessionId']), undefined, parseEscalation(req.body));
         res.json({ success: true });
+      });
+
+      api.get('/agent-conversations/escalated', requireAuth, async (req, res) => {
+        res.json({ data: await conversations.awaitingPerson(currentUser(req).id) });
+      });
+
+      api.post('/agent-conversations/:sessionId/human-reply', requireAuth, async (req, res) => {
+        const { content } = parseBody(HumanReplyBody, req.body, { firstErrorOnly: true });
+        const user = currentUser(req);
+        res.status(201).json({ data: await conversations.replyAsPerson(String(req.params['sessionId']), { id: user.id, email: user.email }, content) });
       });
 
       api.delete('/agent-conversations/:sessionId', requireAuth, async (req, res) => {

@@ -3,15 +3,17 @@ import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/li
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../workflows';
-import { apiKeyMatches, newApiKey, PER_MINUTE, type RateLimits, sha256Hex } from '../platform';
+import { apiKeyMatches, newApiKey, originAllowed, PER_MINUTE, type RateLimits, sha256Hex } from '../platform';
 import { slugify } from '../platform';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
-import { composerBlocksOf } from './composer-tools';
-import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
+import { composerBlocksOf, navigationTargets, withoutModelBlocks } from './composer-tools';
+import type { AgentTool, ComposerPreview, ComposerRecordType, ConfirmationGate, ListedRecord } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
+import type { McpToolbox } from './mcp/mcp-toolbox';
 import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
+import { awaitsPerson, type EscalationStatus, HOLD_MESSAGE } from './escalation/escalation-states';
 
 export const AGENT_NOT_FOUND = 'Agent not found';
 /** How many earlier messages a conversational agent sees. */
@@ -35,6 +37,8 @@ export interface AgentView {
   active: boolean;
   /** Docflow's own: the collection whose documents key holders may list and search. */
   public_collection_id: number | null;
+  /** Sites whose pages may call the public chat; empty: any. */
+  allowed_origins: string[];
   owner: { id: number } | null;
   createdAt: string;
   updatedAt: string;
@@ -56,10 +60,14 @@ export interface AgentsServiceDeps {
   logger?: Logger;
   /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
+  /** Refuses (429) a chat once the acting user's monthly LLM cost quota is used up (issue 18). */
+  llmBudget?: (userId: number) => Promise<void>;
+  /** The agent's MCP servers' tools, listed at the start of each turn (mcp/mcp-toolbox.ts). */
+  mcp?: Pick<McpToolbox, 'open'>;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
-export type ChatCaller = { key: string } | { user: Caller };
+export type ChatCaller = { key: string; origin?: string; referer?: string } | { user: Caller };
 
 /** Agents (spec 2.10, 4.11): the owner's agents, their public config and chat; system agents (the Composer) are read-only. */
 export class AgentsService {
@@ -84,6 +92,7 @@ export class AgentsService {
       mcp_servers: a.mcpServers,
       active: a.active,
       public_collection_id: a.publicCollectionId,
+      allowed_origins: a.allowedOrigins,
       owner: a.ownerId === null ? null : { id: a.ownerId },
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
@@ -145,6 +154,7 @@ export class AgentsService {
       mcpServers: s.mcpServers ?? [],
       active: s.active ?? true,
       publicCollectionId: s.publicCollectionId ?? null,
+      allowedOrigins: s.allowedOrigins ?? [],
       apiKeyHash,
     };
     const first = s.slug ?? slugify(s.name, 'agent');
@@ -182,6 +192,12 @@ export class AgentsService {
     await this.deps.chatLimits.limits.enforce(key, PER_MINUTE(perMinute), `At most ${perMinute} chat requests a minute ${where}`);
   }
 
+  /** The `allowed_origins` of an active agent (CORS, issue 18); undefined for an unknown or inactive one. */
+  async allowedOrigins(slug: string): Promise<readonly string[] | undefined> {
+    const a = await this.deps.repo.findBySlug(slug);
+    return a && a.active ? a.allowedOrigins : undefined;
+  }
+
   async publicConfig(
     slug: string,
   ): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
@@ -196,7 +212,11 @@ export class AgentsService {
    * a conversation session (the one named, or a new one), owned by the
    * signed-in user, else by the agent's owner.
    */
-  async publicChat(slug: string, caller: ChatCaller, turn: { query: string; sessionId?: string; files: FileRef[] }): Promise<AgentRun & { session_id: string }> {
+  async publicChat(
+    slug: string,
+    caller: ChatCaller,
+    turn: { query: string; sessionId?: string; files: FileRef[]; accepted?: (start: { session_id: string }) => void },
+  ): Promise<AgentRun & { session_id: string; escalation_status: EscalationStatus }> {
     const agent = await this.deps.repo.findBySlug(slug);
     if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
     let actingUser: number;
@@ -208,6 +228,9 @@ export class AgentsService {
       actingUser = caller.user.id;
     }
     if (!agent.active) throw new ForbiddenError('This agent is inactive');
+    // A widget's page must be one the owner allowed (issue 18, as chatbots); a signed-in caller is trusted by the token.
+    if ('key' in caller && !originAllowed(agent.allowedOrigins, caller.origin, caller.referer)) throw new ForbiddenError('This origin may not use the agent');
+    if (this.deps.llmBudget) await this.deps.llmBudget(actingUser);
     const limits = this.deps.chatLimits;
     const keyHash = 'key' in caller ? agent.apiKeyHash : null;
     if (keyHash !== null) await this.limit(`agent-key:${keyHash}`, limits.perKey, 'with this agent key');
@@ -227,28 +250,66 @@ export class AgentsService {
     // A session belongs to the key it was made with (null: the signed-in user's own): another key's, or a key's for a signed-in caller, is 404.
     if (session.ownerId !== actingUser || session.agentId !== agent.id || session.apiKeyHash !== keyHash) throw new NotFoundError(CONVERSATION_NOT_FOUND);
     await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');
+    // Checks passed: a streamed answer starts here, before the model calls.
+    turn.accepted?.({ session_id: session.sessionId });
+    if (awaitsPerson(session.escalationStatus)) return this.heldTurn(session, turn);
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
-    const created: { type: string; id: number; name: string }[] = [];
+    const created: { type: ComposerRecordType; id: number; name: string }[] = [];
     const previews: ComposerPreview[] = [];
+    const listed: ListedRecord[] = [];
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
     const confirmations: ConfirmationGate = { allowed: 'user' in caller, userMessage: turn.query, store: this.deps.confirmations };
     const role = 'user' in caller ? caller.user.role : ('user' as const);
     // Key holders reach only the documents of the collection the owner made public to this agent.
     const publicDocumentIds = keyHash === null ? undefined : agent.publicCollectionId === null ? [] : await this.deps.collections.documentIds(agent.publicCollectionId);
-    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, logger: this.deps.logger };
+    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, listed, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, budget: limits.budget, ...(dataShield ? { dataShield } : {}) });
-    // What the Composer previewed (with the confirmation id a client's confirm button sends) and created this turn (2.10 blocks).
-    const blocks = composerBlocksOf(previews, created);
-    if (blocks !== '') run.answer = `${run.answer}\n\n${blocks}`;
+    // Key holders get only the MCP tools the owner marked public; a server that is down only loses its tools for this turn.
+    const mcp = await this.deps.mcp?.open(agent, keyHash !== null);
+    let run: AgentRun;
+    try {
+      run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, {
+        history,
+        query: turn.query,
+        files: turn.files,
+        budget: limits.budget,
+        ...(dataShield ? { dataShield } : {}),
+        ...(mcp ? { mcpTools: mcp.tools } : {}),
+      });
+    } finally {
+      await mcp?.close();
+    }
+    // The server, not the model, writes the 2.10 blocks: what the answer points to among the records listed this turn,
+    // what the Composer previewed (with the confirmation id a client's confirm button sends) and what it created.
+    run.answer = withoutModelBlocks(run.answer);
+    const blocks = composerBlocksOf(previews, created, navigationTargets(run.answer, listed, created));
+    if (blocks !== '') run.answer = run.answer === '' ? blocks : `${run.answer}\n\n${blocks}`;
     await conversations.append(session.id, [
       { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
       { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },
     ]);
-    return { ...run, session_id: session.sessionId };
+    return { ...run, session_id: session.sessionId, escalation_status: session.escalationStatus };
+  }
+
+  /**
+   * A turn of a conversation a person holds (issue 19, item 4): the agent does not answer. The visitor's
+   * message is kept; the answer is what the person replied since the visitor's previous message, or
+   * else that a person will reply.
+   */
+  private async heldTurn(
+    session: { id: number; sessionId: string; escalationStatus: EscalationStatus },
+    turn: { query: string; files: FileRef[] },
+  ): Promise<AgentRun & { session_id: string; escalation_status: EscalationStatus }> {
+    const { conversations } = this.deps;
+    const recent = await conversations.history(session.id, HISTORY);
+    const lastVisitor = recent.map((m) => m.role).lastIndexOf('user');
+    const replies = recent.slice(lastVisitor + 1).filter((m) => m.role === 'assistant' && m.metadata['human'] === true);
+    await conversations.append(session.id, [{ role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null }]);
+    const answer = replies.length > 0 ? replies.map((m) => m.content).join('\n\n') : HOLD_MESSAGE;
+    return { answer, trace: [], tools_used: [], session_id: session.sessionId, escalation_status: session.escalationStatus };
   }
 }

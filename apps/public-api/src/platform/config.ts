@@ -164,6 +164,20 @@ export class PublicApiConfig extends BaseConfig {
   @Max(1024 * 1024 * 1024)
   STORAGE_QUOTA_MB = 1024;
 
+  /** Workflow executions each user may start in a UTC month (issue 18); 0: no limit. An administrator may set another per user. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  EXECUTION_QUOTA_MONTHLY = 0;
+
+  /** LLM cost each user may spend in a UTC month, in US cents (issue 18); 0: no limit. Past it, new executions and LLM calls are refused (429). */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  LLM_COST_QUOTA_MONTHLY_CENTS = 0;
+
   /**
    * Key of the credential store (AES-256-GCM): 64 hex characters. To change it, move the old value to
    * CREDENTIALS_MASTER_KEY_PREVIOUS and run `npm run credentials:rotate-key`.
@@ -255,6 +269,40 @@ export class PublicApiConfig extends BaseConfig {
   @Min(0)
   @Max(500)
   AGENT_CHAT_MAX_TOOL_CALLS = 20;
+
+  /** `host:port` entries agents' MCP servers may be reached on although private or loopback (as for REST nodes). */
+  @EnvList()
+  @IsArray()
+  @IsString({ each: true })
+  REST_API_ALLOWED_HOSTS: string[] = [];
+
+  /** How long an MCP server's tool list is reused before it is listed again. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  MCP_TOOLS_TTL_SECONDS = 60;
+
+  /** Connecting to an MCP server and listing its tools, per server and turn. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  MCP_CONNECT_TIMEOUT_MS = 5000;
+
+  /** One MCP tool call. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  MCP_CALL_TIMEOUT_MS = 15000;
+
+  /** Characters of an MCP tool's result the model gets; the rest is cut. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(1000000)
+  MCP_RESULT_MAX_CHARS = 8000;
 
   /** Agent public-chat requests a minute with one agent key (429 with Retry-After beyond). */
   @EnvInt()
