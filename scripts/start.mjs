@@ -15,6 +15,10 @@ import { entryOf, hasSource, portOf, SERVICES } from './lib/services.mjs';
 const HEALTH_TIMEOUT_MS = 10 * 60 * 1000;
 const REPORT_EVERY_MS = 15000;
 const KILL_AFTER_MS = 30000;
+/** A replica (of a service run as several) that dies is started again after this long; one of a single service stops everything. */
+const RESPAWN_AFTER_MS = 1000;
+/** More unplanned exits of one replica than this within a minute is a crash loop: everything stops. */
+const MAX_REPLICA_EXITS_PER_MINUTE = 5;
 
 const reporter = makeReporter('start');
 const { log, warn, error } = reporter;
@@ -56,10 +60,30 @@ const broker = amqpEndpoint(env.AMQP_URL);
 if (!(await canConnect(broker.host, broker.port))) {
   warn(`nothing listens at ${broker.host}:${broker.port} (AMQP_URL): services that need RabbitMQ stay unhealthy until it is up`);
 }
-for (const s of services) {
-  const port = portOf(s, env);
-  if (await canConnect('127.0.0.1', port)) {
-    error(`port ${port} (${s.portVar}, ${s.name}) is taken by another process; is another Docflow running? Stop it or set ${s.portVar}`);
+// (f2) replicas: processors as extra processes on the ports after their own
+// (8041, 8042, ...), each consuming its queue; the router as node:cluster
+// workers on its one port (ROUTER_REPLICAS, read by the router itself), so
+// the public API keeps one ROUTER_URL; the public API as PUBLIC_API_WORKERS.
+const REPLICA_VARS = { 'workflow-processor': 'WORKFLOW_PROCESSOR_REPLICAS', 'extraction-processor': 'EXTRACTION_PROCESSOR_REPLICAS' };
+function replicasOf(name) {
+  const variable = REPLICA_VARS[name];
+  if (!variable) return 1;
+  const raw = env[variable];
+  const n = raw === undefined || raw === '' ? 1 : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 16) {
+    error(`${variable} must be an integer from 1 to 16 (got ${raw})`);
+    process.exit(1);
+  }
+  return n;
+}
+const instances = services.flatMap((s) => {
+  const n = replicasOf(s.name);
+  return Array.from({ length: n }, (_, i) => ({ service: s, index: i, replicas: n, name: n > 1 ? `${s.name}#${i + 1}` : s.name, port: portOf(s, env) + i }));
+});
+for (const inst of instances) {
+  const s = inst.service;
+  if (await canConnect('127.0.0.1', inst.port)) {
+    error(`port ${inst.port} (${s.portVar}${inst.index ? ` + ${inst.index}` : ''}, ${inst.name}) is taken by another process; is another Docflow running? Stop it or set ${s.portVar}`);
     process.exit(1);
   }
 }
@@ -67,7 +91,7 @@ for (const s of services) {
 // (g) the services, in the foreground
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR && process.env.FORCE_COLOR !== '0';
 const COLORS = [36, 35, 33, 32, 34, 91];
-const width = Math.max(...SERVICES.map((s) => s.name.length)) + 2;
+const width = Math.max(...instances.map((inst) => inst.name.length)) + 2;
 const children = [];
 let stopping = false;
 let finished = false;
@@ -136,37 +160,55 @@ function pipeLines(stream, out, prefix) {
 }
 
 const spawnedAt = Date.now();
-services.forEach((s, i) => {
+function launch(inst, colorIndex, child) {
+  const s = inst.service;
   const entry = entryOf(s.name);
-  if (!existsSync(entry)) {
-    warn(`${entry} was not built; skipping ${s.name}`);
-    return;
-  }
-  const label = `[${s.name}]`.padEnd(width);
-  const prefix = `${useColor ? `\u001b[${COLORS[i % COLORS.length]}m${label}\u001b[0m` : label} `;
+  const label = `[${inst.name}]`.padEnd(width);
+  const prefix = `${useColor ? `\u001b[${COLORS[colorIndex % COLORS.length]}m${label}\u001b[0m` : label} `;
+  const childEnv = inst.index ? { ...env, [s.portVar]: String(inst.port) } : env;
   // Own process group: the terminal's Ctrl-C reaches only this script, which
   // then sends exactly one SIGTERM to each service.
-  const proc = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const child = { name: s.name, port: portOf(s, env), proc, exited: false };
-  children.push(child);
+  const proc = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.proc = proc;
+  child.exited = false;
   pipeLines(proc.stdout, process.stdout, prefix);
   pipeLines(proc.stderr, process.stderr, prefix);
   proc.on('error', (err) => {
     child.exited = true;
-    error(`cannot start ${s.name}: ${err.message}`);
+    error(`cannot start ${inst.name}: ${err.message}`);
     stopAll(1, 'stopping the other services');
     finishIfDone();
   });
   proc.on('exit', (code, signal) => {
     child.exited = true;
-    if (!stopping) {
-      error(`${s.name} exited unexpectedly (${describeExit(code, signal)})`);
+    const now = Date.now();
+    child.exits = (child.exits ?? []).filter((t) => t > now - 60000).concat(now);
+    if (!stopping && inst.replicas > 1 && child.exits.length > MAX_REPLICA_EXITS_PER_MINUTE) {
+      error(`${inst.name} exited ${child.exits.length} times within a minute (${describeExit(code, signal)}); giving up`);
+      stopAll(1, 'stopping the other services');
+    } else if (!stopping && inst.replicas > 1) {
+      warn(`${inst.name} exited unexpectedly (${describeExit(code, signal)}); its ${plural(inst.replicas - 1, 'other replica')} carry on, starting it again in ${RESPAWN_AFTER_MS} ms`);
+      setTimeout(() => {
+        if (!stopping) launch(inst, colorIndex, child);
+      }, RESPAWN_AFTER_MS);
+    } else if (!stopping) {
+      error(`${inst.name} exited unexpectedly (${describeExit(code, signal)})`);
       stopAll(1, 'stopping the other services');
     } else {
-      log(`${s.name} stopped (${describeExit(code, signal)})`);
+      log(`${inst.name} stopped (${describeExit(code, signal)})`);
     }
     finishIfDone();
   });
+}
+instances.forEach((inst) => {
+  const entry = entryOf(inst.service.name);
+  if (!existsSync(entry)) {
+    warn(`${entry} was not built; skipping ${inst.name}`);
+    return;
+  }
+  const child = { name: inst.name, port: inst.port, proc: undefined, exited: false };
+  children.push(child);
+  launch(inst, services.indexOf(inst.service), child);
 });
 log(`started ${children.map((c) => c.name).join(', ')}; waiting for every /_health to answer 204`);
 
@@ -202,11 +244,12 @@ while (!stopping) {
   const results = await Promise.all(children.map((c) => probe(c.port)));
   if (stopping) break;
   if (results.every((r) => r.ok)) {
-    const skipped = SERVICES.length - children.length;
+    const skipped = SERVICES.length - services.length;
     const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
     const api = services.some((s) => s.name === 'public-api') ? ` — public API ${base}/api, console ${base}/` : '';
     const note = skipped ? ` (${skipped} of ${SERVICES.length} services not written yet)` : '';
-    process.stdout.write(`docflow ready: ${plural(children.length, 'service')} healthy in ${formatDuration(Date.now() - spawnedAt)}${api}${note}\n`);
+    const replicaNote = children.length > services.length ? ` (${children.length} processes with replicas)` : '';
+    process.stdout.write(`docflow ready: ${plural(services.length, 'service')}${replicaNote} healthy in ${formatDuration(Date.now() - spawnedAt)}${api}${note}\n`);
     break;
   }
   const now = Date.now();

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { CloudDriveConfig } from '@docflow/cloud-drive';
-import { createLogger, Lifecycle, loadConfigOrExit } from '@docflow/service-kit';
+import { createLogger, Lifecycle, loadConfigOrExit, runPrimary } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
-import { runPrimary } from './cluster-primary';
 import { PublicApiConfig } from './platform';
 import { startPublicApi } from './server';
 

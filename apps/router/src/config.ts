@@ -33,6 +33,13 @@ export class RouterConfig extends BaseConfig {
   @Max(100)
   DB_POOL_SIZE = 10;
 
+  /** Router processes on ROUTER_PORT (node:cluster); above 1 a primary forks them and replaces one that dies. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  ROUTER_REPLICAS = 1;
+
   /** Jobs untouched for this many days are deleted (hourly, in batches of 1000); the public API and the workflow processor prune theirs with the same variable. */
   @EnvInt()
   @IsInt()

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase, pruneInBatches, startPeriodic } from '@docflow/persistence';
-import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createLogger, Lifecycle, loadConfigOrExit, Metrics, runPrimary } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { RouterConfig } from './config';
@@ -16,6 +17,11 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(RouterConfig, 'router');
   const telemetry = startTelemetry({ service: config.OTEL_SERVICE_NAME ?? 'router', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: 'router', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  if (config.ROUTER_REPLICAS > 1 && cluster.isPrimary) {
+    // Replicas share the port: the public API keeps one ROUTER_URL, and every replica consumes results_queue.
+    runPrimary({ workers: config.ROUTER_REPLICAS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
+    return;
+  }
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
   // The first hook runs last: spans of the shutdown itself are exported too.

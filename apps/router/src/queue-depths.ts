@@ -29,13 +29,15 @@ export interface QueueDepths {
  * scrape time, so a scrape never waits for the broker. A queue that cannot
  * be read (broker down, queue not declared yet) loses its series until it
  * can: a stale depth would read as a healthy one. Every router replica
- * exports the same values; dashboards take `max by (queue)`.
+ * exports the same values; dashboards take `max by (queue)`, and the
+ * primary of a clustered router (ROUTER_REPLICAS) takes the maximum of its
+ * workers, not the sum.
  */
 export function startQueueDepths(options: QueueDepthOptions): QueueDepths {
   const queues = options.queues ?? WATCHED_QUEUES;
-  const ready = options.metrics.gauge('docflow_queue_messages', 'Messages ready on a work queue (read by the router)', ['queue']);
-  const consumers = options.metrics.gauge('docflow_queue_consumers', 'Consumers subscribed to a work queue (read by the router)', ['queue']);
-  const dead = options.metrics.gauge('docflow_queue_dlq_messages', "Messages in a work queue's dead-letter queue (read by the router)", ['queue']);
+  const ready = options.metrics.gauge('docflow_queue_messages', 'Messages ready on a work queue (read by the router)', ['queue'], 'max');
+  const consumers = options.metrics.gauge('docflow_queue_consumers', 'Consumers subscribed to a work queue (read by the router)', ['queue'], 'max');
+  const dead = options.metrics.gauge('docflow_queue_dlq_messages', "Messages in a work queue's dead-letter queue (read by the router)", ['queue'], 'max');
   let failing = false;
 
   const read = async (queue: string): Promise<void> => {

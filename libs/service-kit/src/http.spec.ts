@@ -29,6 +29,16 @@ function build(style: 'public' | 'internal', health: HealthCheck[] = []) {
     app.get('/api/down', () => {
       throw new ServiceUnavailableError('LLM provider unavailable', { retry_after: 5 }, 'llm_service_unavailable');
     });
+    app.get('/api/db-killed', async () => {
+      // What TypeORM throws when pg_terminate_backend ended the connection mid-query.
+      throw Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
+    });
+    app.get('/api/db-gone', async () => {
+      throw new Error('Connection terminated unexpectedly');
+    });
+    app.get('/api/broker-down', () => {
+      throw new ServiceUnavailableError('Message broker is not connected');
+    });
     app.get('/api/limited', () => {
       throw new TooManyRequestsError('At most 100 triggers per minute', { retry_after: 42 });
     });
@@ -45,6 +55,22 @@ describe('createHttpApp error bodies (public style)', () => {
     expect(limited.body).toEqual({ error: { status: 429, name: 'TooManyRequestsError', message: 'At most 100 triggers per minute', details: { retry_after: 42 } } });
     expect((await request(app).get('/api/down')).headers['retry-after']).toBe('5');
     expect((await request(app).get('/api/missing')).headers['retry-after']).toBeUndefined();
+  });
+
+  it('answers 503 with Retry-After, not 500, when the database connection was killed or lost', async () => {
+    for (const path of ['/api/db-killed', '/api/db-gone']) {
+      const res = await request(app).get(path);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body.error).toMatchObject({ status: 503, name: 'ServiceUnavailableError' });
+    }
+  });
+
+  it('sends a default Retry-After with a 503 that names no retry_after (a dependency is down), and leaves the body alone', async () => {
+    const down = await request(app).get('/api/broker-down');
+    expect(down.status).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.body.error.details).toEqual({});
   });
 
   it('answers unknown routes with a 404 NotFoundError body', async () => {

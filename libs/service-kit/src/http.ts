@@ -3,7 +3,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { endSpan, markSpanFailed, type Span, withIncomingSpan } from '@docflow/telemetry';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
-import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, UnauthorizedError } from './errors';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnauthorizedError } from './errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
@@ -32,6 +32,9 @@ export interface HttpAppOptions {
   rawBodyPaths?: readonly string[];
 }
 
+/** Retry-After of a 503 whose error gives no retry_after (a dependency down: the broker, the router). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 /** Writes one error in the style of the service. */
 export function sendError(res: Response, style: ErrorStyle, err: AppError): void {
   if (res.headersSent) return;
@@ -39,6 +42,8 @@ export function sendError(res: Response, style: ErrorStyle, err: AppError): void
   // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
   const retryAfter = err.details['retry_after'];
   if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
+  // A 503 that does not know (a broker or service it needs is down) still tells clients when to try again.
+  else if (err.status === 503) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
   res.status(err.status).json(body);
 }
 
@@ -70,6 +75,28 @@ function fromParserError(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/** SQLSTATEs of a lost or refused database connection: class 08 and the shutdown/startup codes of class 57P. */
+const CONNECTION_SQLSTATE = /^(08...|57P0[1-3])$/;
+const CONNECTION_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+const CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly)/;
+
+/**
+ * The database connection was killed or refused (pg_terminate_backend, a
+ * restart, a pool that cannot connect): not a bug of the request but a
+ * dependency briefly down, so a 503 with Retry-After rather than a 500.
+ * TypeORM wraps pg's error as `driverError`.
+ */
+export function isDatabaseConnectionError(err: unknown): boolean {
+  for (const e of [err, (err as { driverError?: unknown } | null)?.driverError]) {
+    if (!e || typeof e !== 'object') continue;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (CONNECTION_SQLSTATE.test(code) || CONNECTION_ERRNO.has(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && CONNECTION_MESSAGE.test(message)) return true;
+  }
+  return false;
+}
+
 export function errorMiddleware(style: ErrorStyle, logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     if (err instanceof AppError) {
@@ -80,6 +107,11 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
     const parsed = fromParserError(err);
     if (parsed) {
       sendError(res, style, parsed);
+      return;
+    }
+    if (isDatabaseConnectionError(err)) {
+      logger.warn('request failed: database connection lost', { method: req.method, path: req.path, error: errorMessage(err) });
+      sendError(res, style, new ServiceUnavailableError('The database is unavailable; try again shortly', {}, 'database_unavailable'));
       return;
     }
     const errorId = randomUUID();

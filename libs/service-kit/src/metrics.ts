@@ -36,8 +36,12 @@ export class Metrics {
     return new client.Counter({ name, help, labelNames: [...labelNames], registers: [this.registry] });
   }
 
-  gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): client.Gauge<L> {
-    return new client.Gauge({ name, help, labelNames: [...labelNames], registers: [this.registry] });
+  /**
+   * `aggregator`: how a cluster's primary combines the workers' values (prom-client's default for a
+   * gauge is the sum; a value every worker reads from one shared source, such as a queue depth, wants `max`).
+   */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = [], aggregator?: 'sum' | 'max' | 'min' | 'first' | 'average'): client.Gauge<L> {
+    return new client.Gauge({ name, help, labelNames: [...labelNames], registers: [this.registry], ...(aggregator ? { aggregator } : {}) });
   }
 
   histogram<L extends string>(name: string, help: string, labelNames: readonly L[] = [], buckets?: number[]): client.Histogram<L> {

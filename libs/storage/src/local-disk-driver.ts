@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { HealthCheck } from '@docflow/service-kit';
-import { StorageKeyError, StorageObjectNotFoundError, StoragePayloadTooLargeError } from './errors';
+import { StorageKeyError, StorageObjectNotFoundError, StoragePayloadTooLargeError, storageWriteError } from './errors';
 import { assertValidKey } from './keys';
 import { checkMaxBytes, MeasuringStream, releaseSource, toReadable } from './measure';
 import type { PutOptions, PutResult, StorageDriver, StoredObjectInfo } from './storage-driver';
@@ -54,7 +54,7 @@ export class LocalDiskDriver implements StorageDriver {
       return await this.write(key, source, options);
     } catch (err) {
       releaseSource(source);
-      throw err;
+      throw storageWriteError(err);
     }
   }
 

@@ -10,6 +10,7 @@ export { GOOGLE_FOLDER_MIME } from './fake-google-drive/drive-state';
 export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
 export * from './loopback-dovecot';
 export * from './secrets';
+export * from './effect-ledger';
 export * from './loopback-file-server';
 export * from './loopback-mcp-server';
 export * from './otlp-receiver';

@@ -1,7 +1,7 @@
 import { workflowJobId, type RetryOrigin, type WorkflowJobPayload } from '@docflow/contracts';
 import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { BadRequestError, ConflictError, isDatabaseConnectionError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
@@ -117,6 +117,9 @@ export function completedNodesOf(
 }
 
 /** Executions (spec 3.1, 4.8): create, start, read, resume, timeline, cancel, retry. */
+/** Seconds a refused start keeps trying to put its record back to `queued` while the database is down. */
+const REVERT_RETRY_ATTEMPTS = 60;
+
 export class WorkflowExecutionsService {
   constructor(private readonly deps: WorkflowExecutionsDeps) {}
 
@@ -259,7 +262,7 @@ export class WorkflowExecutionsService {
     const jobId = workflowJobId(id);
     const start = { id, userId: user.id, jobId, at, maxRunning };
     // Inputs stored at create were validated there: without new ones, the start trusts them (one round trip).
-    let outcome = added !== undefined && Object.keys(added).length === 0 ? await this.deps.repo.startQueued({ ...start, inputs: null }) : { outcome: 'unvalidated' as const };
+    let outcome = added !== undefined && Object.keys(added).length === 0 ? await this.startOrRevertLater({ ...start, inputs: null }) : { outcome: 'unvalidated' as const };
     if (outcome.outcome === 'unvalidated') {
       const current = await this.deps.repo.findStartCandidate(id);
       if (!current || current.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
@@ -268,7 +271,7 @@ export class WorkflowExecutionsService {
       if (current.status !== 'queued') throw this.notQueued(current);
       const errors = validateInputs(current.inputSchema, inputs);
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
-      outcome = await this.deps.repo.startQueued({ ...start, inputs });
+      outcome = await this.startOrRevertLater({ ...start, inputs });
     }
     const row = this.started(id, outcome, maxRunning);
 
@@ -276,7 +279,15 @@ export class WorkflowExecutionsService {
       const payload = await this.payloadOf(row, jobId);
       await this.deps.router.submitWorkflowJob({ jobId, payload: retryOf ? { ...payload, retry_of: retryOf } : payload });
     } catch (err) {
-      const reverted = await this.deps.repo.revertStart(id, jobId, at);
+      let reverted: boolean;
+      try {
+        reverted = await this.deps.repo.revertStart(id, jobId, at);
+      } catch (revertError) {
+        // The database went away too (a restart): put the record back once it answers, then refuse.
+        if (!isDatabaseConnectionError(revertError)) throw revertError;
+        this.revertStartLater(id, jobId, at);
+        throw err;
+      }
       this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });
       // Not reverted: results of this job arrived meanwhile, so the router did take it.
       if (reverted) throw err;
@@ -290,6 +301,39 @@ export class WorkflowExecutionsService {
       job_id: jobId,
       data: { id, status: 'running', started_at: row.startedAt ? row.startedAt.toISOString() : null },
     };
+  }
+
+  /**
+   * startQueued, and when the database connection breaks under it: the UPDATE
+   * to `running` may have committed without our hearing so (a restart
+   * mid-commit), and no job was submitted, so the refused start (503) must
+   * not leave a `running` record behind: it is put back to `queued` once the
+   * database answers (revertStart matches this start's job id and time only).
+   */
+  private async startOrRevertLater(start: Parameters<WorkflowExecutionsRepository['startQueued']>[0]): Promise<StartOutcome> {
+    try {
+      return await this.deps.repo.startQueued(start);
+    } catch (err) {
+      if (isDatabaseConnectionError(err)) this.revertStartLater(start.id, start.jobId, start.at);
+      throw err;
+    }
+  }
+
+  /** revertStart in the background, once a second for up to REVERT_RETRY_ATTEMPTS seconds, while the database is unreachable. */
+  private revertStartLater(id: number, jobId: string, at: Date): void {
+    const attempt = async (n: number): Promise<void> => {
+      try {
+        const reverted = await this.deps.repo.revertStart(id, jobId, at);
+        this.deps.logger.warn('refused start put back', { executionId: id, jobId, revertedToQueued: reverted, attempts: n });
+      } catch (err) {
+        if (n >= REVERT_RETRY_ATTEMPTS || !isDatabaseConnectionError(err)) {
+          this.deps.logger.error('refused start not put back', { executionId: id, jobId, attempts: n, error: err instanceof Error ? err.message : String(err) });
+          return;
+        }
+        setTimeout(() => void attempt(n + 1), 1000).unref();
+      }
+    };
+    setTimeout(() => void attempt(1), 1000).unref();
   }
 
   private started(id: number, o: StartOutcome, maxRunning: number): StartedRow {

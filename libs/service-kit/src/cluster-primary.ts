@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
-import { type Logger, serveClusterMetrics } from '@docflow/service-kit';
+import type { Logger } from './logger';
+import { serveClusterMetrics } from './metrics';
 
 export interface PrimaryOptions {
   workers: number;
@@ -14,9 +15,10 @@ const MAX_CRASHES = 5;
 const CRASH_WINDOW_MS = 60_000;
 
 /**
- * The primary of a multi-process public API (PUBLIC_API_WORKERS > 1): forks
- * the workers, which share the listening port and each run the whole API
- * (every background job of it is replica-safe), replaces a worker that dies,
+ * The primary of a multi-process service (the public API's PUBLIC_API_WORKERS,
+ * the router's ROUTER_REPLICAS > 1): forks the workers, which share the
+ * listening port and each run the whole service (everything in it is
+ * replica-safe), replaces a worker that dies,
  * gives up on a crash loop, answers the workers' /metrics requests with the
  * cluster's aggregate, and on SIGTERM or SIGINT passes the signal on and
  * exits once every worker has stopped.
