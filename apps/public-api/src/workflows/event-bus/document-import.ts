@@ -21,6 +21,12 @@ export interface ImportRequest {
   sourceRef?: string;
   /** The same key for the same user answers the document the first import stored. */
   idempotencyKey?: string;
+  /**
+   * No import with this idempotency key can have finished before (the first
+   * attempt of its only caller): the lookup is skipped. The key still holds:
+   * an import that recorded it meanwhile keeps its document, not two.
+   */
+  firstAttempt?: boolean;
   /** The user `userId` names, when the caller has just read it (saves a lookup). */
   user?: { id: number; role: UserRole };
 }
@@ -69,7 +75,7 @@ export class DocumentImportService {
       request.content.resume();
       throw new NotFoundError('User not found');
     }
-    if (request.idempotencyKey) {
+    if (request.idempotencyKey && !request.firstAttempt) {
       const existing = await this.findImported(user.id, request.idempotencyKey);
       if (existing) {
         request.content.resume();
