@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const statementsFile = path.join(workDir, 'pg-statements');
+  const statementsFile = process.env.BENCH_STATEMENTS_FILE ?? path.join(workDir, 'pg-statements');
   const preload = [path.join(ROOT, 'bench', 'pg-statement-counter.cjs'), ...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : [])];
   const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', 'public-api', 'main.js')], {
     cwd: workDir,

@@ -8,8 +8,11 @@ if (file) {
   const { Client } = require('pg');
   const query = Client.prototype.query;
   let count = 0;
+  const byText = new Map();
   Client.prototype.query = function countedQuery(...args) {
     count += 1;
+    const text = String(typeof args[0] === 'string' ? args[0] : (args[0] && args[0].text) || '').replace(/\s+/g, ' ').slice(0, 90);
+    byText.set(text, (byText.get(text) || 0) + 1);
     return query.apply(this, args);
   };
   let written = -1;
@@ -17,6 +20,7 @@ if (file) {
     if (written === count) return;
     written = count;
     fs.writeFileSync(file, String(count));
+    fs.writeFileSync(`${file}.by-text.json`, JSON.stringify([...byText].sort((a, b) => b[1] - a[1]).slice(0, 60), null, 1));
   };
   setInterval(write, 100).unref();
   process.on('exit', write);

@@ -4,7 +4,7 @@ import { isPlainObject, resolveTemplates } from '@docflow/workflow';
 import type { Caller } from '../activities/activities.service';
 import type { UsersService } from '../../identity';
 import type { WorkflowExecutionsService } from '../executions/workflow-executions.service';
-import type { DocumentImportService } from './document-import';
+import type { DocumentImportService, PendingImport } from './document-import';
 import type { EventLogEntity, EventSourceEntity, EventSubscriptionEntity, TriggeredWorkflow } from './event-bus.entity';
 import type { EventLogsRepository, FinishedEvent } from './event-logs.repository';
 import type { EventSourcesRepository } from './event-sources.repository';
@@ -112,6 +112,7 @@ export class EventDispatcher {
     const work: EventWork[] = claimed.map((log) => ({ log, matched: 0, triggered: [], errors: [], retry: false, done: false, subscriptions: [] }));
     const finished: FinishedEvent[] = [];
     const counts = new Map<number, number>();
+    const pending: PendingImport[] = [];
     const end = (w: EventWork, status: FinishedEvent['status'], errorMessage: string | null): void => {
       w.done = true;
       finished.push({ id: w.log.id, status, matched: w.matched, triggered: w.triggered, errorMessage });
@@ -123,7 +124,7 @@ export class EventDispatcher {
         this.concurrency,
         async (w) => {
           try {
-            w.inputs = await this.inputsFor(w);
+            w.inputs = await this.inputsFor(w, pending);
           } catch (err) {
             if (isDriveError(err) && err.kind === 'needs_reconnect') await this.deps.onReconnectNeeded(w.log.ownerId, err.message);
             if (!(err instanceof RetryLater) && !retryable(err)) this.deps.logger.warn('event dispatch failed', { eventId: w.log.eventId, error: errorMessage(err) });
@@ -132,6 +133,12 @@ export class EventDispatcher {
           }
         },
       );
+      // The batch's imports recorded at once; an import of the same file version recorded first keeps its document.
+      const kept = await this.deps.importer.recordPending(pending);
+      for (const w of work) {
+        const documentId = w.inputs?.['file_document_id'];
+        if (w.inputs && typeof documentId === 'number' && kept.has(documentId)) w.inputs['file_document_id'] = kept.get(documentId);
+      }
       await this.startRuns(
         work.filter((w) => !w.done),
         counts,
@@ -239,7 +246,7 @@ export class EventDispatcher {
   }
 
   /** The inputs every matched subscription's run starts with (before its own input_mapping). */
-  private async inputsFor(w: EventWork): Promise<Record<string, unknown>> {
+  private async inputsFor(w: EventWork, pending: PendingImport[]): Promise<Record<string, unknown>> {
     const { log, source, caller: owner } = w;
     if (!source || !owner) throw new Error(`event ${log.eventId} dispatched without its source`);
     if (log.sourceType !== 'cloud_drive') return { ...(isPlainObject(log.payload['inputs']) ? log.payload['inputs'] : {}) };
@@ -259,6 +266,7 @@ export class EventDispatcher {
       idempotencyKey: `cloud_drive_event:${sourceRef}`.slice(0, 200),
       // One event per file version (the settler de-duplicates): on its first attempt no import of the key can exist yet.
       firstAttempt: log.attempts === 1,
+      recordLater: pending,
     });
     const file: DriveFile = {
       id: fileId,
