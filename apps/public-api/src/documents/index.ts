@@ -10,6 +10,7 @@ import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePro
 import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
 import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
 import { DocumentTextLz41764000000061 } from './migrations/1764000000061-DocumentTextLz4';
+import { PromptPublishing1764000000251 } from './migrations/1764000000251-PromptPublishing';
 import { PromptEntity } from './prompts/prompt.entity';
 import { UserStorageUsageEntity } from './storage-usage.entity';
 
@@ -39,6 +40,7 @@ export const DOCUMENTS_MIGRATIONS = [
   SeedSystemPrompts1764000000031,
   CreateClassificationJobs1764000000032,
   DocumentTextLz41764000000061,
+  PromptPublishing1764000000251,
 ];
 
 // Used by other modules.
