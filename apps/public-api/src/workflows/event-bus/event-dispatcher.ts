@@ -188,49 +188,43 @@ export class EventDispatcher {
 
   /**
    * Starts each (event, subscription) run once: one trigger claim for the
-   * batch, the runs created, their execution ids recorded in one statement
-   * before any starts (so a crash after a start never creates a second run),
-   * then started.
+   * batch, then per run (at most `concurrency` at once) its execution
+   * created, its id recorded in `event_triggers` at once (before the start,
+   * and with nothing between it and the create, so that a crash leaves as
+   * small a window as one statement's for a second execution), and started.
    */
   private async startRuns(work: EventWork[], counts: Map<number, number>): Promise<void> {
     const { logs, executions } = this.deps;
     const pairs = work.flatMap((w) => w.subscriptions.map((subscription) => ({ w, subscription })));
     const claims = await logs.triggerClaimMany(pairs.map((p) => ({ eventLogId: p.w.log.id, subscriptionId: p.subscription.id })));
-    const runs = pairs.map((p, i) => ({ ...p, executionId: claims[i]!.executionId, created: false, failed: false }));
+    const runs = pairs.map((p, i) => ({ ...p, executionId: claims[i]!.executionId, failed: false }));
     const fail = (run: (typeof runs)[number], err: unknown): void => {
       run.failed = true;
       run.w.retry ||= retryable(err);
       run.w.errors.push(`subscription ${run.subscription.id}: ${errorMessage(err)}`);
     };
-    await eachLimit(
-      runs.filter((r) => r.executionId === null),
-      this.concurrency,
-      async (run) => {
-        const { w, subscription } = run;
+    await eachLimit(runs, this.concurrency, async (run) => {
+      const { w, subscription } = run;
+      const created = run.executionId === null;
+      if (created) {
         // Spec 4.10: the event's inputs, plus the subscription's input_mapping (templated with them); the event's own names win.
         const mapped = resolveTemplates(subscription.inputMapping, { ...w.log.payload, ...w.inputs }) as Record<string, unknown>;
         try {
           run.executionId = (await executions.create(w.caller!, { activity: subscription.activityId, inputs: { ...mapped, ...w.inputs } })).id;
-          run.created = true;
         } catch (err) {
           fail(run, err);
           await logs.triggerReleased(w.log.id, subscription.id).catch(() => undefined);
+          return;
         }
-      },
-    );
-    await logs.triggerStartedMany(runs.filter((r) => r.created).map((r) => ({ eventLogId: r.w.log.id, subscriptionId: r.subscription.id, executionId: r.executionId! })));
-    await eachLimit(
-      runs.filter((r) => !r.failed && r.executionId !== null),
-      this.concurrency,
-      async (run) => {
-        try {
-          // Created by an earlier attempt: started unless it already started (409, not queued any more, counted then).
-          if (await this.startCreated(run.w.caller!, run.executionId!)) counts.set(run.subscription.id, (counts.get(run.subscription.id) ?? 0) + 1);
-        } catch (err) {
-          fail(run, err);
-        }
-      },
-    );
+      }
+      try {
+        if (created) await logs.triggerStarted(w.log.id, subscription.id, run.executionId!);
+        // Created by an earlier attempt: started unless it already started (409, not queued any more, counted then).
+        if (await this.startCreated(w.caller!, run.executionId!)) counts.set(subscription.id, (counts.get(subscription.id) ?? 0) + 1);
+      } catch (err) {
+        fail(run, err);
+      }
+    });
     // The runs each event started, in its subscriptions' order.
     for (const run of runs) if (!run.failed && run.executionId !== null) run.w.triggered.push({ subscription_id: run.subscription.id, execution_id: run.executionId });
   }

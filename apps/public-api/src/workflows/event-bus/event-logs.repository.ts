@@ -202,17 +202,6 @@ export class EventLogsRepository {
     });
   }
 
-  /** `triggerStarted` for many pairs in one statement. */
-  async triggerStartedMany(started: { eventLogId: number; subscriptionId: number; executionId: number }[]): Promise<void> {
-    if (started.length === 0) return;
-    await this.database.query(
-      `UPDATE event_triggers t SET execution_id = s.execution_id
-         FROM unnest($1::int[], $2::int[], $3::int[]) AS s(event_log_id, subscription_id, execution_id)
-        WHERE t.event_log_id = s.event_log_id AND t.subscription_id = s.subscription_id`,
-      [started.map((s) => s.eventLogId), started.map((s) => s.subscriptionId), started.map((s) => s.executionId)],
-    );
-  }
-
   async triggerStarted(eventLogId: number, subscriptionId: number, executionId: number): Promise<void> {
     await this.database.query('UPDATE event_triggers SET execution_id = $3 WHERE event_log_id = $1 AND subscription_id = $2', [eventLogId, subscriptionId, executionId]);
   }
