@@ -10,10 +10,11 @@
 // CLOUD_DRIVE_SETTLE_SECONDS (BENCH_SETTLE_SECONDS, default 1). The public
 // API's CPU milliseconds per event (from its /metrics) hold on a busy machine
 // where wall-clock figures do not; BENCH_CPU_PROFILE_DIR=<dir> writes its
-// .cpuprofile there on exit.
+// .cpuprofile there on exit. SQL statements per event are counted in the
+// public API's process (bench/pg-statement-counter.cjs, every pg query).
 import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -118,6 +119,12 @@ async function waitForRuns(pg: Client, prefix: string, n: number, timeoutMs: num
   }
 }
 
+/** The public API's SQL statements so far (pg-statement-counter.cjs writes them every 100 ms; read after it did). */
+async function statementsSoFar(file: string): Promise<number> {
+  await new Promise((r) => setTimeout(r, 300));
+  return Number(await readFile(file, 'utf8').catch(() => '0'));
+}
+
 async function main(): Promise<void> {
   const [db, vhost] = await Promise.all([createTestDatabase('docflow_bench_events'), createTestVhost('docflow_bench_events')]);
   const router = await loopbackRouter();
@@ -126,6 +133,8 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const statementsFile = process.env.BENCH_STATEMENTS_FILE ?? path.join(workDir, 'pg-statements');
+  const preload = [path.join(ROOT, 'bench', 'pg-statement-counter.cjs'), ...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : [])];
   const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', 'public-api', 'main.js')], {
     cwd: workDir,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,7 +162,9 @@ async function main(): Promise<void> {
       MAX_RUNNING_EXECUTIONS_PER_USER: '1000',
       CLOUD_DRIVE_LOCAL_ROOT: path.join(workDir, 'drive'),
       CLOUD_DRIVE_SETTLE_SECONDS: String(SETTLE_SECONDS),
-      ...(profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {}),
+      NODE_OPTIONS: preload.map((p) => `--require ${p}`).join(' '),
+      PG_STATEMENT_COUNT_FILE: statementsFile,
+      ...(profileDir ? { CPU_PROF_DIR: profileDir } : {}),
     },
   });
   const log = createWriteStream(path.join(logDir, 'public-api-event-bus.log'), { flags: 'a' });
@@ -185,11 +196,13 @@ async function main(): Promise<void> {
     await waitForRuns(pg, 'warm-', WARMUP, 60_000);
     await pg.query(`UPDATE workflow_executions SET status = 'completed', completed_at = now() WHERE inputs->>'file_name' LIKE 'warm-%'`);
 
+    const statementsBefore = await statementsSoFar(statementsFile);
     const cpuBefore = await serviceCpuSeconds(base);
     const t0 = Date.now();
     const landed = await drop(inbox, 'file-', FILES);
     const runs = await waitForRuns(pg, 'file-', FILES, 10 * 60_000);
     const cpuSeconds = (await serviceCpuSeconds(base)) - cpuBefore;
+    const statements = (await statementsSoFar(statementsFile)) - statementsBefore;
     const lastStart = Math.max(...runs.map((r) => r.started_at.getTime()));
     const seconds = (lastStart - t0) / 1000;
     const fromLanding = summarize(runs.map((r) => r.started_at.getTime() - (landed.get(r.file_name) ?? t0)));
@@ -206,9 +219,26 @@ async function main(): Promise<void> {
           'p50 ms': +fromLanding.p50.toFixed(0),
           'p95 ms': +fromLanding.p95.toFixed(0),
           'CPU ms/event': +((cpuSeconds * 1000) / FILES).toFixed(2),
+          'SQL/event': +(statements / FILES).toFixed(1),
         },
-        { scenario: 'file landed → settled (event recorded)', n: runs.length, 'events/s': '', 'p50 ms': +toSettle.p50.toFixed(0), 'p95 ms': +toSettle.p95.toFixed(0), 'CPU ms/event': '' },
-        { scenario: 'settled (event recorded) → execution started', n: runs.length, 'events/s': '', 'p50 ms': +fromSettle.p50.toFixed(0), 'p95 ms': +fromSettle.p95.toFixed(0), 'CPU ms/event': '' },
+        {
+          scenario: 'file landed → settled (event recorded)',
+          n: runs.length,
+          'events/s': '',
+          'p50 ms': +toSettle.p50.toFixed(0),
+          'p95 ms': +toSettle.p95.toFixed(0),
+          'CPU ms/event': '',
+          'SQL/event': '',
+        },
+        {
+          scenario: 'settled (event recorded) → execution started',
+          n: runs.length,
+          'events/s': '',
+          'p50 ms': +fromSettle.p50.toFixed(0),
+          'p95 ms': +fromSettle.p95.toFixed(0),
+          'CPU ms/event': '',
+          'SQL/event': '',
+        },
       ],
       { files: FILES, settleSeconds: SETTLE_SECONDS, duplicates, routerJobs: router.jobs(), targets: { eventsPerSecond: 200, p95BeyondSettleMs: 250 } },
     );

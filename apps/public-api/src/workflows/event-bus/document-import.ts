@@ -21,8 +21,28 @@ export interface ImportRequest {
   sourceRef?: string;
   /** The same key for the same user answers the document the first import stored. */
   idempotencyKey?: string;
+  /**
+   * No import with this idempotency key can have finished before (the first
+   * attempt of its only caller): the lookup is skipped. The key still holds:
+   * an import that recorded it meanwhile keeps its document, not two.
+   */
+  firstAttempt?: boolean;
+  /**
+   * Record the idempotency key later, with the other imports of a batch
+   * (`recordPending`, one statement): the import is added to this list
+   * instead of being recorded now. Its text extraction waits for the record.
+   */
+  recordLater?: PendingImport[];
   /** The user `userId` names, when the caller has just read it (saves a lookup). */
   user?: { id: number; role: UserRole };
+}
+
+/** An import whose idempotency key is not recorded yet (ImportRequest.recordLater). */
+export interface PendingImport {
+  userId: number;
+  key: string;
+  documentId: number;
+  textPending: boolean;
 }
 
 export interface DocumentImportDeps {
@@ -69,7 +89,7 @@ export class DocumentImportService {
       request.content.resume();
       throw new NotFoundError('User not found');
     }
-    if (request.idempotencyKey) {
+    if (request.idempotencyKey && !request.firstAttempt) {
       const existing = await this.findImported(user.id, request.idempotencyKey);
       if (existing) {
         request.content.resume();
@@ -88,6 +108,10 @@ export class DocumentImportService {
       );
       const document = result.documents[0];
       if (!document) throw new Error('the upload stored no document');
+      if (request.idempotencyKey && request.recordLater) {
+        request.recordLater.push({ userId: user.id, key: request.idempotencyKey, documentId: document.id, textPending: document.textStatus === 'pending' });
+        return this.response(document);
+      }
       if (request.idempotencyKey) {
         const kept = await this.remember(user.id, request.idempotencyKey, document.id);
         if (kept !== document.id) {
@@ -102,6 +126,25 @@ export class DocumentImportService {
     } finally {
       await rm(spoolPath, { force: true });
     }
+  }
+
+  /**
+   * Records the keys of imports made with `recordLater`, in one statement.
+   * Answers the document kept for each import's document id: its own, or
+   * the one an import with the same key recorded first (its own is deleted,
+   * never two documents for one key).
+   */
+  async recordPending(pending: PendingImport[]): Promise<Map<number, number>> {
+    const kept = new Map<number, number>();
+    if (pending.length === 0) return kept;
+    const recorded = await this.imports.rememberMany(pending);
+    for (const p of pending) {
+      const keptId = recorded.get(`${p.userId}:${p.key}`) ?? p.documentId;
+      kept.set(p.documentId, keptId);
+      if (keptId !== p.documentId) await this.deps.documents.delete(p.documentId, p.userId).catch(() => undefined);
+      else if (p.textPending) this.deps.textExtraction.enqueue([p.documentId]);
+    }
+    return kept;
   }
 
   private response(d: DocumentRecord): DocumentImportResponse {

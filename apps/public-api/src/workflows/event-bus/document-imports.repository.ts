@@ -19,4 +19,22 @@ export class DocumentImportsRepository {
     )) as { document_id: number }[];
     return rows[0]?.document_id ?? documentId;
   }
+
+  /**
+   * `remember` for many keys in one statement: the document id kept for
+   * each "user id:key" (the first one recorded for a key given twice).
+   */
+  async rememberMany(entries: { userId: number; key: string; documentId: number }[]): Promise<Map<string, number>> {
+    const first = new Map<string, { userId: number; key: string; documentId: number }>();
+    for (const e of entries) if (!first.has(`${e.userId}:${e.key}`)) first.set(`${e.userId}:${e.key}`, e);
+    const unique = [...first.values()];
+    const rows = (await this.database.query(
+      `INSERT INTO document_imports (user_id, idempotency_key, document_id)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::int[])
+       ON CONFLICT (user_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+       RETURNING user_id, idempotency_key, document_id`,
+      [unique.map((e) => e.userId), unique.map((e) => e.key), unique.map((e) => e.documentId)],
+    )) as { user_id: number; idempotency_key: string; document_id: number }[];
+    return new Map(rows.map((r) => [`${r.user_id}:${r.idempotency_key}`, r.document_id]));
+  }
 }

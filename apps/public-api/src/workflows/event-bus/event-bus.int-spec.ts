@@ -207,6 +207,74 @@ describe('a file landing in a watched folder (spec 4.10, 6)', () => {
     expect(new Set(names).size).toBe(n);
   });
 
+  it('starts one run per (event, subscription) when the same batch is dispatched twice at once, and again after its lease ran out', async () => {
+    const source = await createSource('twice');
+    // No watch: the events below are the only ones of this source.
+    await kit.api.eventBus.watching.stop({ ownerId: kit.alice.id, watchChannelId: source.watch_channel_id, watchResourceId: null });
+    const subs = [await subscribe(source.id, { filter: {} }), await subscribe(source.id, { filter: { name: 'twice-*' } })];
+    const n = 12;
+    const eventIds: string[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const name = `twice-${i}.pdf`;
+      const content = buildPdf([[`Twice ${i}`]]);
+      await writeFile(path.join(inbox('twice'), name), content);
+      const eventId = `twice-event-${i}-${Date.now()}`;
+      eventIds.push(eventId);
+      const payload = {
+        event_type: 'file_created',
+        file_id: `twice/${name}`,
+        file_name: name,
+        file_mime_type: 'application/pdf',
+        file_size: content.length,
+        file_version: `v${i}`,
+        file_web_link: null,
+      };
+      await kit.bed.database.query(
+        `INSERT INTO event_logs (event_id, owner_id, event_source_id, source_type, event_type, payload, status, received_at) VALUES ($1, $2, $3, 'cloud_drive', 'file_created', $4, 'received', now())`,
+        [eventId, kit.alice.id, source.id, JSON.stringify(payload)],
+      );
+    }
+    const jobsBefore = kit.router.jobs.length;
+    const { dispatcher } = kit.api.eventBus;
+    const runsPerPair = async () =>
+      (await kit.bed.database.query(`SELECT inputs->>'event_id' AS event_id, count(*)::int AS n FROM workflow_executions WHERE inputs->>'event_id' = ANY($1) GROUP BY 1`, [eventIds])) as {
+        event_id: string;
+        n: number;
+      }[];
+
+    await Promise.all([dispatcher.dispatchMany(eventIds), dispatcher.dispatchMany([...eventIds].reverse()), dispatcher.dispatchMany(eventIds.slice(0, n / 2))]);
+    let rows = await runsPerPair();
+    expect(rows).toHaveLength(n);
+    expect(rows.every((r) => r.n === subs.length)).toBe(true);
+    expect(kit.router.jobs.length - jobsBefore).toBe(n * subs.length);
+    const logs = await eventLogs(kit, kit.alice, `source_id=${source.id}&limit=100`);
+    expect(logs).toHaveLength(n);
+    for (const log of logs) {
+      expect(log).toMatchObject({ status: 'processed', subscriptions_matched: 2 });
+      expect(log.workflows_triggered.map((t) => t.subscription_id)).toEqual(subs.map((s) => s.id));
+    }
+    const triggered = new Map(logs.map((l) => [l.event_id, l.workflows_triggered]));
+
+    // As if the processes that held them died before finishing: both replicas take them again at once.
+    await kit.bed.database.query(`UPDATE event_logs SET status = 'processing', lease_until = now() - interval '1 second' WHERE event_id = ANY($1)`, [eventIds]);
+    await Promise.all([dispatcher.dispatchMany(eventIds), dispatcher.dispatchMany(eventIds)]);
+    rows = await runsPerPair();
+    expect(rows.every((r) => r.n === subs.length)).toBe(true);
+    expect(kit.router.jobs.length - jobsBefore).toBe(n * subs.length);
+    const again = await eventLogs(kit, kit.alice, `source_id=${source.id}&limit=100`);
+    for (const log of again) {
+      expect(log.status).toBe('processed');
+      expect(log.workflows_triggered).toEqual(triggered.get(log.event_id));
+    }
+    for (const sub of subs) {
+      const body = (await request(kit.app).get(`/api/event-subscriptions/${sub.id}`).set('authorization', kit.alice.auth)).body as { data: { trigger_count: number } };
+      expect(body.data.trigger_count).toBe(n);
+    }
+    // One document per file version, however many attempts took it.
+    const docs = (await kit.bed.database.query(`SELECT count(*)::int AS n FROM documents WHERE metadata->>'source_ref' LIKE $1`, [`${source.id}:twice/%`])) as { n: number }[];
+    expect(docs[0]!.n).toBe(n);
+  });
+
   it('ignores a push for an unknown channel or with a wrong token, answering 200 either way', async () => {
     const source = await createSource('pushes');
     await subscribe(source.id, { filter: {} });

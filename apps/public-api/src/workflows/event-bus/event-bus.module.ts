@@ -38,7 +38,7 @@ export interface EventBusModuleDeps {
   broker?: EventBusBroker;
   /** Base of a relative CLOUD_DRIVE_LOCAL_ROOT (default the working directory). */
   projectRoot?: string;
-  /** Runs dispatched at once in one process. Default 8. */
+  /** Runs dispatched at once in one process (split over the dispatch batches running at once). Default 8. */
   dispatchConcurrency?: number;
 }
 
@@ -84,15 +84,25 @@ function driveTokenSealer(sealer: CredentialSealer): DriveTokenSealer {
 /** Events older than this still `received` are taken by the tick (their process died before dispatching). */
 const STALE_RECEIVED_MS = 10_000;
 
-/** Dispatches in the background, at most `limit` at once; an event queued twice runs once at a time (the claim decides). */
+/** Events taken into one dispatch batch at most. */
+const DISPATCH_BATCH = 50;
+/** Dispatch batches running at once in one process (the next one claims while the last one starts its runs). */
+const DISPATCH_BATCHES = 2;
+
+/**
+ * Dispatches in the background in batches: each takes the events queued at
+ * that moment (at most DISPATCH_BATCH, with no linger when the queue is
+ * short), at most DISPATCH_BATCHES at once; an event queued twice runs once
+ * at a time (the claim decides).
+ */
 class DispatchQueue {
   private readonly waiting: string[] = [];
   private readonly queued = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  private scheduled = false;
 
   constructor(
-    private readonly run: (eventId: string) => Promise<void>,
-    private readonly limit: number,
+    private readonly run: (eventIds: string[]) => Promise<void>,
     private readonly logger: Logger,
   ) {}
 
@@ -100,21 +110,30 @@ class DispatchQueue {
     if (this.queued.has(eventId)) return;
     this.queued.add(eventId);
     this.waiting.push(eventId);
-    this.pump();
+    // The events queued in the same turn (a settle pass) go in one batch.
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
   }
 
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.waiting.length > 0) await Promise.allSettled([...this.running]);
+    while (this.running.size > 0 || this.waiting.length > 0 || this.scheduled) {
+      if (this.running.size === 0) await new Promise((r) => setImmediate(r));
+      else await Promise.allSettled([...this.running]);
+    }
   }
 
   private pump(): void {
-    while (this.running.size < this.limit && this.waiting.length > 0) {
-      const eventId = this.waiting.shift()!;
-      const task: Promise<void> = this.run(eventId)
-        .catch((err: unknown) => this.logger.error('event dispatch crashed', { eventId, err }))
+    while (this.running.size < DISPATCH_BATCHES && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, DISPATCH_BATCH);
+      const task: Promise<void> = this.run(batch)
+        .catch((err: unknown) => this.logger.error('event dispatch crashed', { events: batch.length, err }))
         .finally(() => {
           this.running.delete(task);
-          this.queued.delete(eventId);
+          for (const eventId of batch) this.queued.delete(eventId);
           this.pump();
         });
       this.running.add(task);
@@ -178,8 +197,9 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     drive: provider,
     onReconnectNeeded: reconnectNeeded,
     logger,
+    concurrency: Math.ceil((deps.dispatchConcurrency ?? 8) / DISPATCH_BATCHES),
   });
-  const dispatchQueue = new DispatchQueue((eventId) => dispatcher.dispatch(eventId), deps.dispatchConcurrency ?? 8, logger);
+  const dispatchQueue = new DispatchQueue((eventIds) => dispatcher.dispatchMany(eventIds), logger);
   const settler = new FileSettler({
     store: new DriveSettleRepository(database),
     settleMs,

@@ -4,9 +4,9 @@ import { isPlainObject, resolveTemplates } from '@docflow/workflow';
 import type { Caller } from '../activities/activities.service';
 import type { UsersService } from '../../identity';
 import type { WorkflowExecutionsService } from '../executions/workflow-executions.service';
-import type { DocumentImportService } from './document-import';
+import type { DocumentImportService, PendingImport } from './document-import';
 import type { EventLogEntity, EventSourceEntity, EventSubscriptionEntity, TriggeredWorkflow } from './event-bus.entity';
-import type { EventLogsRepository } from './event-logs.repository';
+import type { EventLogsRepository, FinishedEvent } from './event-logs.repository';
 import type { EventSourcesRepository } from './event-sources.repository';
 import type { EventSubscriptionsRepository } from './event-subscriptions.repository';
 
@@ -58,69 +58,191 @@ export function retryDelayMs(attempts: number): number {
  * dispatch retried after a crash or a retryable failure never runs a
  * workflow twice for the same file version.
  */
+/** Work of one event inside a batch, between the phases. */
+interface EventWork {
+  log: EventLogEntity;
+  matched: number;
+  triggered: TriggeredWorkflow[];
+  errors: string[];
+  retry: boolean;
+  /** Set when the event reached its end early (ignored, failed, or a failure of its import). */
+  done: boolean;
+  source?: EventSourceEntity;
+  caller?: Caller;
+  subscriptions: EventSubscriptionEntity[];
+  inputs?: Record<string, unknown>;
+}
+
+/** Runs `fn` over `items`, at most `limit` at once. */
+async function eachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export class EventDispatcher {
   private readonly clock: () => Date;
+  private readonly concurrency: number;
 
-  constructor(private readonly deps: EventDispatcherDeps) {
+  constructor(private readonly deps: EventDispatcherDeps & { concurrency?: number }) {
     this.clock = deps.clock ?? (() => new Date());
+    this.concurrency = Math.max(1, deps.concurrency ?? 8);
   }
 
   /** Dispatches one event if it is still open (received, or its lease ran out); a no-op otherwise. */
   async dispatch(eventId: string): Promise<void> {
-    const log = await this.deps.logs.claim(eventId, DISPATCH_LEASE_MS);
-    if (!log) return;
-    let matched = 0;
-    const triggered: TriggeredWorkflow[] = [];
+    await this.dispatchMany([eventId]);
+  }
+
+  /**
+   * Dispatches the events of these ids that are still open, as one batch:
+   * one claim, one read each of their sources, subscriptions and owners, one
+   * trigger claim and one trigger record for all their runs, then one
+   * update of their trigger counts and one of their final states. The
+   * import and the run's create and start stay per event (at most
+   * `concurrency` at once); event_triggers keeps each (event, subscription)
+   * to one run across attempts, processes and replicas.
+   */
+  async dispatchMany(eventIds: string[]): Promise<void> {
+    const { logs } = this.deps;
+    const claimed = await logs.claimMany([...new Set(eventIds)], DISPATCH_LEASE_MS);
+    if (claimed.length === 0) return;
+    const work: EventWork[] = claimed.map((log) => ({ log, matched: 0, triggered: [], errors: [], retry: false, done: false, subscriptions: [] }));
+    const finished: FinishedEvent[] = [];
+    const counts = new Map<number, number>();
+    const pending: PendingImport[] = [];
+    const end = (w: EventWork, status: FinishedEvent['status'], errorMessage: string | null): void => {
+      w.done = true;
+      finished.push({ id: w.log.id, status, matched: w.matched, triggered: w.triggered, errorMessage });
+    };
     try {
-      const source = await this.deps.sources.findById(log.eventSourceId);
-      const subscriptions = source && source.isActive ? await this.matching(source, log) : [];
-      matched = subscriptions.length;
-      if (!source || matched === 0) {
-        await this.deps.logs.finish(log.id, 'ignored', 0, [], source ? null : 'The event source was removed');
-        return;
+      await this.prepare(work, end);
+      await eachLimit(
+        work.filter((w) => !w.done),
+        this.concurrency,
+        async (w) => {
+          try {
+            w.inputs = await this.inputsFor(w, pending);
+          } catch (err) {
+            if (isDriveError(err) && err.kind === 'needs_reconnect') await this.deps.onReconnectNeeded(w.log.ownerId, err.message);
+            if (!(err instanceof RetryLater) && !retryable(err)) this.deps.logger.warn('event dispatch failed', { eventId: w.log.eventId, error: errorMessage(err) });
+            w.done = true;
+            await this.failOrRetry(w, retryable(err), errorMessage(err), end);
+          }
+        },
+      );
+      // The batch's imports recorded at once; an import of the same file version recorded first keeps its document.
+      const kept = await this.deps.importer.recordPending(pending);
+      for (const w of work) {
+        const documentId = w.inputs?.['file_document_id'];
+        if (w.inputs && typeof documentId === 'number' && kept.has(documentId)) w.inputs['file_document_id'] = kept.get(documentId);
       }
-      const owner = await this.deps.users.findById(source.ownerId);
-      if (!owner || owner.blocked) {
-        await this.deps.logs.finish(log.id, 'failed', matched, [], 'The source owner’s account is blocked');
-        return;
+      await this.startRuns(
+        work.filter((w) => !w.done),
+        counts,
+      );
+      for (const w of work.filter((x) => !x.done)) {
+        if (w.errors.length === 0) end(w, 'processed', null);
+        else await this.failOrRetry(w, w.retry, w.errors.join('; '), end);
       }
-      const caller: Caller = { id: owner.id, role: owner.role };
-      const inputs = await this.inputsFor(log, source, caller);
-      const errors: string[] = [];
-      let retry = false;
-      for (const subscription of subscriptions) {
+    } catch (err) {
+      // A batch-wide failure (the database): each open event retries later, or fails at its last attempt.
+      this.deps.logger.warn('event dispatch batch failed', { events: work.length, error: errorMessage(err) });
+      for (const w of work.filter((x) => !x.done)) await this.failOrRetry(w, retryable(err), errorMessage(err), end).catch(() => undefined);
+    } finally {
+      await logs.finishMany(finished);
+      await this.deps.subscriptions.countTriggers(counts, this.clock());
+    }
+  }
+
+  /** Sources, subscriptions and owners of the batch (one query each); ends the events with nothing to start. */
+  private async prepare(work: EventWork[], end: (w: EventWork, status: FinishedEvent['status'], errorMessage: string | null) => void): Promise<void> {
+    const sources = new Map((await this.deps.sources.findByIds([...new Set(work.map((w) => w.log.eventSourceId))])).map((s) => [s.id, s]));
+    const subscriptions = await this.deps.subscriptions.activeForSources([...sources.values()].filter((s) => s.isActive));
+    const owners = new Map<number, Caller | null>();
+    for (const w of work) {
+      const source = sources.get(w.log.eventSourceId);
+      const matching =
+        source && source.isActive ? (subscriptions.get(source.id) ?? []).filter((s) => subscriptionMatches({ event_types: s.eventTypes, filter: s.filter }, w.log.eventType, w.log.payload)) : [];
+      w.matched = matching.length;
+      if (!source || matching.length === 0) {
+        end(w, 'ignored', source ? null : 'The event source was removed');
+        continue;
+      }
+      if (!owners.has(source.ownerId)) {
+        const owner = await this.deps.users.findById(source.ownerId);
+        owners.set(source.ownerId, owner && !owner.blocked ? { id: owner.id, role: owner.role } : null);
+      }
+      const caller = owners.get(source.ownerId);
+      if (!caller) {
+        end(w, 'failed', 'The source owner’s account is blocked');
+        continue;
+      }
+      w.caller = caller;
+      w.subscriptions = matching;
+      w.source = source;
+    }
+  }
+
+  /**
+   * Starts each (event, subscription) run once: one trigger claim for the
+   * batch, then per run (at most `concurrency` at once) its execution
+   * created, its id recorded in `event_triggers` at once (before the start,
+   * and with nothing between it and the create, so that a crash leaves as
+   * small a window as one statement's for a second execution), and started.
+   */
+  private async startRuns(work: EventWork[], counts: Map<number, number>): Promise<void> {
+    const { logs, executions } = this.deps;
+    const pairs = work.flatMap((w) => w.subscriptions.map((subscription) => ({ w, subscription })));
+    const claims = await logs.triggerClaimMany(pairs.map((p) => ({ eventLogId: p.w.log.id, subscriptionId: p.subscription.id })));
+    const runs = pairs.map((p, i) => ({ ...p, executionId: claims[i]!.executionId, failed: false }));
+    const fail = (run: (typeof runs)[number], err: unknown): void => {
+      run.failed = true;
+      run.w.retry ||= retryable(err);
+      run.w.errors.push(`subscription ${run.subscription.id}: ${errorMessage(err)}`);
+    };
+    await eachLimit(runs, this.concurrency, async (run) => {
+      const { w, subscription } = run;
+      const created = run.executionId === null;
+      if (created) {
+        // Spec 4.10: the event's inputs, plus the subscription's input_mapping (templated with them); the event's own names win.
+        const mapped = resolveTemplates(subscription.inputMapping, { ...w.log.payload, ...w.inputs }) as Record<string, unknown>;
         try {
-          const executionId = await this.start(caller, log, subscription, inputs);
-          triggered.push({ subscription_id: subscription.id, execution_id: executionId });
+          run.executionId = (await executions.create(w.caller!, { activity: subscription.activityId, inputs: { ...mapped, ...w.inputs } })).id;
         } catch (err) {
-          retry ||= retryable(err);
-          errors.push(`subscription ${subscription.id}: ${errorMessage(err)}`);
+          fail(run, err);
+          await logs.triggerReleased(w.log.id, subscription.id).catch(() => undefined);
+          return;
         }
       }
-      if (errors.length === 0) await this.deps.logs.finish(log.id, 'processed', matched, triggered, null);
-      else await this.failOrRetry(log, retry, matched, triggered, errors.join('; '));
-    } catch (err) {
-      if (isDriveError(err) && err.kind === 'needs_reconnect') await this.deps.onReconnectNeeded(log.ownerId, err.message);
-      if (!(err instanceof RetryLater) && !retryable(err)) this.deps.logger.warn('event dispatch failed', { eventId, error: errorMessage(err) });
-      await this.failOrRetry(log, retryable(err), matched, triggered, errorMessage(err));
-    }
+      try {
+        if (created) await logs.triggerStarted(w.log.id, subscription.id, run.executionId!);
+        // Created by an earlier attempt: started unless it already started (409, not queued any more, counted then).
+        if (await this.startCreated(w.caller!, run.executionId!)) counts.set(subscription.id, (counts.get(subscription.id) ?? 0) + 1);
+      } catch (err) {
+        fail(run, err);
+      }
+    });
+    // The runs each event started, in its subscriptions' order.
+    for (const run of runs) if (!run.failed && run.executionId !== null) run.w.triggered.push({ subscription_id: run.subscription.id, execution_id: run.executionId });
   }
 
-  private async failOrRetry(log: EventLogEntity, retry: boolean, matched: number, triggered: TriggeredWorkflow[], message: string): Promise<void> {
+  private async failOrRetry(w: EventWork, retry: boolean, message: string, end: (w: EventWork, status: FinishedEvent['status'], errorMessage: string | null) => void): Promise<void> {
+    const { log } = w;
     if (retry && log.attempts < MAX_DISPATCH_ATTEMPTS) {
-      await this.deps.logs.retryLater(log.id, new Date(this.clock().getTime() + retryDelayMs(log.attempts)), matched, triggered, message);
+      w.done = true;
+      await this.deps.logs.retryLater(log.id, new Date(this.clock().getTime() + retryDelayMs(log.attempts)), w.matched, w.triggered, message);
       return;
     }
-    await this.deps.logs.finish(log.id, triggered.length > 0 ? 'processed' : 'failed', matched, triggered, message);
-  }
-
-  private async matching(source: EventSourceEntity, log: EventLogEntity): Promise<EventSubscriptionEntity[]> {
-    const active = await this.deps.subscriptions.activeForSource(source.id, source.ownerId);
-    return active.filter((s) => subscriptionMatches({ event_types: s.eventTypes, filter: s.filter }, log.eventType, log.payload));
+    end(w, w.triggered.length > 0 ? 'processed' : 'failed', message);
   }
 
   /** The inputs every matched subscription's run starts with (before its own input_mapping). */
-  private async inputsFor(log: EventLogEntity, source: EventSourceEntity, owner: Caller): Promise<Record<string, unknown>> {
+  private async inputsFor(w: EventWork, pending: PendingImport[]): Promise<Record<string, unknown>> {
+    const { log, source, caller: owner } = w;
+    if (!source || !owner) throw new Error(`event ${log.eventId} dispatched without its source`);
     if (log.sourceType !== 'cloud_drive') return { ...(isPlainObject(log.payload['inputs']) ? log.payload['inputs'] : {}) };
     const p = log.payload;
     const fileId = String(p['file_id']);
@@ -136,6 +258,9 @@ export class EventDispatcher {
       source: 'cloud_drive_event',
       sourceRef,
       idempotencyKey: `cloud_drive_event:${sourceRef}`.slice(0, 200),
+      // One event per file version (the settler de-duplicates): on its first attempt no import of the key can exist yet.
+      firstAttempt: log.attempts === 1,
+      recordLater: pending,
     });
     const file: DriveFile = {
       id: fileId,
@@ -152,38 +277,14 @@ export class EventDispatcher {
     return driveWorkflowInputs(event, { id: source.id, folderId: source.driveItemId ?? '', folderName: source.driveItemName ?? '' }, document.document_id);
   }
 
-  /** Starts the subscription's run for this event once; answers its execution id. */
-  private async start(caller: Caller, log: EventLogEntity, subscription: EventSubscriptionEntity, eventInputs: Record<string, unknown>): Promise<number> {
-    const { logs, executions } = this.deps;
-    const claim = await logs.triggerClaim(log.id, subscription.id);
-    if (claim.executionId !== null) {
-      // Created by an earlier attempt: start it unless it already started (409, not queued any more).
-      await this.startCreated(caller, subscription.id, claim.executionId);
-      return claim.executionId;
-    }
-    // Spec 4.10: the event's inputs, plus the subscription's input_mapping (templated with them); the event's own names win.
-    const mapped = resolveTemplates(subscription.inputMapping, { ...log.payload, ...eventInputs }) as Record<string, unknown>;
-    const inputs = { ...mapped, ...eventInputs };
-    let executionId: number;
-    try {
-      executionId = (await executions.create(caller, { activity: subscription.activityId, inputs })).id;
-    } catch (err) {
-      await logs.triggerReleased(log.id, subscription.id);
-      throw err;
-    }
-    await logs.triggerStarted(log.id, subscription.id, executionId);
-    await this.startCreated(caller, subscription.id, executionId);
-    return executionId;
-  }
-
-  /** Starts a created run and counts the trigger (spec 2.17); a run that already started (409) was counted then. */
-  private async startCreated(caller: Caller, subscriptionId: number, executionId: number): Promise<void> {
+  /** Starts a created run: true when it started now (a trigger to count, spec 2.17), false when it had started already (409: counted then). */
+  private async startCreated(caller: Caller, executionId: number): Promise<boolean> {
     try {
       await this.deps.executions.execute(caller, executionId, {});
+      return true;
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return;
+      if (err instanceof AppError && err.status === 409) return false;
       throw err;
     }
-    await this.deps.subscriptions.countTrigger(subscriptionId, this.clock());
   }
 }

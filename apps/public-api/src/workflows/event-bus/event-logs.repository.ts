@@ -24,7 +24,25 @@ export interface NewEvent {
   receivedAt: Date;
 }
 
-type FinalStatus = Extract<EventLogStatus, 'processed' | 'ignored' | 'failed'>;
+export type FinalStatus = Extract<EventLogStatus, 'processed' | 'ignored' | 'failed'>;
+
+/** An event's final state, written with the others of its batch. */
+export interface FinishedEvent {
+  id: number;
+  status: FinalStatus;
+  matched: number;
+  triggered: TriggeredWorkflow[];
+  errorMessage: string | null;
+}
+
+/** One (event, subscription) run: its execution id once it was created, null before. */
+export interface TriggerClaim {
+  eventLogId: number;
+  subscriptionId: number;
+  executionId: number | null;
+  /** Inserted by this claim: no earlier attempt got this far. */
+  fresh: boolean;
+}
 
 /** The event log (spec 4.10, 6) and the runs each event started. */
 export class EventLogsRepository {
@@ -85,6 +103,30 @@ export class EventLogsRepository {
     return row ? entityFromRow(this.repo, row) : null;
   }
 
+  /** `claim` for many events in one statement: those still open, each taken once across processes. */
+  async claimMany(eventIds: string[], leaseMs: number): Promise<EventLogEntity[]> {
+    if (eventIds.length === 0) return [];
+    const [rows] = (await this.database.query(
+      `UPDATE event_logs SET status = 'processing', attempts = attempts + 1, lease_until = now() + make_interval(secs => $2::double precision)
+        WHERE event_id = ANY($1::text[]) AND (status = 'received' OR (status = 'processing' AND lease_until < now()))
+        RETURNING *`,
+      [eventIds, leaseMs / 1000],
+    )) as [Record<string, unknown>[], number];
+    return rows.map((row) => entityFromRow(this.repo, row)).sort((a, b) => a.id - b.id);
+  }
+
+  /** `finish` for many events in one statement. */
+  async finishMany(events: FinishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.database.query(
+      `UPDATE event_logs l SET status = f.status, subscriptions_matched = f.matched, workflows_triggered = f.triggered::jsonb, error_message = f.error_message,
+              lease_until = NULL, processed_at = now()
+         FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[]) AS f(id, status, matched, triggered, error_message)
+        WHERE l.id = f.id`,
+      [events.map((e) => e.id), events.map((e) => e.status), events.map((e) => e.matched), events.map((e) => JSON.stringify(e.triggered)), events.map((e) => e.errorMessage?.slice(0, 2000) ?? null)],
+    );
+  }
+
   async finish(id: number, status: FinalStatus, matched: number, triggered: TriggeredWorkflow[], errorMessage: string | null): Promise<void> {
     await this.database.query(`UPDATE event_logs SET status = $2, subscriptions_matched = $3, workflows_triggered = $4, error_message = $5, lease_until = NULL, processed_at = now() WHERE id = $1`, [
       id,
@@ -128,6 +170,36 @@ export class EventLogsRepository {
       execution_id: number | null;
     }[];
     return { executionId: rows[0]?.execution_id ?? null, fresh: false };
+  }
+
+  /**
+   * `triggerClaim` for many (event, subscription) pairs: one insert, and one
+   * read of the pairs an earlier attempt claimed already.
+   */
+  async triggerClaimMany(pairs: { eventLogId: number; subscriptionId: number }[]): Promise<TriggerClaim[]> {
+    if (pairs.length === 0) return [];
+    const logIds = pairs.map((p) => p.eventLogId);
+    const subscriptionIds = pairs.map((p) => p.subscriptionId);
+    const inserted = (await this.database.query(
+      `INSERT INTO event_triggers (event_log_id, subscription_id) SELECT * FROM unnest($1::int[], $2::int[]) ON CONFLICT DO NOTHING RETURNING event_log_id, subscription_id`,
+      [logIds, subscriptionIds],
+    )) as { event_log_id: number; subscription_id: number }[];
+    const key = (logId: number, subscriptionId: number) => `${logId}:${subscriptionId}`;
+    const fresh = new Set(inserted.map((r) => key(r.event_log_id, r.subscription_id)));
+    const earlier = new Map<string, number | null>();
+    if (fresh.size < pairs.length) {
+      const rest = pairs.filter((p) => !fresh.has(key(p.eventLogId, p.subscriptionId)));
+      const rows = (await this.database.query(
+        `SELECT t.event_log_id, t.subscription_id, t.execution_id FROM event_triggers t
+           JOIN unnest($1::int[], $2::int[]) AS p(event_log_id, subscription_id) ON p.event_log_id = t.event_log_id AND p.subscription_id = t.subscription_id`,
+        [rest.map((p) => p.eventLogId), rest.map((p) => p.subscriptionId)],
+      )) as { event_log_id: number; subscription_id: number; execution_id: number | null }[];
+      for (const r of rows) earlier.set(key(r.event_log_id, r.subscription_id), r.execution_id);
+    }
+    return pairs.map((p) => {
+      const k = key(p.eventLogId, p.subscriptionId);
+      return { ...p, executionId: fresh.has(k) ? null : (earlier.get(k) ?? null), fresh: fresh.has(k) };
+    });
   }
 
   async triggerStarted(eventLogId: number, subscriptionId: number, executionId: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { PageTokenStore } from '@docflow/cloud-drive';
-import type { Repository } from 'typeorm';
+import { In, type Repository } from 'typeorm';
 import type { PublicApiDatabase } from '../../platform';
 import { EventSourceEntity } from './event-bus.entity';
 
@@ -35,6 +35,12 @@ export class EventSourcesRepository implements PageTokenStore {
 
   findById(id: number): Promise<EventSourceEntity | null> {
     return this.repo.findOne({ where: { id } });
+  }
+
+  /** The sources of these ids that still exist (one query for a dispatch batch). */
+  findByIds(ids: number[]): Promise<EventSourceEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.repo.find({ where: { id: In(ids) } });
   }
 
   findByChannel(channelId: string): Promise<EventSourceEntity | null> {

@@ -1,4 +1,4 @@
-import type { Repository } from 'typeorm';
+import { In, type Repository } from 'typeorm';
 import type { PublicApiDatabase } from '../../platform';
 import { EventSubscriptionEntity } from './event-bus.entity';
 
@@ -38,6 +38,26 @@ export class EventSubscriptionsRepository {
   /** The active subscriptions of a source, bound to activities of its owner (spec 4.10 ownership). */
   activeForSource(sourceId: number, ownerId: number): Promise<EventSubscriptionEntity[]> {
     return this.repo.find({ where: { eventSourceId: sourceId, ownerId, isActive: true }, order: { id: 'ASC' } });
+  }
+
+  /** The active subscriptions of these sources, each bound to its source's owner (spec 4.10 ownership): one query for a dispatch batch. */
+  async activeForSources(sources: { id: number; ownerId: number }[]): Promise<Map<number, EventSubscriptionEntity[]>> {
+    const bySource = new Map<number, EventSubscriptionEntity[]>(sources.map((s) => [s.id, []]));
+    if (sources.length === 0) return bySource;
+    const owners = new Map(sources.map((s) => [s.id, s.ownerId]));
+    const rows = await this.repo.find({ where: { eventSourceId: In(sources.map((s) => s.id)), isActive: true }, order: { id: 'ASC' } });
+    for (const row of rows) if (owners.get(row.eventSourceId) === row.ownerId) bySource.get(row.eventSourceId)?.push(row);
+    return bySource;
+  }
+
+  /** `countTrigger` for many subscriptions in one statement: `counts` maps a subscription id to its runs started. */
+  async countTriggers(counts: Map<number, number>, at: Date): Promise<void> {
+    if (counts.size === 0) return;
+    await this.database.query(
+      `UPDATE event_subscriptions s SET trigger_count = s.trigger_count + c.n, last_triggered_at = $3
+         FROM unnest($1::int[], $2::int[]) AS c(id, n) WHERE s.id = c.id`,
+      [[...counts.keys()], [...counts.values()], at],
+    );
   }
 
   async countTrigger(id: number, at: Date): Promise<void> {
