@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
-import { type JobStatus, type JobStatusResponse, type JobType, queueForJobType } from '@docflow/contracts';
+import { type JobType, queueForJobType } from '@docflow/contracts';
 import { HttpTarget, type TargetHit, type TargetReply, type TargetRoute } from '@docflow/testing';
 
 /** One job the fake router received. */
@@ -13,26 +13,20 @@ export interface ReceivedJob {
 
 export type FakeRouterMode = 'queue' | 'broker_down' | 'duplicate';
 
-interface StoredJob {
-  job: ReceivedJob;
-  status: JobStatus;
-  result: Record<string, unknown> | null;
-  error: string | null;
-}
-
 /**
  * A loopback server (HttpTarget) speaking the router's job API (spec 4.16), for the
  * public API's tests. POST /api/v1/jobs answers 200 and records the job, or
  * 503 (mode `broker_down`), or 409 (mode `duplicate`, or a job id it already
- * holds); GET /api/v1/jobs/{job_id} answers what the test stored with
- * `settle`. A wrong X-API-Key is 401. Closing it makes the router unreachable.
+ * holds). The public API never reads a job back from the router (it owns
+ * each job's outcome), so nothing else is served. A wrong X-API-Key is 401.
+ * Closing it makes the router unreachable.
  */
 export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
   /** The X-Correlation-Id each job was submitted with. */
   readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
-  private readonly stored = new Map<string, StoredJob>();
+  private readonly taken = new Set<string>();
 
   private constructor(
     readonly apiKey: string,
@@ -50,11 +44,6 @@ export class FakeRouter {
         'POST /api/v1/jobs',
         keyed((hit) => router.submit(hit)),
       )
-      .onPattern(
-        'GET',
-        /^\/api\/v1\/jobs\/([^/]+)$/,
-        keyed((hit) => router.status(decodeURIComponent(hit.params[0] ?? ''))),
-      )
       .otherwise(keyed(() => ({ status: 404, body: { error: 'not_found', message: 'Not found', details: {} } })));
     return router;
   }
@@ -67,19 +56,6 @@ export class FakeRouter {
     return this.jobs.find((j) => j.job_id === jobId);
   }
 
-  /** What the router holds for the job from now on, as its results consumer would have stored it. */
-  settle(jobId: string, update: { status: JobStatus; result?: Record<string, unknown> | null; error?: string | null }): void {
-    const stored = this.stored.get(jobId);
-    if (!stored) throw new Error(`the fake router has no job ${jobId}`);
-    stored.status = update.status;
-    stored.result = update.result ?? null;
-    stored.error = update.error ?? null;
-  }
-
-  forget(jobId: string): void {
-    this.stored.delete(jobId);
-  }
-
   close(): Promise<void> {
     return this.target.stop();
   }
@@ -87,31 +63,14 @@ export class FakeRouter {
   private submit(hit: TargetHit): TargetReply {
     const body = hit.json as Omit<ReceivedJob, 'apiKey'>;
     if (this.mode === 'broker_down') return { status: 503, body: { error: 'broker_unavailable', message: 'Message broker is not connected', details: {} } };
-    if (this.mode === 'duplicate' || this.stored.has(body.job_id)) {
+    if (this.mode === 'duplicate' || this.taken.has(body.job_id)) {
       return { status: 409, body: { error: 'conflict', message: `Job ${body.job_id} already exists`, details: { job_id: body.job_id } } };
     }
     const job = { ...body, apiKey: header(hit, 'x-api-key') };
     this.jobs.push(job);
     this.correlationIds.set(body.job_id, header(hit, 'x-correlation-id'));
-    this.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
+    this.taken.add(body.job_id);
     return { status: 200, body: { job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` } };
-  }
-
-  private status(jobId: string): TargetReply {
-    const stored = this.stored.get(jobId);
-    if (!stored) return { status: 404, body: { error: 'not_found', message: 'Job not found', details: {} } };
-    const at = '2025-01-01T00:00:00.000Z';
-    const body: JobStatusResponse = {
-      job_id: stored.job.job_id,
-      success: true,
-      message: `Job is ${stored.status}`,
-      status: stored.status,
-      job_type: stored.job.job_type,
-      result: stored.result,
-      error: stored.error,
-      metadata: { status: stored.status, created_at: at, updated_at: at, queue: queueForJobType(stored.job.job_type), completed_at: null },
-    };
-    return { body };
   }
 }
 

@@ -38,5 +38,6 @@ export type { ActivitiesRepository } from './activities/activities.repository';
 export type { ActivitiesService } from './activities/activities.service';
 export type { Caller } from './activities/activities.service';
 export { startExecutionReaper } from './executions/execution-reaper';
-export { startResultsConsumer } from './executions/results.consumer';
+export { executionIdOf } from './executions/result-application';
+export type { ApplyOutcome as ExecutionResultOutcome, ExecutionResultsService } from './executions/execution-results.service';
 export { startScheduler } from './schedules/schedules.service';

@@ -1,4 +1,4 @@
-import { JOB_STATUSES, JobRequest, type JobStatusResponse, type JobType, WorkflowJobPayload } from '@docflow/contracts';
+import { JobRequest, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
 import { errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
@@ -89,32 +89,5 @@ export class RouterClient {
       response.status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${response.status})`,
       response.status,
     );
-  }
-
-  /**
-   * The router's record of a job (GET {router_url}/api/v1/jobs/{job_id}), or
-   * null when the router does not know it. Throws RouterUnavailableError when
-   * the router cannot be reached or answers anything else.
-   */
-  async getJob(jobId: string): Promise<JobStatusResponse | null> {
-    let response: InternalResponse;
-    try {
-      response = await this.http.request({ method: 'GET', path: `/api/v1/jobs/${encodeURIComponent(jobId)}` });
-    } catch (err) {
-      this.options.logger.warn('router unreachable', { jobId, error: errorMessage(err) });
-      throw new RouterUnavailableError('The job router is unavailable; retry later');
-    }
-    if (response.status === 404) return null;
-    if (response.status !== 200) {
-      this.options.logger.warn('router refused a status read', { jobId, status: response.status, body: bodyText(response.body, 300) });
-      throw new RouterUnavailableError(`The job router could not read the job (status ${response.status})`, response.status);
-    }
-    const parsed = response.body;
-    const status = parsed && typeof parsed === 'object' ? (parsed as { status?: unknown }).status : undefined;
-    if (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status)) {
-      this.options.logger.warn('router answered a status read without a known status', { jobId });
-      throw new RouterUnavailableError('The job router answered an unreadable job status');
-    }
-    return parsed as JobStatusResponse;
   }
 }
