@@ -1,6 +1,6 @@
-import { JobRequest, type JobType, WorkflowJobPayload } from '@docflow/contracts';
+import { JOB_ID_PATTERN, JOB_TYPES, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
-import { errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+import { errorMessage, Logger, ServiceUnavailableError } from '@docflow/service-kit';
 
 export interface RouterClientOptions {
   /** `{router_url}`, e.g. http://127.0.0.1:8010 (ROUTER_URL). */
@@ -68,10 +68,13 @@ export class RouterClient {
       job_type: submission.jobType,
       payload: submission.payload,
     };
-    // The same contract class the router validates with: a bad request is our bug, caught before sending.
-    const checked = validatePlain(JobRequest, body);
-    if (!checked.ok) throw new Error(`invalid job request ${submission.jobId}: ${checked.errors.join('; ')}`);
-
+    // A job id or type the router would refuse is our bug, caught before sending. The payload is not
+    // validated again here: the router checks it with the JobRequest contract, and the workflow
+    // definition inside was validated once, where the execution stored it (docs/decisions.md,
+    // "Workflow definitions: validated where stored"); a class-validator pass here deep-copied it on every start.
+    if (submission.jobId.length === 0 || submission.jobId.length > 200 || !JOB_ID_PATTERN.test(submission.jobId) || !JOB_TYPES.includes(submission.jobType)) {
+      throw new Error(`invalid job request ${submission.jobId}: job_id must be 1 to 200 letters, digits or . _ : -, job_type one of ${JOB_TYPES.join(', ')}`);
+    }
     let response: InternalResponse;
     try {
       response = await this.http.request({ method: 'POST', path: '/api/v1/jobs', json: body });

@@ -1,12 +1,21 @@
 import { workflowJobId, type RetryOrigin, type WorkflowJobPayload } from '@docflow/contracts';
-import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
+import {
+  isPlainObject,
+  jsonSchemaProblem,
+  MISSING_INPUT_SCHEMA_MESSAGE,
+  normalizeDefinition,
+  validateAgainstSchema,
+  validateDefinition,
+  validateInputs,
+  type WorkflowDefinition,
+} from '@docflow/workflow';
 import { signJobUser } from '@docflow/internal-auth';
 import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
 import type { RouterClient } from '../../platform';
-import { bindCredentials, nodeCredentialId, type CredentialSource } from './credential-binding';
+import { bindCredentials, nodeCredentialId, withoutCredentialIds, type CredentialSource } from './credential-binding';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -121,6 +130,10 @@ export class WorkflowExecutionsService {
     // An unusable schema would refuse every start of the execution.
     const schemaError = inputSchemaError(definition.input_schema);
     if (schemaError !== undefined) throw BadRequestError.withErrors('The workflow definition has an unusable input schema', [schemaError]);
+    // The one full validation of the definition a run executes, where its snapshot is stored: the router
+    // and the client do not look inside it again (docs/decisions.md, "Workflow definitions: validated where stored").
+    const problems = validateDefinition(withoutCredentialIds(definition));
+    if (problems.length) throw BadRequestError.withErrors('Invalid workflow definition', problems);
     if (inputs !== undefined) {
       const errors = validateInputs(definition.input_schema, inputs);
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
