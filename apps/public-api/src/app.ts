@@ -59,6 +59,8 @@ export interface PublicApi {
   schedules: SchedulesService;
   /** The event bus: main starts its queue consumer, settler and tick (tests call tick and settleNow). */
   eventBus: EventBusModule;
+  /** Execution use cases; main feeds their watch from its LISTEN (tests do the same). */
+  executions: ExecutionServices;
 }
 
 /**
@@ -144,7 +146,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     },
   );
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
-  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, limits, schedules: workflows.schedules(), eventBus: workflows.eventBus };
+  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, limits, schedules: workflows.schedules(), eventBus: workflows.eventBus, executions: workflows.executions };
 }
 
 /** TRUST_PROXY as Express's `trust proxy` value: a boolean, a hop count, or the proxies' addresses. */

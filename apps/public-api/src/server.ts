@@ -11,7 +11,7 @@ import { AUTH_CHANGED_CHANNEL, AuditLog, demoUsersWanted, seedDemoUsers, UsersRe
 import type { PublicApiConfig } from './platform';
 import type { EventBusDriveSettings } from './workflows';
 import { startWorkers } from './workers';
-import { createExecutionServices } from './workflows';
+import { createExecutionServices, EXECUTION_CHANGED_CHANNEL } from './workflows';
 
 const SERVICE = 'public-api';
 
@@ -97,6 +97,16 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   });
   await authChanges.ready;
   lifecycle.onShutdown('auth change listener', () => authChanges.close());
+  // Long polls and event streams of executions are woken by changes any process commits.
+  const executionChanges = listenForNotifications({
+    url: config.DATABASE_URL,
+    channel: EXECUTION_CHANGED_CHANNEL,
+    onNotify: (payload) => executionServices.watch.onNotification(payload),
+    onLiveChange: (live) => executionServices.watch.setLive(live),
+    logger: logger.child({ component: 'execution-changes' }),
+  });
+  await executionChanges.ready;
+  lifecycle.onShutdown('execution change listener', () => executionChanges.close());
   const server = await lifecycle.listen(api.app, config.PUBLIC_API_PORT, config.HOST);
   logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
   return { api, server };

@@ -2,3 +2,4 @@ export * from './database';
 export * from './notifications';
 export * from './pg-pool';
 export * from './errors';
+export * from './raw-rows';

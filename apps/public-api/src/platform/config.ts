@@ -302,12 +302,19 @@ export class PublicApiConfig extends BaseConfig {
   @Max(3600)
   REAPER_INTERVAL_SECONDS = 30;
 
-  /** Executions one user may have `running` at once (spec 8). */
+  /** Executions one user may have `running` when starting one by hand, by a schedule, a retry or an event (issue #16 item 5). */
   @EnvInt()
   @IsInt()
   @Min(1)
   @Max(1000)
   MAX_RUNNING_EXECUTIONS_PER_USER = 10;
+
+  /** The same cap for webhook-triggered starts (spec 8: 10 per user). */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER = 10;
 
   // Prompts and classification jobs (issue 5).
   /** `{llm_url}`: the LLM service (generate-rtio), called with X-Service-Key = SERVICE_KEY. */

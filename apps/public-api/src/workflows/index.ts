@@ -12,6 +12,7 @@ import { ScheduleEntity } from './schedules/schedule.entity';
 import { WebhookEntity } from './webhooks/webhook.entity';
 import { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './event-bus/event-bus.entity';
 import { CreateEventBus1764000000092 } from './event-bus/migrations/1764000000092-CreateEventBus';
+import { ExecutionStatusNotifications1764000000290 } from './migrations/1764000000290-ExecutionStatusNotifications';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -30,6 +31,7 @@ export const WORKFLOWS_MIGRATIONS = [
   CreateWorkflowSchedules1764000000076,
   CreateEventBus1764000000092,
   AddExecutionRetryOf1764000000095,
+  ExecutionStatusNotifications1764000000290,
 ];
 
 // Used by other modules.
@@ -40,4 +42,5 @@ export type { Caller } from './activities/activities.service';
 export { startExecutionReaper } from './executions/execution-reaper';
 export { executionIdOf } from './executions/result-application';
 export type { ApplyOutcome as ExecutionResultOutcome, ExecutionResultsService } from './executions/execution-results.service';
+export { EXECUTION_CHANGED_CHANNEL } from './executions/execution-watch';
 export { startScheduler } from './schedules/schedules.service';

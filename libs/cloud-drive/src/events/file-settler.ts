@@ -3,7 +3,7 @@ import type { Logger } from '@docflow/service-kit';
 import type { DriveChange, DriveFile } from '../drive-provider';
 import { isDriveError } from '../drive-errors';
 import type { SettledFileEvent } from './drive-event';
-import type { PendingFile, SettleStore } from './settle-store';
+import type { EmissionRecord, PendingFile, SettleStore } from './settle-store';
 
 /** `CLOUD_DRIVE_SETTLE_SECONDS` default (runtime contract). */
 export const DEFAULT_SETTLE_SECONDS = 5;
@@ -108,6 +108,8 @@ export class FileSettler {
     const { store } = this.options;
     const result: SettlePass = { emitted: [], restarted: 0, dropped: 0, deferred: 0 };
     const stableBefore = new Date(this.clock().getTime() - this.options.settleMs);
+    // Rechecks run side by side; the files still the same are then claimed together, in one transaction.
+    const settled: Array<{ pending: PendingFile; record: EmissionRecord; file: DriveFile }> = [];
     await eachLimited(await store.due(stableBefore, this.batchSize), this.concurrency, async (pending) => {
       let now: DriveFile | null;
       try {
@@ -131,14 +133,23 @@ export class FileSettler {
         result.restarted += 1;
         return;
       }
-      const eventId = this.newEventId();
-      const occurredAt = this.clock();
-      const eventType = await store.claim(pending, { eventId, occurredAt });
-      if (!eventType) return;
-      const event: SettledFileEvent = { eventId, sourceId: pending.sourceId, eventType, file: now, occurredAt };
-      result.emitted.push(event);
-      await this.options.onEvent(event);
+      settled.push({ pending, record: { eventId: this.newEventId(), occurredAt: this.clock() }, file: now });
     });
+    if (settled.length === 0) return result;
+    const types = await store.claimMany(settled.map(({ pending, record }) => ({ pending, record })));
+    settled.forEach(({ pending, record, file }, i) => {
+      const eventType = types[i];
+      if (eventType) result.emitted.push({ eventId: record.eventId, sourceId: pending.sourceId, eventType, file, occurredAt: record.occurredAt });
+    });
+    const errors: unknown[] = [];
+    for (const event of result.emitted) {
+      try {
+        await this.options.onEvent(event);
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length > 0) throw errors[0];
     return result;
   }
 }

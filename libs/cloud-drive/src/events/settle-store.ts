@@ -69,6 +69,12 @@ export interface SettleStore {
    * elsewhere, changed meanwhile, or this version emitted already).
    */
   claim(pending: PendingFile, record: EmissionRecord): Promise<DriveEventType | null>;
+  /**
+   * `claim` for many files at once, each with the same atomic rule, in one
+   * transaction where the store has them (one commit per settle pass instead
+   * of one per file); answers in the order given.
+   */
+  claimMany(claims: ReadonlyArray<{ pending: PendingFile; record: EmissionRecord }>): Promise<Array<DriveEventType | null>>;
   /** Forgets a pending file (removed or trashed before it settled). */
   drop(sourceId: number, fileId: string): Promise<void>;
 }
@@ -111,6 +117,12 @@ export class InMemorySettleStore implements SettleStore {
     if (previous?.version === pending.version) return null;
     this.emitted.set(k, { version: pending.version, eventId: record.eventId });
     return previous ? 'file_modified' : 'file_created';
+  }
+
+  async claimMany(claims: ReadonlyArray<{ pending: PendingFile; record: EmissionRecord }>): Promise<Array<DriveEventType | null>> {
+    const out: Array<DriveEventType | null> = [];
+    for (const c of claims) out.push(await this.claim(c.pending, c.record));
+    return out;
   }
 
   async drop(sourceId: number, fileId: string): Promise<void> {

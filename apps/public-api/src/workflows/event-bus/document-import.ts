@@ -9,7 +9,7 @@ import { type Logger, NotFoundError, PayloadTooLargeError } from '@docflow/servi
 import type { PublicApiDatabase } from '../../platform';
 import { DocumentImportsRepository } from './document-imports.repository';
 import type { DocumentRecord, DocumentsService, TextExtractionRunner, UploadService } from '../../documents';
-import type { UsersService } from '../../identity';
+import type { UserRole, UsersService } from '../../identity';
 
 export interface ImportRequest {
   userId: number;
@@ -21,6 +21,8 @@ export interface ImportRequest {
   sourceRef?: string;
   /** The same key for the same user answers the document the first import stored. */
   idempotencyKey?: string;
+  /** The user `userId` names, when the caller has just read it (saves a lookup). */
+  user?: { id: number; role: UserRole };
 }
 
 export interface DocumentImportDeps {
@@ -62,7 +64,7 @@ export class DocumentImportService {
 
   async import(request: ImportRequest): Promise<DocumentImportResponse> {
     const { deps } = this;
-    const user = await deps.users.findById(request.userId);
+    const user = request.user?.id === request.userId ? request.user : await deps.users.findById(request.userId);
     if (!user) {
       request.content.resume();
       throw new NotFoundError('User not found');

@@ -55,42 +55,76 @@ export class DriveSettleRepository implements SettleStore {
     return rows.map(toPending);
   }
 
-  claim(pending: PendingFile, record: EmissionRecord): Promise<DriveEventType | null> {
+  async claim(pending: PendingFile, record: EmissionRecord): Promise<DriveEventType | null> {
+    const [type] = await this.claimMany([{ pending, record }]);
+    return type ?? null;
+  }
+
+  /**
+   * `claim` for a whole settle pass in one transaction of two statements:
+   * the first removes the pending rows that still hold the claimed version,
+   * records their emissions and counts them on their sources (data-modifying
+   * CTEs), the second writes their event log rows. The rule per file is
+   * `claim`'s; the source's counter row is written once per pass, not once
+   * per file, so passes of replicas no longer queue on it file by file.
+   */
+  async claimMany(claims: ReadonlyArray<{ pending: PendingFile; record: EmissionRecord }>): Promise<Array<DriveEventType | null>> {
+    if (claims.length === 0) return [];
+    const column = <T>(f: (c: { pending: PendingFile; record: EmissionRecord }) => T): T[] => claims.map(f);
     return this.database.transaction(async (m) => {
-      const [, deleted] = (await m.query('DELETE FROM drive_file_pending WHERE source_id = $1 AND file_id = $2 AND version = $3 AND stable_since = $4', [
-        pending.sourceId,
-        pending.fileId,
-        pending.version,
-        pending.stableSince,
-      ])) as [unknown, number];
-      if (!deleted) return null;
-      const emitted = (await m.query(
-        `INSERT INTO drive_file_emissions AS e (source_id, file_id, version, event_id, emitted_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (source_id, file_id) DO UPDATE SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, emitted_at = EXCLUDED.emitted_at
-           WHERE e.version <> EXCLUDED.version
-         RETURNING (xmax = 0) AS created`,
-        [pending.sourceId, pending.fileId, pending.version, record.eventId, record.occurredAt],
-      )) as { created: boolean }[];
-      const first = emitted[0];
-      if (!first) return null;
-      const eventType: DriveEventType = first.created ? 'file_created' : 'file_modified';
-      const sources = (await m.query(
-        `UPDATE event_sources SET event_count = event_count + 1, last_event_at = $2 WHERE id = $1
-         RETURNING owner_id, drive_item_id, drive_item_name`,
-        [pending.sourceId, record.occurredAt],
-      )) as [{ owner_id: number; drive_item_id: string | null; drive_item_name: string | null }[], number];
-      const source = sources[0][0];
-      if (!source) return null;
-      const payload = driveEventPayload(
-        { eventId: record.eventId, sourceId: pending.sourceId, eventType, file: pending.file, occurredAt: record.occurredAt },
-        { id: pending.sourceId, folderId: source.drive_item_id ?? '', folderName: source.drive_item_name ?? '' },
-      );
-      await m.query(
-        `INSERT INTO event_logs (event_id, owner_id, event_source_id, source_type, event_type, payload, status, received_at)
-         VALUES ($1, $2, $3, 'cloud_drive', $4, $5, 'received', $6)`,
-        [record.eventId, source.owner_id, pending.sourceId, eventType, JSON.stringify(payload), record.occurredAt],
-      );
-      return eventType;
+      const rows = (await m.query(
+        `WITH c AS (
+           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[])
+             AS c(source_id, file_id, version, stable_since, event_id, occurred_at)
+         ), deleted AS (
+           DELETE FROM drive_file_pending p USING c
+            WHERE p.source_id = c.source_id AND p.file_id = c.file_id AND p.version = c.version AND p.stable_since = c.stable_since
+           RETURNING c.source_id, c.file_id, c.version, c.event_id, c.occurred_at
+         ), emitted AS (
+           INSERT INTO drive_file_emissions AS e (source_id, file_id, version, event_id, emitted_at)
+           SELECT source_id, file_id, version, event_id, occurred_at FROM deleted
+           ON CONFLICT (source_id, file_id) DO UPDATE SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, emitted_at = EXCLUDED.emitted_at
+             WHERE e.version <> EXCLUDED.version
+           RETURNING e.source_id, e.event_id, e.emitted_at, (xmax = 0) AS created
+         ), counted AS (
+           UPDATE event_sources s SET event_count = s.event_count + n.n, last_event_at = n.last_at
+             FROM (SELECT source_id, count(*)::int AS n, max(emitted_at) AS last_at FROM emitted GROUP BY source_id) n
+            WHERE s.id = n.source_id
+           RETURNING s.id, s.owner_id, s.drive_item_id, s.drive_item_name
+         )
+         SELECT em.event_id, em.created, co.owner_id, co.drive_item_id, co.drive_item_name FROM emitted em JOIN counted co ON co.id = em.source_id`,
+        [
+          column((c) => c.pending.sourceId),
+          column((c) => c.pending.fileId),
+          column((c) => c.pending.version),
+          column((c) => c.pending.stableSince),
+          column((c) => c.record.eventId),
+          column((c) => c.record.occurredAt),
+        ],
+      )) as { event_id: string; created: boolean; owner_id: number; drive_item_id: string | null; drive_item_name: string | null }[];
+      const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+      const types: Array<DriveEventType | null> = [];
+      const logs: { eventId: string; ownerId: number; sourceId: number; eventType: DriveEventType; payload: string; at: Date }[] = [];
+      for (const { pending, record } of claims) {
+        const row = byEvent.get(record.eventId);
+        const eventType: DriveEventType | null = row ? (row.created ? 'file_created' : 'file_modified') : null;
+        types.push(eventType);
+        if (!row || !eventType) continue;
+        const payload = driveEventPayload(
+          { eventId: record.eventId, sourceId: pending.sourceId, eventType, file: pending.file, occurredAt: record.occurredAt },
+          { id: pending.sourceId, folderId: row.drive_item_id ?? '', folderName: row.drive_item_name ?? '' },
+        );
+        logs.push({ eventId: record.eventId, ownerId: row.owner_id, sourceId: pending.sourceId, eventType, payload: JSON.stringify(payload), at: record.occurredAt });
+      }
+      if (logs.length > 0) {
+        await m.query(
+          `INSERT INTO event_logs (event_id, owner_id, event_source_id, source_type, event_type, payload, status, received_at)
+           SELECT event_id, owner_id, source_id, 'cloud_drive', event_type, payload::jsonb, 'received', received_at
+             FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::timestamptz[]) AS l(event_id, owner_id, source_id, event_type, payload, received_at)`,
+          [logs.map((l) => l.eventId), logs.map((l) => l.ownerId), logs.map((l) => l.sourceId), logs.map((l) => l.eventType), logs.map((l) => l.payload), logs.map((l) => l.at)],
+        );
+      }
+      return types;
     });
   }
 

@@ -85,7 +85,7 @@ export class EventDispatcher {
         return;
       }
       const caller: Caller = { id: owner.id, role: owner.role };
-      const inputs = await this.inputsFor(log, source);
+      const inputs = await this.inputsFor(log, source, caller);
       const errors: string[] = [];
       let retry = false;
       for (const subscription of subscriptions) {
@@ -120,7 +120,7 @@ export class EventDispatcher {
   }
 
   /** The inputs every matched subscription's run starts with (before its own input_mapping). */
-  private async inputsFor(log: EventLogEntity, source: EventSourceEntity): Promise<Record<string, unknown>> {
+  private async inputsFor(log: EventLogEntity, source: EventSourceEntity, owner: Caller): Promise<Record<string, unknown>> {
     if (log.sourceType !== 'cloud_drive') return { ...(isPlainObject(log.payload['inputs']) ? log.payload['inputs'] : {}) };
     const p = log.payload;
     const fileId = String(p['file_id']);
@@ -129,6 +129,7 @@ export class EventDispatcher {
     const sourceRef = `${source.id}:${fileId}:${version}`;
     const document = await this.deps.importer.import({
       userId: source.ownerId,
+      user: owner,
       fileName: download.file.name,
       contentType: download.file.mimeType,
       content: download.stream,

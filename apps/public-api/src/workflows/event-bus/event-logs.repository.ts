@@ -1,4 +1,5 @@
 import type { Repository } from 'typeorm';
+import { entityFromRow } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../../platform';
 import { EventLogEntity, type EventLogStatus, type SourceType, type TriggeredWorkflow } from './event-bus.entity';
 
@@ -77,11 +78,11 @@ export class EventLogsRepository {
     const [rows] = (await this.database.query(
       `UPDATE event_logs SET status = 'processing', attempts = attempts + 1, lease_until = now() + make_interval(secs => $2::double precision)
         WHERE event_id = $1 AND (status = 'received' OR (status = 'processing' AND lease_until < now()))
-        RETURNING id`,
+        RETURNING *`,
       [eventId, leaseMs / 1000],
-    )) as [{ id: number }[], number];
-    const id = rows[0]?.id;
-    return id === undefined ? null : this.repo.findOne({ where: { id } });
+    )) as [Record<string, unknown>[], number];
+    const row = rows[0];
+    return row ? entityFromRow(this.repo, row) : null;
   }
 
   async finish(id: number, status: FinalStatus, matched: number, triggered: TriggeredWorkflow[], errorMessage: string | null): Promise<void> {

@@ -13,6 +13,8 @@ import type { ApiFeature, PlatformServices } from '../../platform';
 import { RouterClient } from '../../platform';
 import { CorrelationTokenSealer } from './correlation-token';
 import { ExecutionResultsService } from './execution-results.service';
+import { streamExecutionEvents } from './execution-events';
+import { ExecutionWatch } from './execution-watch';
 import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
 import { describeExecutionRoutes } from './workflow-executions.openapi';
 import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
@@ -22,7 +24,14 @@ import type { AuthGuards } from '../../identity';
 export interface ExecutionServicesDeps {
   config: Pick<
     PublicApiConfig,
-    'JWT_SECRET' | 'ROUTER_URL' | 'ROUTER_API_KEY' | 'MAX_RUNNING_EXECUTIONS_PER_USER' | 'CREDENTIALS_MASTER_KEY' | 'CREDENTIALS_MASTER_KEY_PREVIOUS' | 'INTERNAL_SERVICE_JWT_SECRET'
+    | 'JWT_SECRET'
+    | 'ROUTER_URL'
+    | 'ROUTER_API_KEY'
+    | 'MAX_RUNNING_EXECUTIONS_PER_USER'
+    | 'WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER'
+    | 'CREDENTIALS_MASTER_KEY'
+    | 'CREDENTIALS_MASTER_KEY_PREVIOUS'
+    | 'INTERNAL_SERVICE_JWT_SECRET'
   >;
   database: PublicApiDatabase;
   logger: Logger;
@@ -34,6 +43,8 @@ export interface ExecutionServices {
   executions: WorkflowExecutionsService;
   results: ExecutionResultsService;
   repo: WorkflowExecutionsRepository;
+  /** Fed by the process's LISTEN on EXECUTION_CHANGED_CHANNEL (server.ts); without one, long polls re-read every second. */
+  watch: ExecutionWatch;
 }
 
 /** The execution use cases over one database; main builds the results consumer and the reaper from the same pieces. */
@@ -42,8 +53,10 @@ export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionS
   const repo = new WorkflowExecutionsRepository(deps.database);
   const sealer = new CorrelationTokenSealer(deps.config.JWT_SECRET);
   const router = new RouterClient({ baseUrl: deps.config.ROUTER_URL, apiKey: deps.config.ROUTER_API_KEY, logger });
+  const watch = new ExecutionWatch();
   return {
     repo,
+    watch,
     results: new ExecutionResultsService({ repo, sealer, logger, metrics: deps.metrics, audit: deps.audit }),
     executions: new WorkflowExecutionsService({
       repo,
@@ -54,6 +67,8 @@ export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionS
       audit: deps.audit,
       credentials: createCredentialsService(deps),
       maxRunningPerUser: deps.config.MAX_RUNNING_EXECUTIONS_PER_USER,
+      maxRunningPerUserForWebhooks: deps.config.WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER,
+      watch,
       jobUserSecret: deps.config.INTERNAL_SERVICE_JWT_SECRET,
     }),
   };
@@ -66,6 +81,19 @@ function executionId(value: unknown): number {
   const id = idParam(value);
   if (id === undefined) throw new NotFoundError(EXECUTION_NOT_FOUND);
   return id;
+}
+
+/** Longest long poll (issue #16 item 4). */
+export const MAX_STATUS_WAIT_SECONDS = 30;
+
+/** `?wait=<seconds>`: absent or 0 answers at once; a number of seconds up to 30 (fractions allowed); anything else is a 400. */
+export function waitSecondsOf(value: unknown): number {
+  if (value === undefined || value === '') return 0;
+  const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 0 && n <= MAX_STATUS_WAIT_SECONDS)) {
+    throw BadRequestError.withErrors('Invalid wait', [`wait must be a number of seconds from 0 to ${MAX_STATUS_WAIT_SECONDS}`]);
+  }
+  return n;
 }
 
 function bearerOf(req: Request): string | undefined {
@@ -117,7 +145,17 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
     });
 
     api.get('/workflow-executions/:id/status', readAuth, async (req, res) => {
-      res.json({ data: await executions.status(readerOf(req), executionId(req.params['id'])) });
+      const id = executionId(req.params['id']);
+      const waitMs = waitSecondsOf(req.query['wait']) * 1000;
+      if (waitMs === 0) return void res.json({ data: await executions.status(readerOf(req), id) });
+      const left = new AbortController();
+      res.on('close', () => left.abort());
+      const data = await executions.awaitStatus(readerOf(req), id, { ms: waitMs, signal: left.signal });
+      if (!left.signal.aborted) res.json({ data });
+    });
+
+    api.get('/workflow-executions/:id/events', readAuth, async (req, res) => {
+      await streamExecutionEvents(res, { executions, watch: ctx.executions.watch, reader: readerOf(req), id: executionId(req.params['id']) });
     });
 
     api.post('/workflow-executions/:id/execute', auth, async (req, res) => {

@@ -117,14 +117,26 @@ export function describeExecutionRoutes(openapi: OpenApiRegistry): void {
   });
   openapi.add('get', '/workflow-executions/{id}/status', {
     summary: 'Status, task states, outputs, and what a paused execution awaits',
+    description:
+      'With `wait=<seconds>` (0 to 30, fractions allowed) a long poll: it answers as soon as the execution is completed, failed, cancelled or awaiting input, or with the current state when the wait runs out. Changes committed by any API process wake it (PostgreSQL LISTEN/NOTIFY).',
+    tags: ['workflow-executions'],
+    parameters: [idParam, { name: 'wait', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 30 } }],
+    responses: { 200: { description: 'The status', schema: dataOf(ref('WorkflowExecutionStatus')) } },
+    errors: [400, 404],
+  });
+  openapi.add('get', '/workflow-executions/{id}/events', {
+    summary: 'Server-sent events: the status and each task state as they change',
+    description:
+      'A `text/event-stream`. Frames: `event: task` with `{execution_id, node_id, state}` for each task state that changed, then `event: status` with the status object (as GET .../status returns in `data`). The first frames give the current state; the stream ends after a terminal status, or after 15 minutes (reconnect). A comment line is sent every 15 s while nothing changes. Same readers as the status route.',
     tags: ['workflow-executions'],
     parameters: [idParam],
-    responses: { 200: { description: 'The status', schema: dataOf(ref('WorkflowExecutionStatus')) } },
+    responses: { 200: { description: 'The event stream', contentType: 'text/event-stream', schema: { type: 'string' } } },
     errors: [404],
   });
   openapi.add('post', '/workflow-executions/{id}/execute', {
     summary: 'Start a queued execution: job wf_<id> goes to the router',
-    description: 'Body `{inputs}` or `{document_url, mime_type}` (which become inputs). At most 10 executions of one user run at once (429 beyond).',
+    description:
+      'Body `{inputs}` or `{document_url, mime_type}` (which become inputs). At most MAX_RUNNING_EXECUTIONS_PER_USER (default 10) executions of one user run at once (429 beyond); webhook triggers have their own cap, WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10).',
     tags: ['workflow-executions'],
     parameters: [idParam],
     requestBody: {

@@ -19,7 +19,13 @@ import { bindCredentials, nodeCredentialId, withoutCredentialIds, type Credentia
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
-import type { ExecutionStatus } from './execution-status';
+import { isTerminalExecutionStatus, type ExecutionStatus } from './execution-status';
+import type { ExecutionWatch } from './execution-watch';
+
+/** A long poll ends when the execution is terminal or waits for its user. */
+export function isSettledForPolling(status: ExecutionStatus): boolean {
+  return status === 'awaiting_user_input' || isTerminalExecutionStatus(status);
+}
 import type { StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
@@ -33,8 +39,12 @@ export interface WorkflowExecutionsDeps {
   audit: AuditLog;
   /** The owner's credentials that nodes name (credential_id): checked at start, opened when the node runs. */
   credentials: CredentialSource;
-  /** MAX_RUNNING_EXECUTIONS_PER_USER (spec 8: 10). */
+  /** MAX_RUNNING_EXECUTIONS_PER_USER: running executions a user may have when starting one by hand, a schedule or an event (default 10). */
   maxRunningPerUser: number;
+  /** WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER: the same cap for webhook-triggered starts (spec 8: 10). */
+  maxRunningPerUserForWebhooks: number;
+  /** Wakes long polls (GET /workflow-executions/{id}/status?wait=) when an execution changes. */
+  watch: ExecutionWatch;
   /** INTERNAL_SERVICE_JWT_SECRET: signs the user each job acts for (processors trust no other). */
   jobUserSecret: string;
 }
@@ -159,14 +169,14 @@ export class WorkflowExecutionsService {
    * that record failed with the reason before the refusal reaches the
    * caller, so no `queued` execution is left behind (issue #15 item 6).
    */
-  async createAndStart(user: Caller, fields: Record<string, unknown>): Promise<StartResponse> {
+  async createAndStart(user: Caller, fields: Record<string, unknown>, trigger: 'webhook' | 'other' = 'other'): Promise<StartResponse> {
     const created = await this.create(user, fields);
-    return this.startCreated(user, created.id, undefined);
+    return this.startCreated(user, created.id, undefined, trigger === 'webhook' ? this.deps.maxRunningPerUserForWebhooks : this.deps.maxRunningPerUser);
   }
 
-  private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined): Promise<StartResponse> {
+  private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
     try {
-      return await this.start(user, id, {}, retryOf);
+      return await this.start(user, id, {}, retryOf, maxRunning);
     } catch (err) {
       const reason = `Not started: ${err instanceof Error ? err.message : String(err)}`;
       const failed = await this.deps.repo.failUnstarted(id, reason);
@@ -225,7 +235,7 @@ export class WorkflowExecutionsService {
     return { ...started, retry_of: id };
   }
 
-  private async start(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined): Promise<StartResponse> {
+  private async start(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
     let added: Record<string, unknown> | undefined;
     let bodyError: unknown;
     try {
@@ -235,7 +245,7 @@ export class WorkflowExecutionsService {
     }
     const at = new Date();
     const jobId = workflowJobId(id);
-    const start = { id, userId: user.id, jobId, at, maxRunning: this.deps.maxRunningPerUser };
+    const start = { id, userId: user.id, jobId, at, maxRunning };
     // Inputs stored at create were validated there: without new ones, the start trusts them (one round trip).
     let outcome = added !== undefined && Object.keys(added).length === 0 ? await this.deps.repo.startQueued({ ...start, inputs: null }) : { outcome: 'unvalidated' as const };
     if (outcome.outcome === 'unvalidated') {
@@ -248,7 +258,7 @@ export class WorkflowExecutionsService {
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
       outcome = await this.deps.repo.startQueued({ ...start, inputs });
     }
-    const row = this.started(id, outcome);
+    const row = this.started(id, outcome, maxRunning);
 
     try {
       const payload = await this.payloadOf(row, jobId);
@@ -270,7 +280,7 @@ export class WorkflowExecutionsService {
     };
   }
 
-  private started(id: number, o: StartOutcome): StartedRow {
+  private started(id: number, o: StartOutcome, maxRunning: number): StartedRow {
     switch (o.outcome) {
       case 'started':
         return o.row;
@@ -279,7 +289,7 @@ export class WorkflowExecutionsService {
       case 'not_queued':
         throw this.notQueued({ id, status: o.status });
       case 'limit':
-        throw this.tooMany(o.running);
+        throw this.tooMany(o.running, maxRunning);
       case 'unvalidated':
         throw new Error(`execution ${id}: inputs unvalidated after validation`);
       default: {
@@ -357,6 +367,33 @@ export class WorkflowExecutionsService {
     return toStatusView(e, token);
   }
 
+  /**
+   * The status read with a long poll (issue #16 item 4): without `wait`, or
+   * once the execution is terminal or awaiting input, it answers at once;
+   * otherwise it answers as soon as the execution changes into such a state,
+   * or with the current state when `wait.ms` have passed or the caller left.
+   * Each wake-up re-reads the row, so a missed notification costs at most
+   * the fallback interval, never a wrong answer.
+   */
+  async awaitStatus(reader: ExecutionReader, id: number, wait: { ms: number; signal?: AbortSignal }): Promise<ExecutionStatusView> {
+    const deadline = Date.now() + wait.ms;
+    for (;;) {
+      // Listen before reading, so a change committed between the read and the wait is not missed.
+      const stop = new AbortController();
+      const relay = () => stop.abort();
+      wait.signal?.addEventListener('abort', relay, { once: true });
+      const woken = this.deps.watch.changed(id, Math.max(0, deadline - Date.now()), stop.signal);
+      try {
+        const view = await this.status(reader, id);
+        if (isSettledForPolling(view.status) || Date.now() >= deadline || wait.signal?.aborted) return view;
+        await woken;
+      } finally {
+        stop.abort();
+        wait.signal?.removeEventListener('abort', relay);
+      }
+    }
+  }
+
   async timeline(user: Caller, id: number): Promise<TimelineView> {
     const e = this.readable({ user }, await this.deps.repo.findSummary(id));
     return toTimelineView(e, await this.deps.repo.findSteps(e.id));
@@ -382,11 +419,10 @@ export class WorkflowExecutionsService {
 
   private async takeSlot(runningCount: () => Promise<number>): Promise<void> {
     const running = await runningCount();
-    if (running >= this.deps.maxRunningPerUser) throw this.tooMany(running);
+    if (running >= this.deps.maxRunningPerUser) throw this.tooMany(running, this.deps.maxRunningPerUser);
   }
 
-  private tooMany(running: number): TooManyRequestsError {
-    const max = this.deps.maxRunningPerUser;
+  private tooMany(running: number, max: number): TooManyRequestsError {
     return new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running });
   }
 

@@ -1,0 +1,161 @@
+import request from 'supertest';
+import { listenForNotifications, type NotificationListener } from '@docflow/persistence';
+import type { PublicApi } from '../../app';
+import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
+import { FakeRouter } from '../../test-support/fake-router';
+import { Actors, createActors } from './test-support/actors';
+import { executionEnv, ExecutionApi } from './test-support/execution-api';
+import { EXECUTION_CHANGED_CHANNEL } from './execution-watch';
+
+let bed: TestBed;
+let router: FakeRouter;
+let live: PublicApi;
+let unlistened: PublicApi;
+let listener: NotificationListener;
+let api: ExecutionApi;
+let actors: Actors;
+
+const at = '2030-01-01T00:00:00.000Z';
+const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Collects a whole text/event-stream response (it ends after the terminal status). */
+function sse(raw: unknown, done: (err: Error | null, body: string) => void): void {
+  const res = raw as NodeJS.ReadableStream;
+  let body = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => (body += chunk));
+  res.on('end', () => done(null, body));
+}
+
+function frames(body: string): Array<{ event: string; data: Record<string, unknown> }> {
+  return body
+    .split('\n\n')
+    .filter((f) => f.includes('event: '))
+    .map((f) => ({ event: /event: (.*)/.exec(f)![1]!, data: JSON.parse(/data: (.*)/.exec(f)![1]!) as Record<string, unknown> }));
+}
+
+beforeAll(async () => {
+  bed = await openTestBed();
+  router = await FakeRouter.start(executionEnv('').ROUTER_API_KEY!);
+  const config = testConfig(executionEnv(router.url));
+  live = buildTestApi(bed, { config });
+  unlistened = buildTestApi(bed, { config });
+  listener = listenForNotifications({
+    url: bed.db.url,
+    channel: EXECUTION_CHANGED_CHANNEL,
+    onNotify: (p) => live.executions.watch.onNotification(p),
+    onLiveChange: (l) => live.executions.watch.setLive(l),
+    logger: recordingLogger(),
+  });
+  await listener.ready;
+  api = new ExecutionApi(live.app);
+  actors = await createActors(bed.database);
+});
+
+afterAll(async () => {
+  await listener?.close();
+  await router?.close();
+  await bed?.close();
+});
+
+describe('GET /api/workflow-executions/{id}/status?wait=', () => {
+  it('refuses a wait that is not a number of seconds from 0 to 30', async () => {
+    const id = await api.started(actors.alice);
+    for (const wait of ['abc', '-1', '31', '1e3']) {
+      const res = await request(live.app).get(`/api/workflow-executions/${id}/status?wait=${wait}`).set('Authorization', actors.alice.auth);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.errors).toEqual(['wait must be a number of seconds from 0 to 30']);
+    }
+  });
+
+  it('answers as soon as a result committed by another process completes the execution', async () => {
+    const id = await api.started(actors.alice);
+    const t0 = Date.now();
+    const poll = request(live.app).get(`/api/workflow-executions/${id}/status?wait=20`).set('Authorization', actors.alice.auth);
+    const answered = poll.then((res) => ({ res, ms: Date.now() - t0 }));
+    await later(300);
+    // Posted through the other app: only the NOTIFY can wake the first one's waiter.
+    const posted = await new ExecutionApi(unlistened.app).postResult(id, { job_id: `wf_${id}`, status: 'completed', outputs: { end: { ok: true } } });
+    expect(posted.body).toMatchObject({ data: { applied: true, status: 'completed' } });
+    const { res, ms } = await answered;
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id, status: 'completed', outputs: { end: { ok: true } } });
+    expect(ms).toBeLessThan(10_000);
+    expect(live.executions.watch.size).toBe(0);
+  });
+
+  it('answers with the current state when the wait runs out', async () => {
+    const id = await api.started(actors.alice);
+    const t0 = Date.now();
+    const res = await request(live.app).get(`/api/workflow-executions/${id}/status?wait=1`).set('Authorization', actors.alice.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('running');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(live.executions.watch.size).toBe(0);
+  });
+
+  it('answers at once for an execution that waits for its user, and to others with 404', async () => {
+    const id = await api.started(actors.alice);
+    await api.postResult(id, { job_id: `wf_${id}`, status: 'awaiting_user_input', awaiting_node: 'end', awaiting_input_schema: { type: 'object' } } as never);
+    const res = await request(live.app).get(`/api/workflow-executions/${id}/status?wait=30`).set('Authorization', actors.alice.auth);
+    expect(res.body.data.status).toBe('awaiting_user_input');
+    const other = await request(live.app).get(`/api/workflow-executions/${id}/status?wait=30`).set('Authorization', actors.bob.auth);
+    expect(other.status).toBe(404);
+  });
+
+  it('still sees the change in a process without a listener (it re-reads every second)', async () => {
+    const id = await api.started(actors.alice);
+    const t0 = Date.now();
+    // supertest sends on then(): start the poll now, before the result.
+    const poll = request(unlistened.app)
+      .get(`/api/workflow-executions/${id}/status?wait=20`)
+      .set('Authorization', actors.alice.auth)
+      .then((res) => res);
+    await later(200);
+    await api.postResult(id, { job_id: `wf_${id}`, status: 'failed', error: 'boom', failed_node: 'end' });
+    const res = await poll;
+    expect(res.body.data).toMatchObject({ status: 'failed', error: 'boom' });
+    // Woken by its own one-second re-read, not by a notification.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('GET /api/workflow-executions/{id}/events', () => {
+  it('streams the status and each task state as they change, and ends after the terminal status', async () => {
+    const id = await api.started(actors.alice);
+    const stream = request(live.app).get(`/api/workflow-executions/${id}/events`).set('Authorization', actors.alice.auth).buffer(true).parse(sse);
+    const ended = stream.then((res) => res);
+    await later(300);
+    await api.postResult(id, {
+      job_id: `wf_${id}`,
+      status: 'processing',
+      task_states: { start: { status: 'completed', task_type: 'custom_task', started_at: at, completed_at: at } },
+    } as never);
+    await later(300);
+    await api.postResult(id, {
+      job_id: `wf_${id}`,
+      status: 'completed',
+      outputs: { end: { ok: true } },
+      task_states: {
+        start: { status: 'completed', task_type: 'custom_task', started_at: at, completed_at: at },
+        end: { status: 'completed', task_type: 'custom_task', started_at: at, completed_at: at },
+      },
+    } as never);
+    const res = await ended;
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    const got = frames(res.body as string);
+    expect(got[0]).toMatchObject({ event: 'status', data: { id, status: 'running' } });
+    const tasks = got.filter((f) => f.event === 'task').map((f) => `${String(f.data['node_id'])}:${String((f.data['state'] as { status: string }).status)}`);
+    expect(tasks).toEqual(['start:completed', 'end:completed']);
+    expect(got.at(-1)).toMatchObject({ event: 'status', data: { status: 'completed', outputs: { end: { ok: true } } } });
+    expect(live.executions.watch.size).toBe(0);
+  });
+
+  it("answers 404 as JSON, not a stream, for someone else's execution", async () => {
+    const id = await api.started(actors.alice);
+    const res = await request(live.app).get(`/api/workflow-executions/${id}/events`).set('Authorization', actors.bob.auth);
+    expect(res.status).toBe(404);
+    expect(res.body.error.status).toBe(404);
+  });
+});
