@@ -51,5 +51,6 @@ export { documentListSpec } from './documents.repository';
 export type { CollectionsRepository } from './collections/collections.repository';
 export type { PromptsRepository } from './prompts/prompts.repository';
 export type { PromptsService } from './prompts/prompts.service';
+export { CreatePromptBody, parsePromptBody } from './prompts/prompts.dto';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
 export type { SpooledFile } from './upload/upload-middleware';

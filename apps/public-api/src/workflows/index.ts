@@ -38,6 +38,7 @@ export const WORKFLOWS_MIGRATIONS = [
 export { activityListSpec } from './activities/activities.repository';
 export type { ActivitiesRepository } from './activities/activities.repository';
 export type { ActivitiesService } from './activities/activities.service';
+export { CreateActivityBody } from './activities/activities.dto';
 export type { Caller } from './activities/activities.service';
 export { startExecutionReaper } from './executions/execution-reaper';
 export { executionIdOf } from './executions/result-application';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ExtractionJobPayload, JobStatus } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
 import { fileUrlOf } from '../document-view';
 import type { RouterClient } from '../../platform';
-import { GenerateJobBody, MAX_JOB_DOCUMENTS, type ExtractionJobType } from './classification-jobs.dto';
+import { type GenerateJobBody, MAX_JOB_DOCUMENTS, type ExtractionJobType } from './classification-jobs.dto';
 import type { ClassificationJobsRepository, JobDocumentRow } from './classification-jobs.repository';
 import { EXTRACTION_JOB_ID_PREFIX } from './extraction-job-results';
 
@@ -56,10 +56,8 @@ export function resultFromOutputs(stored: Record<string, unknown> | null | undef
 export class ClassificationJobsService {
   constructor(private readonly deps: ClassificationJobsDeps) {}
 
-  async submit(user: Pick<AuthUser, 'id'>, collectionId: number, fields: Record<string, unknown>): Promise<SubmittedJob> {
-    const parsed = validatePlain(GenerateJobBody, fields);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid job request', parsed.errors);
-    const body = parsed.value;
+  /** `body` as the route read it (parseBody with GenerateJobBody). */
+  async submit(user: Pick<AuthUser, 'id'>, collectionId: number, body: GenerateJobBody): Promise<SubmittedJob> {
     const { repo, router, logger } = this.deps;
     if (!(await repo.ownsCollection(collectionId, user.id))) throw new NotFoundError(COLLECTION_NOT_FOUND);
 
