@@ -155,8 +155,10 @@ export class WorkflowApi {
     return id;
   }
 
-  async status(id: number): Promise<ExecutionStatusView> {
-    return (await this.expect<{ data: ExecutionStatusView }>(200, 'GET', `/workflow-executions/${id}/status`)).data;
+  /** With `waitSeconds`, a long poll: it answers once the execution settles or the wait runs out. */
+  async status(id: number, waitSeconds?: number): Promise<ExecutionStatusView> {
+    const query = waitSeconds === undefined ? '' : `?wait=${waitSeconds}`;
+    return (await this.expect<{ data: ExecutionStatusView }>(200, 'GET', `/workflow-executions/${id}/status${query}`)).data;
   }
 
   async timeline(id: number): Promise<TimelineView> {
