@@ -10,7 +10,7 @@ import {
   type WorkflowDefinition,
 } from '@docflow/workflow';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, ConflictError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { BadRequestError, ConflictError, errorMessage, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
@@ -178,7 +178,7 @@ export class WorkflowExecutionsService {
     try {
       return await this.start(user, id, {}, retryOf, maxRunning);
     } catch (err) {
-      const reason = `Not started: ${err instanceof Error ? err.message : String(err)}`;
+      const reason = `Not started: ${errorMessage(err)}`;
       const failed = await this.deps.repo.failUnstarted(id, reason);
       this.deps.logger.warn('execution not started; its record is marked failed', { executionId: id, markedFailed: failed, error: reason });
       throw err;
@@ -265,7 +265,7 @@ export class WorkflowExecutionsService {
       await this.deps.router.submitWorkflowJob({ jobId, payload: retryOf ? { ...payload, retry_of: retryOf } : payload });
     } catch (err) {
       const reverted = await this.deps.repo.revertStart(id, jobId, at);
-      this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: errorMessage(err) });
       // Not reverted: results of this job arrived meanwhile, so the router did take it.
       if (reverted) throw err;
     }
@@ -339,7 +339,7 @@ export class WorkflowExecutionsService {
       await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload });
     } catch (err) {
       const reverted = await this.deps.repo.revertResume(revert);
-      this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: errorMessage(err) });
       if (reverted) throw err;
     }
     this.deps.logger.info('workflow execution resumed', { executionId: id, jobId: revert.jobId, node: before.awaitingNode });
