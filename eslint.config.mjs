@@ -23,13 +23,15 @@ const depConstraints = [
   { sourceTag: 'lib:safe-zip', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:workflow', onlyDependOnLibsWithTags: ['lib:safe-regex', 'lib:service-kit'] },
   { sourceTag: 'lib:safe-regex', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'lib:service-kit', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'lib:service-kit', onlyDependOnLibsWithTags: ['lib:telemetry'] },
+  // OpenTelemetry set-up and the span helpers the HTTP app, the internal HTTP client and the broker share (issue #18 item 5).
+  { sourceTag: 'lib:telemetry', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'lib:outbound-http', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'lib:messaging', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:service-kit'] },
+  { sourceTag: 'lib:messaging', onlyDependOnLibsWithTags: ['lib:contracts', 'lib:service-kit', 'lib:telemetry'] },
   { sourceTag: 'lib:persistence', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:internal-auth', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   // The one transport between services: credentials, correlation id, deadline, keep-alive, error shapes.
-  { sourceTag: 'lib:internal-http', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:internal-auth'] },
+  { sourceTag: 'lib:internal-http', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:internal-auth', 'lib:telemetry'] },
   { sourceTag: 'lib:cloud-drive', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:email-source', onlyDependOnLibsWithTags: ['lib:service-kit'] },
   { sourceTag: 'lib:data-shield', onlyDependOnLibsWithTags: ['lib:service-kit', 'lib:internal-auth', 'lib:internal-http', 'lib:ner', 'lib:safe-regex'] },
@@ -63,7 +65,10 @@ const publicApiModuleBoundaries = [undefined, ...MODULES].flatMap((own) => {
   const files = own ? [`${PUBLIC_API}/${own}/**/*.ts`] : [`${PUBLIC_API}/*.ts`, `${PUBLIC_API}/cli/**/*.ts`, `${PUBLIC_API}/test-support/**/*.ts`];
   return [
     { files, rules: moduleImportRules(own, { tests: false }) },
-    { files: own ? TEST_FILES.map((t) => `${PUBLIC_API}/${own}/${t}`) : [`${PUBLIC_API}/*.spec.ts`, `${PUBLIC_API}/*.int-spec.ts`, `${PUBLIC_API}/test-support/**/*.ts`], rules: moduleImportRules(own, { tests: true }) },
+    {
+      files: own ? TEST_FILES.map((t) => `${PUBLIC_API}/${own}/${t}`) : [`${PUBLIC_API}/*.spec.ts`, `${PUBLIC_API}/*.int-spec.ts`, `${PUBLIC_API}/test-support/**/*.ts`],
+      rules: moduleImportRules(own, { tests: true }),
+    },
   ];
 });
 
@@ -72,7 +77,8 @@ const noRawSql = {
   files: ['apps/**/src/**/*.ts'],
   ignores: ['**/*.repository.ts', '**/migrations/**', ...TEST_FILES],
   rules: {
-    'no-restricted-syntax': ['error',
+    'no-restricted-syntax': [
+      'error',
       { selector: "CallExpression[callee.property.name='query']", message: 'Raw SQL belongs in a *.repository.ts.' },
       { selector: "CallExpression[callee.property.name='createQueryBuilder']", message: 'Query builders belong in a *.repository.ts.' },
     ],
@@ -94,12 +100,12 @@ export default [
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', {
-        paths: [
-          ...restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.'),
-          ...restricted(['typeorm'], 'Only repositories, entities, migrations and libs/persistence import TypeORM.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.'), ...restricted(['typeorm'], 'Only repositories, entities, migrations and libs/persistence import TypeORM.')],
+        },
+      ],
     },
   },
   {
@@ -123,7 +129,16 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['typeorm'], 'messaging has no database.') }] },
   },
   {
-    files: ['libs/persistence/**/*.ts', '**/*.entity.ts', '**/*.repository.ts', '**/migrations/*.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts', '**/data-source.ts', 'apps/public-api/src/platform/database.ts'],
+    files: [
+      'libs/persistence/**/*.ts',
+      '**/*.entity.ts',
+      '**/*.repository.ts',
+      '**/migrations/*.ts',
+      '**/*.int-spec.ts',
+      'libs/testing/**/*.ts',
+      '**/data-source.ts',
+      'apps/public-api/src/platform/database.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', { paths: restricted(['amqplib'], 'Only libs/messaging talks to RabbitMQ.') }] },
   },
   {

@@ -9,8 +9,11 @@
 //   - POST /api/workflow-executions: authentication, validation, one insert.
 // BENCH_ONLY=<text> runs the scenarios whose name contains it.
 // BENCH_CPU_PROFILE_DIR writes a .cpuprofile per service (bench/cpu-profiler.cjs).
+// BENCH_OTEL=true exports traces (OTEL_EXPORTER_OTLP_ENDPOINT) to a loopback
+// OTLP receiver, to compare with a run without (issue #18 item 5).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { OtlpReceiver } from '@docflow/testing';
 import { Stack } from '../e2e/support/stack';
 import { httpRequest } from '../e2e/support/lean-http';
 import { definition, edge, endNode, objectSchema, startNode, WorkflowApi } from '../e2e/support/workflow-api';
@@ -21,6 +24,7 @@ const CONCURRENCY = 8;
 const ROOT = path.resolve(__dirname, '..', '..');
 
 const ONLY = process.env.BENCH_ONLY;
+const OTEL = process.env.BENCH_OTEL === 'true';
 
 async function scenario(stack: Stack, name: string, send: () => Promise<number>, expected: number): Promise<Record<string, string | number>> {
   if (ONLY && !name.includes(ONLY)) return { scenario: name, requests: 0 };
@@ -45,7 +49,9 @@ async function main(): Promise<void> {
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const profile: Record<string, string> = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
-  const stack = await Stack.start({ portOffset: 700, env: { LOG_LEVEL: 'warn', ...profile } });
+  const receiver = OTEL ? await OtlpReceiver.start() : undefined;
+  const otel: Record<string, string> = receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } : {};
+  const stack = await Stack.start({ portOffset: 700, env: { LOG_LEVEL: 'warn', ...profile, ...otel } });
   try {
     const api = await WorkflowApi.login(stack.api, 'alice@docflow.local', 'Alice#Pass123');
     const workflow = definition([startNode(), endNode('done', 'Done')], [edge('start', 'done')], objectSchema({ amount: { type: 'number' } }));
@@ -70,9 +76,10 @@ async function main(): Promise<void> {
         201,
       ),
     ];
-    report('api-overhead', rows, { concurrency: CONCURRENCY });
+    report(OTEL ? 'api-overhead-otel' : 'api-overhead', rows, { concurrency: CONCURRENCY, otel: OTEL, ...(receiver ? { spans_received: receiver.spans.length } : {}) });
   } finally {
     await stack.stop();
+    await receiver?.stop();
   }
 }
 

@@ -1,14 +1,18 @@
 import 'reflect-metadata';
 import { createShieldRuntime, shieldSelfTest } from '@docflow/data-shield';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { DataShieldConfig } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(DataShieldConfig, 'data-shield');
+  const telemetry = startTelemetry({ service: config.OTEL_SERVICE_NAME ?? 'data-shield', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: 'data-shield', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
+  // The first hook runs last: spans of the shutdown itself are exported too.
+  lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
   if (config.DATA_SHIELD_SPACY_MODEL) logger.warn('DATA_SHIELD_SPACY_MODEL is ignored: named entities come from the offline tagger built into this service');
   if (config.DATA_SHIELD_AUDIT_DISABLED) logger.warn('DATA_SHIELD_AUDIT_DISABLED is set: no data_shield.tokenise audit rows are written');
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { aiClientsHealthChecks, createAiClients } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { ExtractionProcessorConfig } from './config';
 import { createExtractionMetrics } from './metrics';
@@ -9,9 +10,12 @@ import { createExtractionProcessor, declareExtractionQueues } from './processor'
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(ExtractionProcessorConfig, 'extraction-processor');
+  const telemetry = startTelemetry({ service: config.OTEL_SERVICE_NAME ?? 'extraction-processor', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: 'extraction-processor', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
+  // The first hook runs last: spans of the shutdown itself are exported too.
+  lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
   const budget = config.SHUTDOWN_TIMEOUT_MS;
 
   // Shutdown hooks run in reverse: HTTP first, then the consumer (jobs finish or are requeued), then the broker and the clients.

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createShieldRuntime, ScopeSealer, shieldSelfTest } from '@docflow/data-shield';
 import { createLogger, type HealthCheck, httpHealthCheck, Lifecycle, loadConfigOrExit, type Logger, Metrics } from '@docflow/service-kit';
+import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { LlmServiceConfig, providerSettings } from './config';
 import { type DataShield, HttpDataShield } from './data-shield/data-shield.client';
@@ -50,9 +51,12 @@ function buildDataShield(config: LlmServiceConfig, logger: Logger, lifecycle: Li
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(LlmServiceConfig, 'llm-service');
+  const telemetry = startTelemetry({ service: config.OTEL_SERVICE_NAME ?? 'llm-service', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: 'llm-service', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
+  // The first hook runs last: spans of the shutdown itself are exported too.
+  lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
 
   const providers = buildProviderRegistry(providerSettings(config), {
     timeoutMs: config.LLM_TIMEOUT_MS,

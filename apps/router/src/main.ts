@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { RouterConfig } from './config';
 import { routerDatabaseOptions } from './data-source';
@@ -12,9 +13,12 @@ import { declareRouterQueues } from './topology';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(RouterConfig, 'router');
+  const telemetry = startTelemetry({ service: config.OTEL_SERVICE_NAME ?? 'router', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: 'router', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
+  // The first hook runs last: spans of the shutdown itself are exported too.
+  lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
 
   // Shutdown hooks run in reverse: HTTP stops first, then the broker (consumers
   // cancelled, in-flight results finished or requeued), then the database.

@@ -5,6 +5,7 @@ import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { ExecutionStatusRepository } from './checkpoints/execution-status.repository';
@@ -17,9 +18,12 @@ import { declareWorkflowQueues } from './topology';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(WorkflowProcessorConfig, 'workflow-processor');
+  const telemetry = startTelemetry({ service: config.OTEL_SERVICE_NAME ?? 'workflow-processor', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ service: 'workflow-processor', level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.installSignalHandlers();
+  // The first hook runs last: spans of the shutdown itself are exported too.
+  lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
 
   // Shutdown hooks run in reverse: HTTP first, then the consumer (runs finish
   // or are requeued), then the broker, the mailer and the database.

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { CORRELATION_HEADER, currentCorrelationId } from '@docflow/service-kit';
+import { markSpanFailed, tracingEnabled, withOutgoingSpan } from '@docflow/telemetry';
 import { authHeaders, type ServiceAuth } from './service-auth';
 
 export interface InternalHttpClientOptions {
@@ -118,7 +119,23 @@ export class InternalHttpClient {
     return url;
   }
 
+  /**
+   * One exchange in a client span (when tracing is on) whose W3C
+   * `traceparent` goes with the request, so the called service's server
+   * span is its child.
+   */
   private once(req: InternalRequest): Promise<InternalResponse> {
+    if (!tracingEnabled()) return this.exchange(req, {});
+    const attributes = { 'http.request.method': req.method, 'url.path': req.path, 'server.address': this.base.hostname, 'peer.service': this.options.service };
+    return withOutgoingSpan(`${req.method} ${this.options.service}`, 'client', attributes, async (trace, span) => {
+      const res = await this.exchange(req, trace);
+      span?.setAttribute('http.response.status_code', res.status);
+      if (res.status >= 500) markSpanFailed(span, `HTTP ${res.status}`);
+      return res;
+    });
+  }
+
+  private exchange(req: InternalRequest, trace: Readonly<Record<string, string>>): Promise<InternalResponse> {
     const what = `${req.method} ${req.path}`;
     const service = this.options.service;
     if (req.signal?.aborted) return Promise.reject(new InternalHttpError('aborted', `${service} call ${what} was cancelled`));
@@ -128,6 +145,7 @@ export class InternalHttpClient {
       accept: 'application/json',
       ...authHeaders(this.options.auth),
       ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}),
+      ...trace,
       ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
       ...(req.stream ? { 'content-type': req.stream.contentType || 'application/octet-stream' } : {}),
       ...req.headers,

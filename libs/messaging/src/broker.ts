@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { currentCorrelationId, errorMessage, HealthCheck, Logger, newCorrelationId } from '@docflow/service-kit';
+import { withOutgoingSpan } from '@docflow/telemetry';
 import { encodeMessage } from './codec';
 import { Consumer, ConsumerHost } from './consumer';
 import { BrokerUnavailableError, InvalidMessageError } from './errors';
@@ -168,9 +169,13 @@ export class Broker {
     const messageId = opts.messageId ?? randomUUID();
     // The correlation id travels as a header (what consumers read) and as the AMQP property tools show.
     const correlationId = currentCorrelationId() ?? newCorrelationId();
-    const headers = { ...opts.headers, 'x-correlation-id': correlationId, kind: cls.name };
-    const options = { contentType: 'application/json', messageId, correlationId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers };
-    await sendConfirmed(ch, queue, encoded.value, options, this.returns, this.publishTimeoutMs);
+    // A producer span (tracing on) whose W3C traceparent rides in the headers: the consumer's span is its child.
+    const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.destination.name': queue, 'messaging.message.id': messageId, 'docflow.message.kind': cls.name };
+    await withOutgoingSpan(`publish ${queue}`, 'producer', attributes, (trace) => {
+      const headers = { ...opts.headers, ...trace, 'x-correlation-id': correlationId, kind: cls.name };
+      const options = { contentType: 'application/json', messageId, correlationId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers };
+      return sendConfirmed(ch, queue, encoded.value, options, this.returns, this.publishTimeoutMs);
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { errorMessage, Logger, newCorrelationId, runWithContext, sanitizeCorrelationId } from '@docflow/service-kit';
+import { annotateActiveSpan, endSpan, withIncomingSpan } from '@docflow/telemetry';
 import { decodeMessage, deliveryCountOf } from './codec';
 import { NonRetryableMessageError } from './errors';
 import { requeueDelay } from './topology';
@@ -142,8 +143,30 @@ export class Consumer<T extends object> {
     };
   }
 
+  /** One delivery in a consumer span (tracing on), the child of the publisher's span named by the message's `traceparent` header. */
   private process(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const meta = this.metaOf(msg);
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': this.queue,
+      'messaging.message.id': meta.messageId,
+      'messaging.rabbitmq.message.delivery_count': meta.deliveryCount,
+      'docflow.correlation_id': meta.correlationId,
+    };
+    return withIncomingSpan(`process ${this.queue}`, 'consumer', meta.headers, attributes, (span) => {
+      if (!span) return this.handleDelivery(channel, msg, meta);
+      return this.handleDelivery(channel, msg, meta).then(
+        () => endSpan(span),
+        (err: unknown) => {
+          endSpan(span, err);
+          throw err;
+        },
+      );
+    });
+  }
+
+  private handleDelivery(channel: Channel, msg: ConsumeMessage, meta: MessageMeta): Promise<void> {
     return runWithContext({ correlationId: meta.correlationId, messageId: meta.messageId }, async () => {
       const { logger } = this.host;
       const decoded = decodeMessage(this.cls, msg.content);
@@ -171,6 +194,7 @@ export class Consumer<T extends object> {
 
   /** Ack or nack on the channel the message came on; when that channel is gone, RabbitMQ has already requeued it. */
   private settle(channel: Channel, msg: ConsumeMessage, outcome: 'ack' | 'requeue' | 'reject'): void {
+    annotateActiveSpan({ 'docflow.message.outcome': outcome }, outcome === 'ack' ? undefined : `message ${outcome === 'reject' ? 'dead-lettered' : 'requeued'}`);
     try {
       switch (outcome) {
         case 'ack':

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { getMetadataStorage, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync, ValidationError } from 'class-validator';
+import { getMetadataStorage, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync, ValidationError } from 'class-validator';
 
 /** Thrown at boot when the environment does not satisfy a service's config class. */
 export class ConfigError extends Error {
@@ -74,6 +74,19 @@ export class BaseConfig {
   @IsString()
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string;
+
+  /**
+   * Traces (issue #18 item 5): the OTLP/HTTP collector's base URL; spans are
+   * posted (JSON) to `<url>/v1/traces`. Unset: no exporter, no spans.
+   */
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** `service.name` of this process's spans; defaults to the service's own name (`router`, `public-api`, ...). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'OTEL_SERVICE_NAME must be 1 to 64 letters, digits, dots, dashes or underscores' })
+  OTEL_SERVICE_NAME?: string;
 
   /** A service whose metrics are on a public port sets this: in production it then needs METRICS_TOKEN. */
   static readonly metricsOnPublicPort: boolean = false;

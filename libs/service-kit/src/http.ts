@@ -1,6 +1,7 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { endSpan, markSpanFailed, type Span, withIncomingSpan } from '@docflow/telemetry';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
@@ -175,19 +176,36 @@ export function createHttpApp(options: HttpAppOptions, mount: (app: express.Expr
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // Probes and scrapes are not traced: a span per kubelet probe would bury the requests worth seeing.
+  const untraced = new Set(['', ...(options.aliasPrefixes ?? [])].flatMap((p) => [`${p}/_health`, `${p}/metrics`]));
   app.use((req, res, next) => {
     const correlationId = sanitizeCorrelationId(req.header(CORRELATION_HEADER)) ?? newCorrelationId();
     res.setHeader(CORRELATION_HEADER, correlationId);
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(req);
-      metrics.httpDuration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
-      const meta = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), correlationId };
-      if (res.statusCode >= 500) logger.warn('request', meta);
-      else logger.debug('request', meta);
-    });
-    runWithContext({ correlationId }, next);
+    const serve = (span: Span | undefined): void => {
+      res.on('finish', () => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const route = routeLabel(req);
+        metrics.httpDuration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
+        // 'finish' may fire outside the request's async context: the span's ids are named here.
+        const ids = span ? { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId } : {};
+        const meta = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), correlationId, ...ids };
+        if (res.statusCode >= 500) logger.warn('request', meta);
+        else logger.debug('request', meta);
+        if (span) {
+          span.updateName(`${req.method} ${route}`);
+          span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
+          if (res.statusCode >= 500) markSpanFailed(span, `HTTP ${res.statusCode}`);
+          endSpan(span);
+        }
+      });
+      // A request the client abandoned never finishes: its span ends with the connection.
+      if (span) res.on('close', () => (res.writableFinished ? undefined : endSpan(span)));
+      runWithContext({ correlationId }, next);
+    };
+    if (untraced.has(req.path)) return serve(undefined);
+    // A server span continuing the caller's W3C traceparent (another service, or a client that sends one).
+    withIncomingSpan(req.method, 'server', req.headers, { 'http.request.method': req.method, 'url.path': req.path, 'docflow.correlation_id': correlationId }, serve);
   });
 
   const healthHandler = async (_req: Request, res: Response): Promise<void> => {

@@ -1,4 +1,5 @@
 import winston from 'winston';
+import { activeTraceIds } from '@docflow/telemetry';
 import { currentContext } from './context';
 
 export type LogMeta = Record<string, unknown>;
@@ -39,6 +40,12 @@ const addContext = winston.format((info) => {
     for (const [k, v] of Object.entries(ctx)) {
       if (v !== undefined && info[k] === undefined) info[k] = v;
     }
+  }
+  // With tracing on, a line also names its trace and span, so a log search and a trace view meet.
+  const ids = activeTraceIds();
+  if (ids && info['traceId'] === undefined) {
+    info['traceId'] = ids.traceId;
+    info['spanId'] = ids.spanId;
   }
   return info;
 });

@@ -10,3 +10,4 @@ export { GOOGLE_FOLDER_MIME } from './fake-google-drive/drive-state';
 export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
 export * from './loopback-dovecot';
 export * from './secrets';
+export * from './otlp-receiver';

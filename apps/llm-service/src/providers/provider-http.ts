@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
+import { markSpanFailed, tracingEnabled, withOutgoingSpan } from '@docflow/telemetry';
 import { LlmProviderError, LlmUnavailableError, ProviderName } from './provider';
 
 export interface RetryPolicy {
@@ -122,7 +123,19 @@ export class ProviderHttp {
     }
   }
 
-  private async attempt(url: string, body: unknown): Promise<Attempt> {
+  /** One attempt in a client span (tracing on); no traceparent is sent: a provider is a third party. */
+  private attempt(url: string, body: unknown): Promise<Attempt> {
+    if (!tracingEnabled()) return this.send(url, body);
+    const attributes = { 'http.request.method': 'POST', 'server.address': new URL(url).hostname, 'url.path': new URL(url).pathname, 'peer.service': this.options.provider };
+    return withOutgoingSpan(`POST ${this.options.provider}`, 'client', attributes, async (_traceparent, span) => {
+      const result = await this.send(url, body);
+      if (result.kind === 'refused') span?.setAttribute('http.response.status_code', result.status);
+      if (result.kind !== 'ok') markSpanFailed(span, result.kind === 'refused' ? `HTTP ${result.status}` : result.reason);
+      return result;
+    });
+  }
+
+  private async send(url: string, body: unknown): Promise<Attempt> {
     try {
       const res = await this.client.post<unknown>(url, body);
       if (res.status >= 200 && res.status < 300) return { kind: 'ok', data: res.data };

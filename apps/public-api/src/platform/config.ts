@@ -309,6 +309,13 @@ export class PublicApiConfig extends BaseConfig {
   @Max(1000)
   MAX_RUNNING_EXECUTIONS_PER_USER = 10;
 
+  /** Triggers a minute per webhook (spec 8: 100), counted across processes; raised by the webhook benchmark. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  WEBHOOK_TRIGGERS_PER_MINUTE = 100;
+
   /** The same cap for webhook-triggered starts (spec 8: 10 per user). */
   @EnvInt()
   @IsInt()

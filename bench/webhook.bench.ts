@@ -1,0 +1,120 @@
+// Webhook triggers (issue #16 item 6): autocannon posts to one webhook's
+// trigger URL (`POST /api/webhooks/trigger/{id}` with its secret and a small
+// JSON body) for BENCH_SECONDS (10) over BENCH_CONNECTIONS (50) keep-alive
+// connections, against the whole stack (six services, the machine's
+// PostgreSQL and RabbitMQ). The per-webhook rate limit and the running cap
+// are raised by configuration (WEBHOOK_TRIGGERS_PER_MINUTE,
+// WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER) so that what is measured is the
+// trigger path itself. Reports accepted triggers per second (2xx), latency
+// percentiles of all answers, and the answers that were not 2xx; then waits
+// until every accepted trigger's execution has completed and checks that
+// there is one execution per accepted trigger (plus at most one per
+// connection: requests in flight when autocannon stops are not counted). Target: ≥ 1,000
+// accepted triggers/s with p99 ≤ 50 ms.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { Stack } from '../e2e/support/stack';
+import { definition, edge, endNode, objectSchema, startNode, WorkflowApi } from '../e2e/support/workflow-api';
+import { report } from './support';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (err, result) => (err ? reject(err as Error) : resolve(result)));
+  });
+}
+
+async function main(): Promise<void> {
+  const stack = await Stack.start({
+    portOffset: 700,
+    env: { LOG_LEVEL: 'warn', WEBHOOK_TRIGGERS_PER_MINUTE: '1000000', WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER: '1000' },
+  });
+  const db = new Client({ connectionString: stack.env['DATABASE_URL'] });
+  try {
+    const cli = path.join(ROOT, 'dist', 'apps', 'public-api', 'cli', 'user-create.js');
+    const created = spawnSync(process.execPath, [cli, '--email', 'hooks@docflow.test', '--username', 'hooks', '--password', 'Hooks#Pass123456'], { env: stack.env, encoding: 'utf8' });
+    if (created.status !== 0) throw new Error(`user:create failed: ${created.stderr}`);
+    const api = await WorkflowApi.login(stack.api, 'hooks@docflow.test', 'Hooks#Pass123456');
+    const activityId = await api.createActivity({
+      name: 'webhook bench',
+      status: 'active',
+      workflow_definition: definition([startNode(), endNode('end', 'End')], [edge('start', 'end')], objectSchema({ n: { type: 'number' } })),
+    });
+    const hook = await api.expect<{ data: { id: number; secret_key: string } }>(201, 'POST', '/webhooks', { activity: activityId });
+    const url = `${stack.api}/webhooks/trigger/${hook.data.id}`;
+    const options: autocannon.Options = {
+      url,
+      method: 'POST',
+      connections: CONNECTIONS,
+      headers: { 'content-type': 'application/json', 'x-webhook-secret': hook.data.secret_key },
+      body: JSON.stringify({ n: 1 }),
+    };
+
+    await run({ ...options, duration: 2 }); // warm-up: JIT, pools, prepared plans
+    await new Promise((r) => setTimeout(r, 3000)); // the warm-up's last requests land
+    await db.connect();
+    const before = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_executions')).rows[0]!.n);
+    const result = await run({ ...options, duration: SECONDS });
+    const codes: Record<string, number> = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
+    const accepted = Object.entries(codes)
+      .filter(([code]) => code.startsWith('2'))
+      .reduce((n, [, count]) => n + count, 0);
+
+    // Every accepted trigger is one execution, and each completes.
+    const deadline = Date.now() + 300_000;
+    let counts: Record<string, number> = {};
+    for (;;) {
+      const rows = (
+        await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM workflow_executions WHERE id > (SELECT coalesce(max(id), 0) FROM workflow_executions) - $1 GROUP BY status', [
+          accepted + 10_000,
+        ])
+      ).rows;
+      counts = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+      const open = (counts['queued'] ?? 0) + (counts['running'] ?? 0);
+      if (open === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const after = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_executions')).rows[0]!.n);
+    const rate = accepted / SECONDS;
+    report(
+      'webhook',
+      [
+        {
+          scenario: `${CONNECTIONS} connections for ${SECONDS} s`,
+          'accepted/s': +rate.toFixed(1),
+          'p50 ms': result.latency.p50,
+          'p90 ms': result.latency.p90,
+          'p99 ms': result.latency.p99,
+          'max ms': result.latency.max,
+          'non-2xx': result.non2xx,
+          errors: result.errors + result.timeouts,
+          target: '≥ 1000/s, p99 ≤ 50 ms',
+        },
+      ],
+      {
+        status_codes: codes,
+        executions_created: after - before,
+        accepted,
+        executions_by_status: counts,
+        // autocannon stops counting at the deadline: up to one request per connection was still in flight and may have been accepted.
+        one_execution_per_accepted_trigger: after - before >= accepted && after - before <= accepted + CONNECTIONS,
+        targets_met: { rate: rate >= 1000, p99: result.latency.p99 <= 50 },
+      },
+    );
+    if (after - before < accepted || after - before > accepted + CONNECTIONS) throw new Error(`${accepted} triggers accepted but ${after - before} executions created`);
+    if ((counts['completed'] ?? 0) < accepted) throw new Error(`${accepted} triggers accepted but only ${counts['completed'] ?? 0} executions completed: ${JSON.stringify(counts)}`);
+  } finally {
+    await db.end().catch(() => undefined);
+    await stack.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

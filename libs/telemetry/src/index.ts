@@ -1,0 +1,16 @@
+export {
+  activeTraceIds,
+  annotateActiveSpan,
+  endSpan,
+  markSpanFailed,
+  startTelemetry,
+  tracesUrl,
+  tracingEnabled,
+  withIncomingSpan,
+  withOutgoingSpan,
+  type Attributes,
+  type Carrier,
+  type Span,
+  type Telemetry,
+  type TelemetryOptions,
+} from './telemetry';
