@@ -195,8 +195,9 @@ function metricNames(expr: string): string[] {
   return [...stripped.matchAll(/(?<![\w$.])([a-zA-Z_:][a-zA-Z0-9_:]*)(?![a-zA-Z0-9_:]|\s*\()/g)].map((m) => m[1] as string).filter((n) => !keywords.has(n));
 }
 
-// Series from outside Docflow: Prometheus's own `up`, and RabbitMQ's rabbitmq_prometheus plugin (/metrics/per-object).
-const EXTERNAL = new Set(['up', 'rabbitmq_queue_messages_ready', 'rabbitmq_queue_messages_unacked']);
+// Series from outside Docflow: Prometheus's own `up`, and the unacknowledged count of RabbitMQ's rabbitmq_prometheus
+// plugin (/metrics/per-object), which a passive declare cannot read; ready and dead-letter depths are the router's.
+const EXTERNAL = new Set(['up', 'rabbitmq_queue_messages_unacked']);
 
 describe('dashboards and alerts (deploy/monitoring)', () => {
   const exported = exportedMetrics();
@@ -205,7 +206,15 @@ describe('dashboards and alerts (deploy/monitoring)', () => {
   const rules = (parse(readFileSync(path.join(__dirname, 'monitoring', 'alerts.yaml'), 'utf8')) as Doc).groups.flatMap((g: Doc) => g.rules as Doc[]) as Doc[];
 
   it('finds the metrics the services register (the scan itself works)', () => {
-    for (const name of ['http_request_duration_seconds_bucket', 'workflow_executions_total', 'llm_cost_usd_total', 'docflow_audit_rows_dropped_total', 'public_api_execution_results_total']) {
+    for (const name of [
+      'docflow_queue_messages',
+      'docflow_queue_dlq_messages',
+      'http_request_duration_seconds_bucket',
+      'workflow_executions_total',
+      'llm_cost_usd_total',
+      'docflow_audit_rows_dropped_total',
+      'public_api_execution_results_total',
+    ]) {
       expect(exported).toContain(name);
     }
     expect(metricNames('sum by (route) (rate(http_request_duration_seconds_count{status_code=~"5.."}[5m])) / up')).toEqual(['http_request_duration_seconds_count', 'up']);
@@ -222,8 +231,9 @@ describe('dashboards and alerts (deploy/monitoring)', () => {
       'http_request_duration_seconds_bucket',
       'status_code=~"5.."',
       'workflow_executions_total',
-      'rabbitmq_queue_messages_ready',
-      '\\\\.dlq',
+      'docflow_queue_messages',
+      'docflow_queue_dlq_messages',
+      'docflow_queue_consumers',
       'workflow_executions_in_flight',
       'extraction_jobs_in_flight',
       'llm_cost_usd_total',

@@ -2,13 +2,13 @@ import express from 'express';
 import type { Mailer } from '@docflow/mail';
 import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
-import { createAgentsModule } from './agents';
-import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps } from './documents';
-import { type AuditLog, type AuthGuards, configurePasswordHashing, createIdentityModule, type PrincipalCache } from './identity';
-import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits } from './platform';
-import { createRagModule, type RagBroker, type RagModule } from './rag';
-import { createShieldModule } from './shield';
-import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
+import { agentsUserData, createAgentsModule } from './agents';
+import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps, documentsUserData, signedApiUrl, verifySignedRequest } from './documents';
+import { type AuditLog, type AuthGuards, configurePasswordHashing, createGdprModule, createIdentityModule, type GdprModule, type PrincipalCache } from './identity';
+import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits, RouterClient } from './platform';
+import { createRagModule, type RagBroker, type RagModule, ragUserData } from './rag';
+import { createShieldModule, shieldUserData } from './shield';
+import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, workflowsUserData, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -61,6 +61,8 @@ export interface PublicApi {
   eventBus: EventBusModule;
   /** Execution use cases; main feeds their watch from its LISTEN (tests do the same). */
   executions: ExecutionServices;
+  /** Data exports and account deletions: the workers role runs their rounds (tests call tick). */
+  gdpr: GdprModule;
 }
 
 /**
@@ -96,11 +98,32 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   });
   const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
+  // Data export and account deletion (issue #18) over each module's part; the account itself is identity's, last.
+  const router = new RouterClient({ baseUrl: config.ROUTER_URL, apiKey: config.ROUTER_API_KEY, logger: logger.child({ component: 'gdpr' }) });
+  const purgeRouterJobs = (jobIds: readonly string[]) => router.purgeJobs(jobIds);
+  const gdpr = createGdprModule({
+    config,
+    database,
+    logger,
+    openapi,
+    auth,
+    audit,
+    storage: documents.storage,
+    signedUrls: { sign: (path, options) => signedApiUrl(config, path, options), verify: (url) => verifySignedRequest(config, url) },
+    holders: [
+      workflowsUserData({ database, logger, eventBus: workflows.eventBus, purgeRouterJobs }),
+      agentsUserData({ database }),
+      shieldUserData({ database }),
+      ragUserData({ database }),
+      documentsUserData({ database, storage: documents.storage, purgeRouterJobs }),
+    ],
+  });
 
   // Mounting order: earlier routes win where paths overlap.
   const features = [
     identity.features.auth,
     identity.features.users,
+    gdpr.feature,
     workflows.features.activities,
     workflows.features.tools,
     workflows.features.analytics,
@@ -146,7 +169,20 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     },
   );
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
-  return { app, auth, openapi, documents, rag, principals: identity.principals, audit, limits, schedules: workflows.schedules(), eventBus: workflows.eventBus, executions: workflows.executions };
+  return {
+    app,
+    auth,
+    openapi,
+    documents,
+    rag,
+    principals: identity.principals,
+    audit,
+    limits,
+    schedules: workflows.schedules(),
+    eventBus: workflows.eventBus,
+    executions: workflows.executions,
+    gdpr,
+  };
 }
 
 /** TRUST_PROXY as Express's `trust proxy` value: a boolean, a hop count, or the proxies' addresses. */

@@ -81,7 +81,20 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
 
   if (roles.has('workers')) {
     await startWorkers(
-      { config, logger, database, broker, audit, limits: api.limits, executions: executionServices, documents: api.documents, rag: api.rag, schedules: api.schedules, eventBus: api.eventBus },
+      {
+        config,
+        logger,
+        database,
+        broker,
+        audit,
+        limits: api.limits,
+        executions: executionServices,
+        documents: api.documents,
+        rag: api.rag,
+        schedules: api.schedules,
+        eventBus: api.eventBus,
+        gdpr: api.gdpr,
+      },
       lifecycle,
     );
   }

@@ -32,4 +32,18 @@ export class RouterConfig extends BaseConfig {
   @Min(1)
   @Max(100)
   DB_POOL_SIZE = 10;
+
+  /** Jobs untouched for this many days are deleted (hourly, in batches of 1000); the public API and the workflow processor prune theirs with the same variable. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  EXECUTION_RETENTION_DAYS = 30;
+
+  /** How often the router reads the work queues' and dead-letter queues' depths for /metrics. */
+  @EnvInt()
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  QUEUE_METRICS_INTERVAL_MS = 15_000;
 }

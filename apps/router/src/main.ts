@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Broker } from '@docflow/messaging';
-import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
+import { closeDatabase, databaseHealthCheck, openDatabase, pruneInBatches, startPeriodic } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
@@ -8,6 +8,7 @@ import { RouterConfig } from './config';
 import { routerDatabaseOptions } from './data-source';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
 import { createRouterMetrics } from './metrics';
+import { startQueueDepths } from './queue-depths';
 import { startResultsConsumer } from './results/results.consumer';
 import { declareRouterQueues } from './topology';
 
@@ -37,6 +38,19 @@ async function main(): Promise<void> {
   // The database is ready; the broker subscribes once connected, after declaring these queues.
   await declareRouterQueues(broker);
   startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH });
+  // Retention (issue #15 item 5): the router prunes its own jobs, hourly and in batches.
+  const retention = startPeriodic(async () => {
+    try {
+      const removed = await pruneInBatches((n) => jobs.pruneBatch(config.EXECUTION_RETENTION_DAYS, n));
+      if (removed) logger.info('retention: old router jobs removed', { routerJobs: removed });
+    } catch (err) {
+      logger.warn('retention pass failed', { error: err instanceof Error ? err.message : String(err) });
+    }
+  }, 3_600_000);
+  lifecycle.onShutdown('retention', () => retention.stop());
+  // Queue and dead-letter depths on /metrics (dashboards, alerts, autoscaling checks).
+  const depths = startQueueDepths({ broker, metrics, logger, intervalMs: config.QUEUE_METRICS_INTERVAL_MS });
+  lifecycle.onShutdown('queue depths', () => depths.stop());
 
   const app = createApp({
     metricsToken: config.METRICS_TOKEN,

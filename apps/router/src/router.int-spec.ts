@@ -115,6 +115,27 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     return relay;
   };
 
+  it('purges the named jobs of a deleted account and leaves the others (POST /api/v1/jobs/purge, issue #18)', async () => {
+    for (const id of ['purge_1', 'purge_2', 'purge_keep']) {
+      expect((await submit({ job_id: id, job_type: 'OCR', payload: { documents: [] } })).status).toBe(200);
+      await work.take(id);
+    }
+    const purge = (body: unknown, key = API_KEY) =>
+      request(app)
+        .post('/api/v1/jobs/purge')
+        .set('X-API-Key', key)
+        .send(body as object);
+    expect((await purge({ job_ids: ['purge_1'] }, 'wrong-key')).status).toBe(401);
+    expect((await purge({ job_ids: 'purge_1' })).status).toBe(400);
+    const res = await purge({ job_ids: ['purge_1', 'purge_2', 'never_was'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: 2 });
+    expect((await status('purge_1')).status).toBe(404);
+    expect((await status('purge_2')).status).toBe(404);
+    expect((await status('purge_keep')).status).toBe(200);
+    expect((await purge({ job_ids: ['purge_1'] })).body).toEqual({ deleted: 0 });
+  });
+
   it('queues a workflow job on workflow_queue with its payload unchanged', async () => {
     const payload = { workflow_definition: { nodes: [{ id: 'n1', type: 'llm_task', config: { deep: [1, { x: null }] } }], edges: [] }, inputs: { a: 'ü', n: 1.5 } };
     const res = await submit({ job_id: 'wf_101', job_type: 'task_based_workflow', payload, token: TOKEN });

@@ -108,12 +108,50 @@ export class WorkflowProcessorConfig extends AiClientsConfig {
   @Max(3_600_000)
   WAIT_MIN_POLL_INTERVAL_MS = 1000;
 
-  /** Longest wait_task timeout, in seconds (a wait holds one of WORKFLOW_PREFETCH job slots). */
+  /** Longest wait_task timeout, in seconds (a long wait parks between polls: WAIT_PARK_AFTER_MS). */
   @EnvInt()
   @IsInt()
   @Min(1)
   @Max(7 * 24 * 3600)
   WAIT_MAX_TIMEOUT_SECONDS = 3600;
+
+  /**
+   * A wait_task gap between polls, or a retry backoff, this long or longer
+   * parks the run: its job is acked and re-published when due (issue #15).
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  WAIT_PARK_AFTER_MS = 10_000;
+
+  /** One delivery polls a wait_task in process at most this long, then parks it whatever its poll interval. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_200_000)
+  WAIT_HOLD_MAX_MS = 60_000;
+
+  /** A parked run is woken at least this often to report progress: keep it under the public API's EXECUTION_LEASE_SECONDS. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  WAKE_HEARTBEAT_SECONDS = 300;
+
+  /** Checkpoints and wake-up rows older than this are deleted (hourly, in batches); the public API and the router prune theirs with the same variable. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  EXECUTION_RETENTION_DAYS = 30;
+
+  /** How often each replica looks for parked runs that are due. */
+  @EnvInt()
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  WAKE_POLL_INTERVAL_MS = 1000;
 
   /** Longest rest_api_task timeout, in seconds; it also caps REST_API_DEFAULT_TIMEOUT_SECONDS. */
   @EnvInt()

@@ -3,12 +3,14 @@ import { CloudDriveConfig } from '@docflow/cloud-drive';
 import { aiClientsHealthChecks } from '@docflow/llm-client';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
-import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
+import { closeDatabase, databaseHealthCheck, openDatabase, startPeriodic } from '@docflow/persistence';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
 import { ExecutionStatusRepository } from './checkpoints/execution-status.repository';
+import { WakeupsRepository } from './parking/wakeups.repository';
+import { pruneProcessorTables } from './checkpoints/retention';
 import { WorkflowProcessorConfig } from './config';
 import { workflowProcessorDatabaseOptions } from './data-source';
 import { driveFetchClients } from './executors/cloud-drive/drive-fetch-deps';
@@ -43,10 +45,24 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('drive clients', () => drive.close());
 
   const metrics = new Metrics('workflow-processor');
+  const nodeRuns = new NodeRunsRepository(ds);
+  const wakeups = new WakeupsRepository(ds);
+  // Retention (issue #15 item 5): hourly, in batches; stopped before the database closes.
+  const retention = startPeriodic(async () => {
+    try {
+      const removed = await pruneProcessorTables({ nodeRuns, wakeups, days: config.EXECUTION_RETENTION_DAYS });
+      if (removed.nodeRuns || removed.wakeups) logger.info('retention: old checkpoints removed', removed);
+    } catch (err) {
+      logger.warn('retention pass failed', { error: err instanceof Error ? err.message : String(err) });
+    }
+  }, 3_600_000);
+  lifecycle.onShutdown('retention', () => retention.stop());
   const processor = createWorkflowProcessor({
     config,
     broker,
-    checkpoints: new NodeRunsRepository(ds),
+    checkpoints: nodeRuns,
+    // Waits and long retry backoffs park here instead of holding their job (issue #15 item 3).
+    parks: wakeups,
     control: new ExecutionStatusRepository(ds),
     mailer,
     metrics: createWorkflowMetrics(metrics),

@@ -6,6 +6,8 @@ export interface WorkflowMetrics {
   executions: Counter<'status'>;
   nodeDuration: Histogram<'task_type' | 'status'>;
   inFlight: Gauge;
+  /** Runs that parked (a wait between polls, a long retry backoff) and released their job. */
+  parks: Counter;
 }
 
 export function createWorkflowMetrics(metrics: Metrics): WorkflowMetrics {
@@ -18,5 +20,6 @@ export function createWorkflowMetrics(metrics: Metrics): WorkflowMetrics {
       [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     ),
     inFlight: metrics.gauge('workflow_executions_in_flight', 'Workflow runs this replica is executing now'),
+    parks: metrics.counter('workflow_runs_parked_total', 'Runs that parked a wait or a retry backoff and released their job until a wake-up'),
   };
 }

@@ -13,6 +13,8 @@ import type { CloudDriveFetchDeps } from './executors/cloud-drive/cloud-drive-fe
 import { PublicApiCredentials } from './executors/rest-api/node-credentials';
 import { WorkflowJobHandler } from './jobs/workflow-job.handler';
 import type { WorkflowMetrics } from './metrics';
+import type { ParkStore } from './parking/park-store';
+import { startWaker, type Waker } from './parking/waker';
 
 export type ProcessorSettings = Pick<
   WorkflowProcessorConfig,
@@ -33,6 +35,10 @@ export type ProcessorSettings = Pick<
   | 'DOCUMENT_TEXT_POLL_MS'
   | 'MAIL_FROM'
   | 'MAIL_FROM_ALLOWED'
+  | 'WAIT_PARK_AFTER_MS'
+  | 'WAIT_HOLD_MAX_MS'
+  | 'WAKE_HEARTBEAT_SECONDS'
+  | 'WAKE_POLL_INTERVAL_MS'
 > &
   ProcessorLimitSettings;
 
@@ -40,6 +46,11 @@ export interface WorkflowProcessorDeps {
   config: ProcessorSettings;
   broker: Pick<Broker, 'consume' | 'publish'>;
   checkpoints: CheckpointStore;
+  /**
+   * Parked runs and their wake-ups (main.ts: the table workflow_wakeups).
+   * Without it nothing parks: waits and retry backoffs hold their job.
+   */
+  parks?: ParkStore;
   /** Tells a run its execution was cancelled (main.ts reads the shared database); without it nothing is cancelled. */
   control?: ExecutionControl;
   mailer: Pick<Mailer, 'send'>;
@@ -93,10 +104,19 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     rag: { baseUrl: config.PUBLIC_API_INTERNAL_URL, serviceKey: config.SERVICE_KEY },
     drive: deps.drive,
     credentials,
+    ...(deps.parks ? { parking: { parkAfterMs: config.WAIT_PARK_AFTER_MS, holdMaxMs: config.WAIT_HOLD_MAX_MS } } : {}),
   });
   const handler = new WorkflowJobHandler({
     broker: deps.broker,
-    engine: { executors, checkpoints: deps.checkpoints, ...(deps.control ? { control: deps.control } : {}), metrics: deps.metrics, limits: runLimitsOf(config) },
+    engine: {
+      executors,
+      checkpoints: deps.checkpoints,
+      ...(deps.parks ? { parks: deps.parks, parking: { minMs: config.WAIT_PARK_AFTER_MS, heartbeatMs: config.WAKE_HEARTBEAT_SECONDS * 1000 } } : {}),
+      ...(deps.control ? { control: deps.control } : {}),
+      metrics: deps.metrics,
+      limits: runLimitsOf(config),
+    },
+    ...(deps.parks ? { parks: deps.parks } : {}),
     metrics: deps.metrics,
     logger: deps.logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
@@ -112,10 +132,16 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     jobs: handler.jobs,
     shutdownReason: WorkflowJobHandler.shutdownReason,
   });
+  let waker: Waker | undefined;
   return {
     handler,
-    start: () => worker.start(),
+    start: () => {
+      worker.start();
+      // Every replica wakes parked runs; SKIP LOCKED shares the due ones.
+      if (deps.parks) waker = startWaker({ store: deps.parks, broker: deps.broker, logger: deps.logger.child({ component: 'waker' }), intervalMs: config.WAKE_POLL_INTERVAL_MS });
+    },
     async stop(drainMs, settleMs = 2000) {
+      await waker?.stop();
       await worker.stop(drainMs, settleMs);
       credentials.close();
       if (!deps.ai) {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { QUEUES, QueueName } from './queues';
 
 export const JOB_TYPES = ['task_based_workflow', 'document_extraction', 'classification', 'OCR'] as const;
@@ -50,6 +50,27 @@ export class JobRequest {
   @IsOptional()
   @IsString()
   token?: string;
+}
+
+/** Most job ids one purge request may name; the public API sends more in several requests. */
+export const JOB_PURGE_MAX = 1000;
+
+/**
+ * Body of POST {router_url}/api/v1/jobs/purge: the router's records of the
+ * jobs of an account being deleted (issue #18; the router keeps no user id,
+ * so the public API names the jobs of that user's executions).
+ */
+export class JobPurgeRequest {
+  @IsArray()
+  @ArrayMaxSize(JOB_PURGE_MAX)
+  @IsString({ each: true })
+  @MaxLength(200, { each: true })
+  job_ids!: string[];
+}
+
+/** Response of POST /api/v1/jobs/purge: how many of the named jobs the router held (and deleted). */
+export interface JobPurgeResponse {
+  deleted: number;
 }
 
 /** Response of POST /api/v1/jobs. */

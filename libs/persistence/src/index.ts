@@ -2,4 +2,5 @@ export * from './database';
 export * from './notifications';
 export * from './pg-pool';
 export * from './errors';
+export * from './retention';
 export * from './raw-rows';

@@ -22,3 +22,4 @@ export const AGENTS_MIGRATIONS = [
   CreateComposerConfirmations1764000000138,
   AgentPublicScope1764000000139,
 ];
+export { agentsUserData } from './user-data';

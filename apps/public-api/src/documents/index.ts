@@ -16,7 +16,7 @@ import { UserStorageUsageEntity } from './storage-usage.entity';
 
 export { getDocumentText } from './document-text';
 export type { DocumentTextResult } from './document-text';
-export { signedDownloadUrl, signedDownloadPath } from './signed-urls';
+export { signedApiUrl, signedDownloadUrl, signedDownloadPath, verifySignedRequest } from './signed-urls';
 export type { SignedDownloadUrl, SignedUrlConfig } from './signed-urls';
 export { fileUrlOf, toDocumentView } from './document-view';
 export type { DocumentView } from './document-view';
@@ -54,3 +54,5 @@ export type { PromptsService } from './prompts/prompts.service';
 export { CreatePromptBody, parsePromptBody } from './prompts/prompts.dto';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
 export type { SpooledFile } from './upload/upload-middleware';
+export { documentsUserData } from './user-data';
+export type { DocumentsUserDataDeps } from './user-data';

@@ -20,10 +20,15 @@ export function signedDownloadPath(documentId: number): string {
  * sources. HMAC-SHA256 over the path and expiry (see @docflow/storage signUrl).
  */
 export function signedDownloadUrl(config: SignedUrlConfig, documentId: number, options: { ttlSeconds?: number; now?: number } = {}): SignedDownloadUrl {
+  return signedApiUrl(config, signedDownloadPath(documentId), options);
+}
+
+/** The same signed link for any path below /api (data exports' archives use it too). */
+export function signedApiUrl(config: SignedUrlConfig, path: string, options: { ttlSeconds?: number; now?: number } = {}): SignedDownloadUrl {
   const now = options.now ?? Date.now();
   const url = signUrl({
     baseUrl: `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api`,
-    path: signedDownloadPath(documentId),
+    path,
     expiresInSeconds: options.ttlSeconds ?? config.SIGNED_URL_TTL_SECONDS,
     secret: signedUrlSecret(config),
     now,

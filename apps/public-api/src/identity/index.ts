@@ -10,6 +10,7 @@ import { AuthChangeNotifications1764000000060 } from './migrations/1764000000060
 import { CreateAuditLog1764000000070 } from './migrations/1764000000070-CreateAuditLog';
 import { CreateCredentials1764000000071 } from './migrations/1764000000071-CreateCredentials';
 import { AuditAggregatesAndTokenVersion1764000000091 } from './migrations/1764000000091-AuditAggregatesAndTokenVersion';
+import { CreateGdprRequests1764000000240 } from './migrations/1764000000240-CreateGdprRequests';
 import { UserEntity } from './users/user.entity';
 
 export { createIdentityModule } from './identity.module';
@@ -39,6 +40,10 @@ export { createCredentialsService } from './credentials/credentials.feature';
 export { CredentialSealer } from './credentials/credential-sealer';
 export { CredentialsRepository } from './credentials/credentials.repository';
 export { rotateCredentialKeys } from './credentials/credential-key-rotation';
+export { createGdprModule } from './gdpr/gdpr.module';
+export type { GdprModule, GdprModuleDeps } from './gdpr/gdpr.module';
+export type { GdprSignedUrls } from './gdpr/data-exports.service';
+export type { RemovedCounts, UserDataCopy, UserDataHolder, UserFile } from './gdpr/user-data';
 
 export const IDENTITY_ENTITIES = [UserEntity, RevokedTokenEntity, StepUpCodeEntity, StepUpGrantEntity, AuditRecordEntity, CredentialEntity];
 export const IDENTITY_MIGRATIONS = [
@@ -48,4 +53,5 @@ export const IDENTITY_MIGRATIONS = [
   CreateAuditLog1764000000070,
   CreateCredentials1764000000071,
   AuditAggregatesAndTokenVersion1764000000091,
+  CreateGdprRequests1764000000240,
 ];

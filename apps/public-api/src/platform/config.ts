@@ -189,6 +189,27 @@ export class PublicApiConfig extends BaseConfig {
   @Max(3600)
   SCHEDULER_INTERVAL_SECONDS = 15;
 
+  /** Account deletion grace (spec 8: 7 days): a requested deletion runs this long after, cancellable meanwhile (tests shorten it). */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(90 * 86400)
+  ACCOUNT_DELETION_GRACE_SECONDS = 7 * 86400;
+
+  /** Export bundle retention (spec 8: 7 days): a data export's archive is deleted this long after it is ready. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  DATA_EXPORT_RETENTION_DAYS = 7;
+
+  /** How often the workers role builds requested data exports and runs account deletions whose grace ended. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  GDPR_INTERVAL_SECONDS = 10;
+
   /** Audit rows are deleted this many days after they were written (spec 8: 400). */
   @EnvInt()
   @IsInt()
@@ -294,6 +315,17 @@ export class PublicApiConfig extends BaseConfig {
   @Min(1)
   @Max(7 * 86400)
   EXECUTION_LEASE_SECONDS = 900;
+
+  /**
+   * Finished executions (with their steps) and settled event logs older than
+   * this are deleted by housekeeping, in batches (issue #15 item 5); the
+   * router and the workflow processor prune their tables with the same variable.
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  EXECUTION_RETENTION_DAYS = 30;
 
   /** How often the reaper looks for expired leases. */
   @EnvInt()

@@ -12,3 +12,4 @@ export type { RagAnswer, RagSource, EnableResult, RagStatusView } from './rag.se
 /** RAG's tables (chunks, term statistics) are written with SQL of its repositories: no entities. */
 export const RAG_ENTITIES = [] as const;
 export const RAG_MIGRATIONS = [CreateRagChunks1764000000050, RagPgvector1764000000051, RagEmbeddingBytes1764000000052, RagChunkStorage1764000000053];
+export { ragUserData } from './user-data';

@@ -10,3 +10,4 @@ export const SHIELD_MIGRATIONS = [CreateDataShieldDetectors1764000000080];
 
 // Used by other modules.
 export { createDataShieldSettings } from './data-shield.feature';
+export { shieldUserData } from './user-data';

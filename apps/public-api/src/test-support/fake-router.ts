@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
-import { type JobType, queueForJobType } from '@docflow/contracts';
+import { type JobStatus, type JobType, queueForJobType } from '@docflow/contracts';
 import { HttpTarget, type TargetHit, type TargetReply, type TargetRoute } from '@docflow/testing';
 
 /** One job the fake router received. */
@@ -13,20 +13,30 @@ export interface ReceivedJob {
 
 export type FakeRouterMode = 'queue' | 'broker_down' | 'duplicate';
 
+interface StoredJob {
+  job: ReceivedJob;
+  status: JobStatus;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
 /**
  * A loopback server (HttpTarget) speaking the router's job API (spec 4.16), for the
  * public API's tests. POST /api/v1/jobs answers 200 and records the job, or
  * 503 (mode `broker_down`), or 409 (mode `duplicate`, or a job id it already
  * holds). The public API never reads a job back from the router (it owns
- * each job's outcome), so nothing else is served. A wrong X-API-Key is 401.
- * Closing it makes the router unreachable.
+ * each job's outcome). A wrong X-API-Key is 401. Closing it makes the router unreachable.
  */
 export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
+  /** Job ids named in POST /api/v1/jobs/purge (account deletions), in order. */
+  readonly purged: string[] = [];
+  /** How many purge requests it answered. */
+  purgeRequests = 0;
   /** The X-Correlation-Id each job was submitted with. */
   readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
-  private readonly taken = new Set<string>();
+  private readonly stored = new Map<string, StoredJob>();
 
   private constructor(
     readonly apiKey: string,
@@ -43,6 +53,10 @@ export class FakeRouter {
       .on(
         'POST /api/v1/jobs',
         keyed((hit) => router.submit(hit)),
+      )
+      .on(
+        'POST /api/v1/jobs/purge',
+        keyed((hit) => router.purge(hit)),
       )
       .otherwise(keyed(() => ({ status: 404, body: { error: 'not_found', message: 'Not found', details: {} } })));
     return router;
@@ -63,14 +77,27 @@ export class FakeRouter {
   private submit(hit: TargetHit): TargetReply {
     const body = hit.json as Omit<ReceivedJob, 'apiKey'>;
     if (this.mode === 'broker_down') return { status: 503, body: { error: 'broker_unavailable', message: 'Message broker is not connected', details: {} } };
-    if (this.mode === 'duplicate' || this.taken.has(body.job_id)) {
+    if (this.mode === 'duplicate' || this.stored.has(body.job_id)) {
       return { status: 409, body: { error: 'conflict', message: `Job ${body.job_id} already exists`, details: { job_id: body.job_id } } };
     }
     const job = { ...body, apiKey: header(hit, 'x-api-key') };
     this.jobs.push(job);
     this.correlationIds.set(body.job_id, header(hit, 'x-correlation-id'));
-    this.taken.add(body.job_id);
+    this.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
     return { status: 200, body: { job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` } };
+  }
+
+  private purge(hit: TargetHit): TargetReply {
+    const ids = (hit.json as { job_ids?: unknown }).job_ids;
+    if (!Array.isArray(ids)) return { status: 400, body: { error: 'validation_error', message: 'job_ids must be an array', details: {} } };
+    this.purgeRequests += 1;
+    if (this.mode === 'broker_down') return { status: 503, body: { error: 'unavailable', message: 'Database is not reachable', details: {} } };
+    let deleted = 0;
+    for (const id of ids as string[]) {
+      this.purged.push(id);
+      if (this.stored.delete(id)) deleted += 1;
+    }
+    return { body: { deleted } };
   }
 }
 

@@ -1,16 +1,16 @@
 import type { Broker } from '@docflow/messaging';
 import type { Lifecycle, Logger } from '@docflow/service-kit';
 import type { DocumentsModule } from '../documents';
-import { type AuditLog, purgeExpiredAuthRecords } from '../identity';
+import { type AuditLog, type GdprModule, purgeExpiredAuthRecords } from '../identity';
 import type { PublicApiConfig, PublicApiDatabase, RateLimits } from '../platform';
 import type { RagModule } from '../rag';
-import { type EventBusModule, type ExecutionServices, type SchedulesService, startExecutionReaper, startScheduler } from '../workflows';
+import { type EventBusModule, type ExecutionServices, executionRetention, type SchedulesService, startExecutionReaper, startScheduler } from '../workflows';
 import { ResultDispatcher } from './results/result-dispatcher';
 import { startResultsConsumer } from './results/results.consumer';
 import { startHousekeeping } from './housekeeping';
 
 export interface WorkersDeps {
-  config: Pick<PublicApiConfig, 'SHUTDOWN_TIMEOUT_MS' | 'EXECUTION_LEASE_SECONDS' | 'REAPER_INTERVAL_SECONDS' | 'SCHEDULER_INTERVAL_SECONDS'>;
+  config: Pick<PublicApiConfig, 'SHUTDOWN_TIMEOUT_MS' | 'EXECUTION_LEASE_SECONDS' | 'REAPER_INTERVAL_SECONDS' | 'SCHEDULER_INTERVAL_SECONDS' | 'GDPR_INTERVAL_SECONDS' | 'EXECUTION_RETENTION_DAYS'>;
   logger: Logger;
   database: PublicApiDatabase;
   broker: Broker;
@@ -22,6 +22,8 @@ export interface WorkersDeps {
   rag: Pick<RagModule, 'start' | 'stop'>;
   schedules: SchedulesService;
   eventBus: Pick<EventBusModule, 'start' | 'stop'>;
+  /** Data exports to build and account deletions whose grace ended (issue #18). */
+  gdpr: Pick<GdprModule, 'start' | 'exports'>;
 }
 
 /**
@@ -45,15 +47,22 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
     intervalSeconds: config.REAPER_INTERVAL_SECONDS,
   });
   lifecycle.onShutdown('execution reaper', () => reaper.stop());
+  const retention = executionRetention(deps.database, config.EXECUTION_RETENTION_DAYS);
   const housekeeping = startHousekeeping(
     [
       { name: 'expired auth records', run: () => purgeExpiredAuthRecords(deps.database) },
       { name: 'expired audit rows', run: async () => ({ auditRows: await deps.audit.purgeExpired() }) },
       { name: 'ended rate-limit windows', run: async () => ({ rateLimitWindows: await deps.limits.store.purgeExpired() }) },
+      { name: 'expired data exports', run: () => deps.gdpr.exports.purgeExpired() },
+      // Issue #15 item 5: finished executions, their steps and settled event logs past EXECUTION_RETENTION_DAYS, in batches.
+      { name: 'expired executions', run: () => retention.run() },
     ],
     logger,
   );
   lifecycle.onShutdown('housekeeping', () => housekeeping.stop());
+  // Data exports are built and account deletions run here; stopped before the database closes.
+  const gdpr = deps.gdpr.start(config.GDPR_INTERVAL_SECONDS * 1000);
+  lifecycle.onShutdown('data exports and account deletions', () => gdpr.stop());
   // Schedules start workflows through the router; stopped before the broker and the database.
   const scheduler = startScheduler(deps.schedules, logger.child({ component: 'scheduler' }), config.SCHEDULER_INTERVAL_SECONDS * 1000);
   lifecycle.onShutdown('scheduler', () => scheduler.stop());

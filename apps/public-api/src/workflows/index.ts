@@ -13,6 +13,7 @@ import { WebhookEntity } from './webhooks/webhook.entity';
 import { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './event-bus/event-bus.entity';
 import { CreateEventBus1764000000092 } from './event-bus/migrations/1764000000092-CreateEventBus';
 import { ExecutionStatusNotifications1764000000290 } from './migrations/1764000000290-ExecutionStatusNotifications';
+import { AddRetentionIndexes1764000000231 } from './migrations/1764000000231-AddRetentionIndexes';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -32,6 +33,7 @@ export const WORKFLOWS_MIGRATIONS = [
   CreateEventBus1764000000092,
   AddExecutionRetryOf1764000000095,
   ExecutionStatusNotifications1764000000290,
+  AddRetentionIndexes1764000000231,
 ];
 
 // Used by other modules.
@@ -45,3 +47,7 @@ export { executionIdOf } from './executions/result-application';
 export type { ApplyOutcome as ExecutionResultOutcome, ExecutionResultsService } from './executions/execution-results.service';
 export { EXECUTION_CHANGED_CHANNEL } from './executions/execution-watch';
 export { startScheduler } from './schedules/schedules.service';
+export { workflowsUserData } from './user-data';
+export type { WorkflowsUserDataDeps } from './user-data';
+export { executionRetention } from './retention/retention';
+export type { RetentionRemoved } from './retention/retention';

@@ -1,4 +1,4 @@
-import { JobAcceptedResponse, JobMessageV1, JobRequest, JobStatusResponse, queueForJobType } from '@docflow/contracts';
+import { JobAcceptedResponse, JobMessageV1, JobPurgeResponse, JobRequest, JobStatusResponse, queueForJobType } from '@docflow/contracts';
 import type { Broker } from '@docflow/messaging';
 import { ConflictError, errorMessage, Logger, NotFoundError } from '@docflow/service-kit';
 import type { RouterMetrics } from '../metrics';
@@ -43,6 +43,13 @@ export class JobsService {
     metrics.jobsSubmitted.inc({ job_type: req.job_type });
     logger.info('job queued', { jobId: req.job_id, jobType: req.job_type, queue });
     return { job_id: req.job_id, success: true, message: `Job queued on ${queue}` };
+  }
+
+  /** Deletes the named jobs' records (an account deletion, issue #18); a job it does not hold is skipped. */
+  async purge(jobIds: string[]): Promise<JobPurgeResponse> {
+    const deleted = await this.deps.jobs.deleteMany(jobIds);
+    this.deps.logger.info('jobs purged', { requested: jobIds.length, deleted });
+    return { deleted };
   }
 
   async status(jobId: string): Promise<JobStatusResponse> {

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { preparedRows } from '@docflow/persistence';
 import type { JobStatus, JobType, QueueName, ResultStatus } from '@docflow/contracts';
 import { isTerminal, JOB_STATUS_RANK } from './job-status';
@@ -45,6 +45,27 @@ export class RouterJobsRepository {
 
   async delete(jobId: string): Promise<void> {
     await this.ds.getRepository(RouterJobEntity).delete({ jobId });
+  }
+
+  /** Deletes the jobs with these ids; answers how many there were. */
+  async deleteMany(jobIds: string[]): Promise<number> {
+    if (jobIds.length === 0) return 0;
+    const result = await this.ds.getRepository(RouterJobEntity).delete({ jobId: In(jobIds) });
+    return result.affected ?? 0;
+  }
+
+  /**
+   * Deletes up to `limit` jobs untouched for `days` (retention,
+   * EXECUTION_RETENTION_DAYS): the execution record in the public API keeps
+   * what the user sees; a job this old is only the relay's bookkeeping.
+   */
+  async pruneBatch(days: number, limit: number): Promise<number> {
+    const result = (await this.ds.query(
+      `DELETE FROM router_jobs WHERE job_id = ANY(ARRAY(
+         SELECT job_id FROM router_jobs WHERE updated_at < now() - make_interval(days => $1) LIMIT $2))`,
+      [days, limit],
+    )) as [unknown[], number];
+    return result[1];
   }
 
   findById(jobId: string): Promise<RouterJobEntity | null> {

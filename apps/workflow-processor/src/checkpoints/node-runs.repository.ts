@@ -93,6 +93,23 @@ export class NodeRunsRepository implements CheckpointStore {
     return rows[0] ? fromRow(rows[0]) : this.existing(executionKey, checkpoint);
   }
 
+  /**
+   * Deletes up to `limit` checkpoints last written more than `days` ago,
+   * except those of an execution still awaiting input (its resume needs
+   * them); returns how many (retention, EXECUTION_RETENTION_DAYS).
+   */
+  async pruneBatch(days: number, limit: number): Promise<number> {
+    const result = (await this.ds.query(
+      `DELETE FROM workflow_node_runs WHERE ctid = ANY(ARRAY(
+         SELECT r.ctid FROM workflow_node_runs r
+          WHERE r.updated_at < now() - make_interval(days => $1)
+            AND NOT EXISTS (SELECT 1 FROM workflow_node_runs a WHERE a.execution_key = r.execution_key AND a.status = 'awaiting_input')
+          LIMIT $2))`,
+      [days, limit],
+    )) as [unknown[], number];
+    return result[1];
+  }
+
   private async existing(executionKey: string, checkpoint: NodeCheckpoint): Promise<NodeCheckpoint> {
     const row = await this.ds.getRepository(WorkflowNodeRunEntity).findOneBy({ executionKey, nodeId: checkpoint.nodeId });
     if (!row) throw new Error(`checkpoint of node ${checkpoint.nodeId} vanished while it was being written`);

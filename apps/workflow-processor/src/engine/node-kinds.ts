@@ -1,4 +1,4 @@
-import { CONTROL_TASK_TYPE, getTaskType, isDecisionNode, isTaskNode, type WorkflowGraph, type WorkflowNode } from '@docflow/workflow';
+import { CONTROL_TASK_TYPE, getTaskType, isDecisionNode, isPlainObject, isTaskNode, type WorkflowGraph, type WorkflowNode } from '@docflow/workflow';
 
 /** The executor id of a node: its registry id for task nodes (aliases resolved), custom_task for control nodes. */
 export function executorIdOf(node: WorkflowNode): string {
@@ -23,5 +23,15 @@ export function isUserInputNode(node: WorkflowNode): boolean {
 /** Whether a run of this graph needs the checkpoint table at all. */
 export function needsCheckpoints(graph: WorkflowGraph): boolean {
   for (const node of graph.nodes.values()) if (doesWork(node)) return true;
+  return false;
+}
+
+/** Whether a run of this graph may have parked nodes: a wait_task, or a node with a `retry` policy (issue #15 item 3). */
+export function mayPark(graph: WorkflowGraph): boolean {
+  for (const node of graph.nodes.values()) {
+    if (!doesWork(node)) continue;
+    if (executorIdOf(node) === 'wait_task') return true;
+    if (isPlainObject(node.data.config) && node.data.config['retry'] !== undefined) return true;
+  }
   return false;
 }

@@ -4,6 +4,7 @@ import type { Logger } from '@docflow/service-kit';
 import type { WorkflowGraph } from '@docflow/workflow';
 import type { ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
 import type { PriorNode } from '../jobs/workflow-job';
+import type { ParkedNode } from '../parking/park-store';
 
 /** One delivery of a workflow job, ready to run. */
 export interface RunRequest {
@@ -42,4 +43,6 @@ export type RunOutcome =
       inputSchema: Record<string, unknown>;
       correlationToken: string;
       awaitingSince: Date;
-    } & RunSnapshot);
+    } & RunSnapshot)
+  /** Nothing left to run but parked nodes: the job is acked and re-published at `wakeAt` (issue #15 item 3). */
+  | ({ status: 'parked'; wakeAt: Date; parked: ParkedNode[] } & RunSnapshot);

@@ -4,10 +4,11 @@ import { buildScope, isFinished, isPlainObject, nextSteps, resolveTemplates, ret
 import { errorMessage } from '@docflow/service-kit';
 import type { CheckpointStore, NodeCheckpoint } from '../checkpoints/checkpoint-store';
 import type { ExecutorRegistry } from '../executors/executor-registry';
-import { isPause, NodeFailure, type NodeContext, type PauseOutcome } from '../executors/executor';
+import { isPark, isPause, NodeFailure, type ExecutorOutcome, type NodeContext, type ParkOutcome, type PauseOutcome } from '../executors/executor';
 import type { WorkflowMetrics } from '../metrics';
+import type { ParkedNode, ParkedNodeSource } from '../parking/park-store';
 import { abortReason, raceAbort, RunAborted, sleep } from './abort';
-import { doesWork, executorIdOf, isUserInputNode, needsCheckpoints } from './node-kinds';
+import { doesWork, executorIdOf, isUserInputNode, mayPark, needsCheckpoints } from './node-kinds';
 import type { RunOutcome, RunRequest } from './run-types';
 import type { PriorNode } from '../jobs/workflow-job';
 import { checkpointState, initialTaskStates } from './task-states';
@@ -22,6 +23,19 @@ export interface RunLimits {
 
 export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({ maxParallelNodes: 8, maxOutputBytes: 32 * 1024 * 1024 });
 
+/** When a run parks instead of holding its message (README, Configuration; issue #15 item 3). */
+export interface ParkSettings {
+  /** WAIT_PARK_AFTER_MS: a retry backoff this long or longer parks the run instead of sleeping. */
+  minMs: number;
+  /** WAKE_HEARTBEAT_SECONDS × 1000: a parked run is woken at least this often to report progress (the public API's lease). */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_PARK_SETTINGS: Readonly<ParkSettings> = Object.freeze({ minMs: 10_000, heartbeatMs: 300_000 });
+
+/** A parked node woken up to this early still runs (wake-ups are polled, clocks of replicas differ a little). */
+const DUE_TOLERANCE_MS = 1000;
+
 /** Whether the owner cancelled an execution (issue #15): read at each step boundary. */
 export interface ExecutionControl {
   isCancelled(executionId: number): Promise<boolean>;
@@ -30,6 +44,10 @@ export interface ExecutionControl {
 export interface EngineDeps {
   executors: ExecutorRegistry;
   checkpoints: CheckpointStore;
+  /** Where parked nodes are read back; without it nothing parks (waits and backoffs sleep in process). */
+  parks?: ParkedNodeSource;
+  /** Defaults to DEFAULT_PARK_SETTINGS. */
+  parking?: ParkSettings;
   /** Without it, runs are never cancelled (jobs submitted without the public API). */
   control?: ExecutionControl;
   metrics: WorkflowMetrics;
@@ -77,6 +95,11 @@ export class WorkflowRun {
   private readonly deadlineNodes: string[] = [];
   private readonly now: () => Date;
   private readonly limits: RunLimits;
+  private readonly parking: ParkSettings;
+  /** Parked nodes read back at the start of this delivery, by node id (due ones are run with their state). */
+  private readonly parkedBefore = new Map<string, ParkedNode>();
+  /** Nodes parked now: the run ends `parked` when nothing else is left to run. */
+  private readonly parked = new Map<string, ParkedNode>();
   private outputTotal = 0;
   private failure: Failure | undefined;
   private pause: Pause | undefined;
@@ -88,6 +111,7 @@ export class WorkflowRun {
   ) {
     this.now = deps.now ?? (() => new Date());
     this.limits = deps.limits ?? DEFAULT_RUN_LIMITS;
+    this.parking = deps.parking ?? DEFAULT_PARK_SETTINGS;
     this.states = initialTaskStates(req.graph);
   }
 
@@ -96,6 +120,7 @@ export class WorkflowRun {
       for (const cp of await this.deps.checkpoints.load(this.req.executionKey)) this.restore(cp);
     }
     for (const prior of this.req.prior ?? []) if (!this.restored.has(prior.nodeId)) this.restore(priorCheckpoint(prior, this.req.graph.nodes.get(prior.nodeId)));
+    if (this.deps.parks && mayPark(this.req.graph)) await this.restoreParked(this.deps.parks);
     if (await this.cancelled()) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
     if (this.req.resume) {
       const refusal = this.checkResume(this.req.resume.nodeId);
@@ -106,6 +131,8 @@ export class WorkflowRun {
     if (stopSignal.aborted) onStop();
     else stopSignal.addEventListener('abort', onStop, { once: true });
     const deadlineTimer = this.armDeadline();
+    // A parked run woken before its nodes are due (a heartbeat) reports progress: the public API's lease sees it alive.
+    if (this.parked.size) this.progress();
     try {
       for (;;) {
         if (!this.controller.signal.aborted) this.schedule();
@@ -162,6 +189,7 @@ export class WorkflowRun {
     let status: 'completed' | 'failed' | 'aborted' = 'aborted';
     try {
       const outcome = await this.attempt(node, taskType);
+      if (isPark(outcome)) return;
       if (isPause(outcome)) {
         await this.pauseAt(node, outcome, startedAt);
         return;
@@ -192,23 +220,57 @@ export class WorkflowRun {
   /**
    * Runs the node's executor, again after a transient failure while its
    * `retry` policy allows (waiting backoff × 2^(n-1); a stop or cancel ends
-   * the wait). Other failures, and the last transient one, are thrown.
+   * the wait; a backoff of WAIT_PARK_AFTER_MS or more parks the node).
+   * Other failures, and the last transient one, are thrown. A node woken
+   * from a park continues at the attempt, and with the state, it parked with.
    */
-  private async attempt(node: WorkflowNode, taskType: string): ReturnType<ExecutorRegistry['run']> {
+  private async attempt(node: WorkflowNode, taskType: string): Promise<ExecutorOutcome> {
     const policy = retryPolicyOf(isPlainObject(node.data.config) ? node.data.config : {});
-    for (let attempt = 1; ; attempt += 1) {
+    const woken = this.parkedBefore.get(node.id);
+    this.parkedBefore.delete(node.id);
+    let parkedState = woken?.state ?? undefined;
+    for (let attempt = woken?.attempt ?? 1; ; attempt += 1) {
       try {
-        return await raceAbort(this.deps.executors.run(taskType, this.contextFor(node, taskType), this.req.meta), this.controller.signal);
+        const ctx = this.contextFor(node, taskType, parkedState);
+        parkedState = undefined;
+        const outcome = await raceAbort(this.deps.executors.run(taskType, ctx, this.req.meta), this.controller.signal);
+        return isPark(outcome) ? this.parkNode(node, { due: outcome.park.until, attempt, state: outcome.park.state }) : outcome;
       } catch (err) {
         if (!(err instanceof NodeFailure) || !err.transient || attempt >= policy.maxAttempts) throw err;
         const delayMs = retryDelayMs(policy, attempt);
         this.req.logger.info('node failed transiently; retrying', { nodeId: node.id, attempt, maxAttempts: policy.maxAttempts, delayMs, error: err.message });
+        if (this.deps.parks && delayMs >= this.parking.minMs) return this.parkNode(node, { due: new Date(this.now().getTime() + delayMs), attempt: attempt + 1, state: null });
         await sleep(delayMs, this.controller.signal);
       }
     }
   }
 
-  private contextFor(node: WorkflowNode, taskType: string): NodeContext {
+  /** Notes a parked node; it keeps its `running` state and nothing downstream of it starts. */
+  private parkNode(node: WorkflowNode, park: Omit<ParkedNode, 'nodeId'>): ParkOutcome {
+    this.parked.set(node.id, { nodeId: node.id, ...park });
+    this.req.logger.debug('node parked', { nodeId: node.id, due: park.due.toISOString(), attempt: park.attempt });
+    return { park: { until: park.due, state: park.state } };
+  }
+
+  /**
+   * Reads the run's parked nodes back: those due now run again (with their
+   * state), the others stay parked without running their executor.
+   */
+  private async restoreParked(source: ParkedNodeSource): Promise<void> {
+    const dueBy = this.now().getTime() + DUE_TOLERANCE_MS;
+    for (const p of await source.loadParked(this.req.executionKey)) {
+      const settled = this.restored.get(p.nodeId);
+      if (!this.req.graph.nodes.has(p.nodeId) || (settled && settled.status !== 'awaiting_input')) continue;
+      if (p.due.getTime() <= dueBy) {
+        this.parkedBefore.set(p.nodeId, p);
+        continue;
+      }
+      this.parked.set(p.nodeId, p);
+      this.setState(p.nodeId, { status: 'running', result: null, error: null });
+    }
+  }
+
+  private contextFor(node: WorkflowNode, taskType: string, parkedState?: unknown): NodeContext {
     const rawConfig = isPlainObject(node.data.config) ? node.data.config : {};
     const context = { user_id: this.req.userId, execution_id: this.req.executionId };
     const scope = buildScope({ inputs: this.req.inputs, context, outputs: this.outputs });
@@ -230,6 +292,8 @@ export class WorkflowRun {
       logger: this.req.logger,
       ...(resume && resume.nodeId === node.id ? { resumePayload: resume.payload } : {}),
       ...(this.req.dataShieldPolicy ? { dataShieldPolicy: this.req.dataShieldPolicy } : {}),
+      canPark: this.deps.parks !== undefined,
+      ...(parkedState !== undefined && parkedState !== null ? { parkedState } : {}),
     };
   }
 
@@ -385,14 +449,29 @@ export class WorkflowRun {
     return { outputs: this.outputs, taskStates: this.states };
   }
 
+  /** The earliest due parked node, brought forward to the next heartbeat and to the run's deadline. */
+  private wakeAt(): Date {
+    let at = this.now().getTime() + this.parking.heartbeatMs;
+    for (const p of this.parked.values()) at = Math.min(at, p.due.getTime());
+    if (this.req.deadline) at = Math.min(at, this.req.deadline.at.getTime());
+    return new Date(at);
+  }
+
   private outcome(): RunOutcome {
     if (this.infraError !== undefined) throw this.infraError;
     const reason: unknown = this.controller.signal.reason;
     if (reason instanceof RunAborted && (reason.kind === 'shutdown' || reason.kind === 'cancelled')) throw reason;
     if (this.failure) {
+      // A parked node never ran to its end here: like a node abandoned for another's failure, it reads as not run.
+      for (const id of this.parked.keys()) this.setState(id, { status: 'pending', result: null, error: null, started_at: undefined });
       return { status: 'failed', error: this.failure.error, errorType: this.failure.errorType, failedNode: this.failure.nodeId, ...this.snapshot() };
     }
     if (reason instanceof RunAborted && reason.kind === 'deadline') {
+      // A node parked past the deadline (its wake-up is brought forward to it) fails with it.
+      for (const id of this.parked.keys()) {
+        this.deadlineNodes.push(id);
+        this.setState(id, { status: 'failed', error: reason.message, error_type: 'deadline_exceeded', completed_at: this.now().toISOString() });
+      }
       const nodes = this.deadlineNodes.length ? this.deadlineNodes : nextSteps(this.req.graph, this.states).runnable;
       return {
         status: 'failed',
@@ -401,6 +480,10 @@ export class WorkflowRun {
         ...(nodes.length ? { failedNode: nodes.join(',') } : {}),
         ...this.snapshot(),
       };
+    }
+    if (this.parked.size) {
+      // A pause elsewhere in the run is reported by the delivery that finds no node parked any more.
+      return { status: 'parked', wakeAt: this.wakeAt(), parked: [...this.parked.values()], ...this.snapshot() };
     }
     if (this.pause) {
       return {

@@ -19,6 +19,8 @@ export interface ExecutorDeps {
   outbound: OutboundClient;
   mailer: Pick<Mailer, 'send'>;
   restDefaultTimeoutSeconds: number;
+  /** WAIT_PARK_AFTER_MS and WAIT_HOLD_MAX_MS: when a wait_task parks between polls (issue #15 item 3). */
+  parking?: { parkAfterMs: number; holdMaxMs: number };
   /** MAIL_FROM_ALLOWED, or the MAIL_FROM address: the senders a node may name in `from`. */
   mailSenders?: readonly string[];
   /** README, Limits: bounds on the values a node resolves at run time. */
@@ -63,6 +65,7 @@ export function buildExecutors(deps: ExecutorDeps): ExecutorRegistry {
         requestTimeoutSeconds: deps.restDefaultTimeoutSeconds,
         minPollIntervalSeconds: limits.minPollIntervalSeconds,
         maxTimeoutSeconds: limits.maxWaitTimeoutSeconds,
+        ...(deps.parking ? { parkAfterMs: deps.parking.parkAfterMs, holdMaxMs: deps.parking.holdMaxMs } : {}),
       }),
     )
     .register('rag_enable_task', rag.rag_enable_task)

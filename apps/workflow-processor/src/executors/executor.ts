@@ -34,6 +34,14 @@ export interface NodeContext {
   resumePayload?: Record<string, unknown>;
   /** The activity's `data_shield_policy` (spec 2.5), when it has one. */
   dataShieldPolicy?: ShieldPolicy;
+  /**
+   * Whether the node may answer with a ParkOutcome: the run then ends
+   * without holding its message and is woken when the node is due (issue
+   * #15 item 3). False when the processor has no park store.
+   */
+  canPark?: boolean;
+  /** For a node woken from a park: the `state` it parked with. */
+  parkedState?: unknown;
 }
 
 /** A finished node: its output (and what it cost, for LLM nodes). */
@@ -47,12 +55,25 @@ export interface PauseOutcome {
   pause: { inputSchema: Record<string, unknown> };
 }
 
-export type ExecutorOutcome = CompletedOutcome | PauseOutcome;
+/**
+ * A node with nothing to do until `until` (a wait_task between polls): the
+ * engine parks it with `state`, and a later delivery runs the executor again
+ * with `parkedState` set to that state.
+ */
+export interface ParkOutcome {
+  park: { until: Date; state: unknown };
+}
+
+export type ExecutorOutcome = CompletedOutcome | PauseOutcome | ParkOutcome;
 
 export type TaskExecutor = (ctx: NodeContext) => Promise<ExecutorOutcome>;
 
 export function isPause(outcome: ExecutorOutcome): outcome is PauseOutcome {
   return 'pause' in outcome;
+}
+
+export function isPark(outcome: ExecutorOutcome): outcome is ParkOutcome {
+  return 'park' in outcome;
 }
 
 /**

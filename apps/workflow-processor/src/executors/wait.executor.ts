@@ -1,5 +1,5 @@
 import { isOutboundRequestError, type OutboundClient, type OutboundResponse } from '@docflow/outbound-http';
-import { lookupPath } from '@docflow/workflow';
+import { isPlainObject, lookupPath } from '@docflow/workflow';
 import { raceAbort, sleep } from '../engine/abort';
 import { NodeFailure, type TaskExecutor } from './executor';
 import { errorTypeOfOutbound, headersOf, secondsOf, sensitiveHeadersOf, urlOf } from './outbound';
@@ -11,9 +11,31 @@ export interface WaitExecutorDeps {
   requestTimeoutSeconds: number;
   /** WAIT_MIN_POLL_INTERVAL_MS / 1000: no endpoint is polled more often. */
   minPollIntervalSeconds?: number;
-  /** WAIT_MAX_TIMEOUT_SECONDS: no wait holds a job longer. */
+  /** WAIT_MAX_TIMEOUT_SECONDS: no wait lasts longer. */
   maxTimeoutSeconds?: number;
+  /** WAIT_PARK_AFTER_MS: a gap between polls this long or longer parks the run (when the engine can park). */
+  parkAfterMs?: number;
+  /** WAIT_HOLD_MAX_MS: one delivery polls in process at most this long before parking, whatever the gap. */
+  holdMaxMs?: number;
   now?: () => number;
+}
+
+/** What a parked wait keeps between deliveries: the timeout runs from the first poll of the first one. */
+interface WaitState {
+  started_at: number;
+  last_value?: unknown;
+  last_response?: unknown;
+  last_error?: string;
+}
+
+function waitStateOf(raw: unknown): WaitState | undefined {
+  if (!isPlainObject(raw) || typeof raw['started_at'] !== 'number' || !Number.isFinite(raw['started_at'])) return undefined;
+  return {
+    started_at: raw['started_at'],
+    last_value: raw['last_value'],
+    last_response: raw['last_response'],
+    ...(typeof raw['last_error'] === 'string' ? { last_error: raw['last_error'] } : {}),
+  };
 }
 
 const DEFAULT_POLL_SECONDS = 3;
@@ -42,6 +64,12 @@ function describe(value: unknown): string {
  * timeout). Poll requests that fail for a reason that may pass (timeout,
  * network, 5xx, 429) are retried at the next poll; refused destinations and
  * other errors fail the node at once.
+ *
+ * Between polls the wait sleeps in process only while that is cheap: a gap
+ * of WAIT_PARK_AFTER_MS or more, or one that would take this delivery past
+ * WAIT_HOLD_MAX_MS, parks the run instead (issue #15 item 3); the job is
+ * acked and a later delivery carries on from the parked state, so a wait of
+ * hours holds no message and survives processor restarts.
  */
 export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
   const now = deps.now ?? Date.now;
@@ -60,11 +88,16 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
     const successValue = config['success_value'] === undefined ? DEFAULT_SUCCESS : config['success_value'];
     const failureValues = Array.isArray(config['failure_values']) ? config['failure_values'] : DEFAULT_FAILURES;
 
-    const started = now();
+    const parkAfterMs = ctx.canPark ? (deps.parkAfterMs ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+    const holdMaxMs = ctx.canPark ? (deps.holdMaxMs ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+
+    const entered = now();
+    const resumed = waitStateOf(ctx.parkedState);
+    const started = resumed?.started_at ?? entered;
     const elapsedSeconds = () => Math.round(now() - started) / 1000;
-    let lastValue: unknown;
-    let lastResponse: unknown = null;
-    let lastError: string | undefined;
+    let lastValue: unknown = resumed?.last_value;
+    let lastResponse: unknown = resumed?.last_response ?? null;
+    let lastError: string | undefined = resumed?.last_error;
     for (;;) {
       const remaining = timeoutMs - (now() - started);
       let response: OutboundResponse | undefined;
@@ -99,7 +132,12 @@ export function createWaitExecutor(deps: WaitExecutorDeps): TaskExecutor {
           elapsed_seconds: elapsedSeconds(),
         });
       }
-      await sleep(Math.min(pollMs, left), ctx.signal);
+      const gap = Math.min(pollMs, left);
+      if (gap >= parkAfterMs || now() - entered + gap > holdMaxMs) {
+        const state: WaitState = { started_at: started, last_value: lastValue, last_response: lastResponse, ...(lastError !== undefined ? { last_error: lastError } : {}) };
+        return { park: { until: new Date(now() + gap), state } };
+      }
+      await sleep(gap, ctx.signal);
     }
   };
 }

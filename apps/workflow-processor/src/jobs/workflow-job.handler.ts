@@ -10,10 +10,14 @@ import { JobResults, type FinalResult } from '../results/job-results';
 import { parseWorkflowJob } from './workflow-job';
 import { findPolicyViolation } from '../executors/ai/data-shield/shield-policy';
 import { initialTaskStates } from '../engine/task-states';
+import { mayPark } from '../engine/node-kinds';
+import type { ParkStore } from '../parking/park-store';
 
 export interface WorkflowJobHandlerDeps {
   broker: Pick<Broker, 'publish'>;
   engine: EngineDeps;
+  /** Parked runs and their wake-ups (issue #15 item 3); the engine reads parked nodes from the same store. */
+  parks?: ParkStore;
   metrics: WorkflowMetrics;
   logger: Logger;
   progressIntervalMs: number;
@@ -23,7 +27,7 @@ export interface WorkflowJobHandlerDeps {
   limits?: WorkflowLimits;
 }
 
-function finalResult(outcome: RunOutcome): FinalResult {
+function finalResult(outcome: Exclude<RunOutcome, { status: 'parked' }>): FinalResult {
   const common = { outputs: outcome.outputs, task_states: outcome.taskStates };
   switch (outcome.status) {
     case 'completed':
@@ -83,7 +87,7 @@ export class WorkflowJobHandler {
   }
 
   private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
-    const { broker, metrics, progressIntervalMs } = this.deps;
+    const { broker, metrics, progressIntervalMs, parks } = this.deps;
     const parsed = parseWorkflowJob(msg, this.deps.jobUserSecret, this.deps.limits);
     const executionId = parsed.ok ? parsed.job.executionId : parsed.executionId;
     const logger = this.deps.logger.child({ jobId: msg.job_id, ...(executionId !== undefined ? { executionId } : {}), deliveryCount: meta.deliveryCount });
@@ -111,7 +115,18 @@ export class WorkflowJobHandler {
         logger,
         onProgress: (states) => results.progress(states),
       }).execute();
+      if (outcome.status === 'parked') {
+        // The progress so far reaches the record before the message is acked; the wake-up re-publishes this very job.
+        await results.drain();
+        if (!parks) throw new Error('a node parked but the processor has no park store');
+        await parks.park(parsed.job.executionKey, msg, outcome.parked, outcome.wakeAt);
+        metrics.parks.inc();
+        logger.info('workflow parked', { wakeAt: outcome.wakeAt.toISOString(), nodes: outcome.parked.map((p) => p.nodeId) });
+        return;
+      }
       await results.final(finalResult(outcome));
+      // Only a graph that can park has a wake-up row to forget: other runs spend no statement on it.
+      if (parks && mayPark(parsed.job.graph)) await this.clearParked(parks, parsed.job.executionKey, logger);
       metrics.executions.inc({ status: outcome.status });
       if (outcome.status === 'failed') logger.info('workflow failed', { error: outcome.error, errorType: outcome.errorType, failedNode: outcome.failedNode });
       else logger.info(outcome.status === 'completed' ? 'workflow completed' : 'workflow awaiting user input', outcome.status === 'completed' ? {} : { awaitingNode: outcome.awaitingNode });
@@ -121,6 +136,7 @@ export class WorkflowJobHandler {
         // The record is already `cancelled` (the public API set it); a result would be ignored, so none is sent and the job is acked.
         logger.info('workflow run abandoned: the execution was cancelled');
         metrics.executions.inc({ status: 'cancelled' });
+        if (parks && mayPark(parsed.job.graph)) await this.clearParked(parks, parsed.job.executionKey, logger);
         return;
       }
       if (err instanceof RunAborted && err.kind === 'shutdown') logger.info('workflow run interrupted by shutdown; the job will be redelivered');
@@ -128,6 +144,15 @@ export class WorkflowJobHandler {
       throw err;
     } finally {
       metrics.inFlight.dec();
+    }
+  }
+
+  /** A run that ended (or was cancelled) has nothing parked any more; a row left behind only wakes a run that ends at once. */
+  private async clearParked(parks: ParkStore, executionKey: string, logger: Logger): Promise<void> {
+    try {
+      await parks.clear(executionKey);
+    } catch (err) {
+      logger.warn('parked nodes not cleared', { error: errorMessage(err) });
     }
   }
 }

@@ -50,6 +50,17 @@ export class JobResults {
     await this.send(result);
   }
 
+  /** Sends the latest progress now (a run that parked) and stops; resolves once what was sent is confirmed. */
+  async drain(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.flush();
+    }
+    this.close();
+    await this.inflight;
+  }
+
   /** Stops progress reports without a final message (shutdown). */
   close(): void {
     this.closed = true;

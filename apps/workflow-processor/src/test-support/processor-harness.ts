@@ -13,6 +13,9 @@ import { workflowProcessorDatabaseOptions } from '../data-source';
 import { createWorkflowMetrics } from '../metrics';
 import { createWorkflowProcessor, type WorkflowProcessor } from '../processor';
 import { declareWorkflowQueues } from '../topology';
+import type { ExecutionControl } from '../engine/workflow-run';
+import type { ParkStore } from '../parking/park-store';
+import { WakeupsRepository } from '../parking/wakeups.repository';
 
 type DataSource = Awaited<ReturnType<typeof openDatabase>>;
 
@@ -105,7 +108,11 @@ export class ProcessorHarness {
     });
   }
 
-  async startProcessor(env: Record<string, string> = {}, checkpoints?: CheckpointStore): Promise<ProcessorInstance> {
+  /**
+   * A processor as main.ts builds it: real checkpoints and park store
+   * (`parks: null` for none), cancellation read through `control` when given.
+   */
+  async startProcessor(env: Record<string, string> = {}, checkpoints?: CheckpointStore, extra: { parks?: ParkStore | null; control?: ExecutionControl } = {}): Promise<ProcessorInstance> {
     const config = this.config(env);
     const broker = Broker.connect({ url: this.vhost.url, logger: silentLogger, name: `processor-${randomUUID().slice(0, 8)}`, reconnect: { initialMs: 50, maxMs: 500 } });
     const mailer = createMailer({
@@ -117,10 +124,13 @@ export class ProcessorHarness {
     });
     this.mailers.push(mailer);
     const store = checkpoints ?? new NodeRunsRepository(this.ds);
+    const parks = extra.parks === null ? undefined : (extra.parks ?? new WakeupsRepository(this.ds));
     const processor = createWorkflowProcessor({
       config,
       broker,
       checkpoints: store,
+      ...(parks ? { parks } : {}),
+      ...(extra.control ? { control: extra.control } : {}),
       mailer,
       metrics: createWorkflowMetrics(new Metrics('workflow-processor')),
       logger: silentLogger,

@@ -1,4 +1,5 @@
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
+import { pruneInBatches } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../../platform';
 import { AuditRecordEntity } from './audit-record.entity';
 
@@ -88,11 +89,21 @@ export class AuditRepository {
     ]);
   }
 
-  /** Deletes rows whose retention has ended (the table's trigger allows only those); returns how many. */
+  /**
+   * Deletes rows whose retention has ended (the table's trigger allows only
+   * those), 1000 per statement so that the table is never locked for long
+   * (issue #15 item 5); returns how many.
+   */
   async purgeExpired(): Promise<number> {
     // The database's clock, as the trigger's: a row it would refuse is never asked for.
-    const result = await this.database.createQueryBuilder().delete().from(AuditRecordEntity).where('retain_until <= now()').execute();
-    return result.affected ?? 0;
+    return pruneInBatches(async (limit) => {
+      const result = (await this.database.query(
+        `DELETE FROM audit_log WHERE id = ANY(ARRAY(
+           SELECT id FROM audit_log WHERE retain_until <= now() ORDER BY retain_until LIMIT $1 FOR UPDATE SKIP LOCKED))`,
+        [limit],
+      )) as [unknown[], number];
+      return result[1];
+    });
   }
 
   /** Rows matching the query; only `actorUserId`'s when given. */

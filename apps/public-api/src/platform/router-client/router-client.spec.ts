@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WorkflowJobPayload } from '@docflow/contracts';
+import { JOB_PURGE_MAX, type WorkflowJobPayload } from '@docflow/contracts';
 import { runWithContext } from '@docflow/service-kit';
 import { LogLine, recordingLogger } from '../../test-support/test-app';
 import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';
@@ -48,6 +48,21 @@ describe('RouterClient', () => {
     expect(JSON.stringify(lines)).not.toContain('wrong-key');
     const down = new RouterClient({ baseUrl: await closedPortUrl(), apiKey: KEY, logger: recordingLogger() });
     await expect(down.submitWorkflowJob({ jobId: 'wf_6', payload })).rejects.toBeInstanceOf(RouterUnavailableError);
+  });
+
+  it('purges jobs by id in requests of at most JOB_PURGE_MAX, counting what the router held (account deletion)', async () => {
+    const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
+    await client.submitWorkflowJob({ jobId: 'wf_purge_1', payload });
+    const [before, requestsBefore] = [router.purged.length, router.purgeRequests];
+    const ids = ['wf_purge_1', ...Array.from({ length: JOB_PURGE_MAX + 5 }, (_, i) => `gone_${i}`)];
+    await expect(client.purgeJobs(ids)).resolves.toBe(1);
+    expect(router.purged.slice(before)).toEqual(ids);
+    expect(router.purgeRequests - requestsBefore).toBe(2);
+    await expect(client.purgeJobs([])).resolves.toBe(0);
+    const wrongKey = new RouterClient({ baseUrl: router.url, apiKey: 'wrong-key', logger: recordingLogger() });
+    await expect(wrongKey.purgeJobs(['wf_purge_1'])).rejects.toMatchObject({ routerStatus: 401 });
+    const down = new RouterClient({ baseUrl: await closedPortUrl(), apiKey: KEY, logger: recordingLogger() });
+    await expect(down.purgeJobs(['wf_purge_1'])).rejects.toBeInstanceOf(RouterUnavailableError);
   });
 
   it('refuses to send a job id the router would reject', async () => {

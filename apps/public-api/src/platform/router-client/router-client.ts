@@ -1,6 +1,6 @@
-import { JOB_ID_PATTERN, JOB_TYPES, type JobType, WorkflowJobPayload } from '@docflow/contracts';
+import { JOB_ID_PATTERN, JOB_PURGE_MAX, JOB_TYPES, JobPurgeRequest, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
-import { errorMessage, Logger, ServiceUnavailableError } from '@docflow/service-kit';
+import { errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
 export interface RouterClientOptions {
   /** `{router_url}`, e.g. http://127.0.0.1:8010 (ROUTER_URL). */
@@ -92,5 +92,33 @@ export class RouterClient {
       response.status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${response.status})`,
       response.status,
     );
+  }
+
+  /**
+   * Deletes the router's records of these jobs (POST {router_url}/api/v1/jobs/purge,
+   * an account deletion), JOB_PURGE_MAX per request; answers how many it held.
+   * Throws RouterUnavailableError when the router cannot be reached or refuses.
+   */
+  async purgeJobs(jobIds: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (let i = 0; i < jobIds.length; i += JOB_PURGE_MAX) {
+      const body = { job_ids: jobIds.slice(i, i + JOB_PURGE_MAX) };
+      const checked = validatePlain(JobPurgeRequest, body);
+      if (!checked.ok) throw new Error(`invalid job purge request: ${checked.errors.join('; ')}`);
+      let response: InternalResponse;
+      try {
+        response = await this.http.request({ method: 'POST', path: '/api/v1/jobs/purge', json: body });
+      } catch (err) {
+        this.options.logger.warn('router unreachable', { error: errorMessage(err) });
+        throw new RouterUnavailableError('The job router is unavailable; retry later');
+      }
+      const count = response.body && typeof response.body === 'object' ? (response.body as { deleted?: unknown }).deleted : undefined;
+      if (response.status !== 200 || typeof count !== 'number') {
+        this.options.logger.warn('router refused a job purge', { status: response.status, body: bodyText(response.body, 300) });
+        throw new RouterUnavailableError(`The job router refused the purge (status ${response.status})`, response.status);
+      }
+      deleted += count;
+    }
+    return deleted;
   }
 }

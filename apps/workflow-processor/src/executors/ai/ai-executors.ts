@@ -1,6 +1,6 @@
 import type { DataShieldDiagnostics } from '@docflow/contracts';
 import { isPlainObject } from '@docflow/workflow';
-import { isPause, NodeFailure, type TaskExecutor } from '../executor';
+import { isPark, isPause, NodeFailure, type TaskExecutor } from '../executor';
 import { notAvailableExecutor } from '../not-available/not-available';
 import type { AiExecutorDeps } from './ai-deps';
 import { createClassificationExecutor } from './classification.executor';
@@ -54,7 +54,7 @@ function withDataShield(taskType: AiTaskType, deps: AiExecutorDeps, make: (deps:
       diagnostics,
     );
     const outcome = await make({ ...deps, llm })(ctx);
-    if (isPause(outcome) || !isPlainObject(outcome.output)) return outcome;
+    if (isPause(outcome) || isPark(outcome) || !isPlainObject(outcome.output)) return outcome;
     return { ...outcome, output: { ...outcome.output, _prompt_diagnostics: { shielded: diagnostics.length > 0, calls: diagnostics } } };
   };
 }

@@ -1,0 +1,17 @@
+import type { PublicApiDatabase } from '../platform';
+
+/** RAG's rows of one user (issue #18): chunks carry their owner beside their document. */
+export class RagUserDataRepository {
+  constructor(private readonly ds: PublicApiDatabase) {}
+
+  chunkCounts(userId: number): Promise<Record<string, unknown>[]> {
+    return this.ds.query('SELECT document_id, count(*)::int AS chunks, max(embedding_model) AS embedding_model FROM rag_chunks WHERE owner_id = $1 GROUP BY document_id ORDER BY document_id', [
+      userId,
+    ]) as Promise<Record<string, unknown>[]>;
+  }
+
+  async deleteChunks(userId: number): Promise<number> {
+    const rows = (await this.ds.query('WITH gone AS (DELETE FROM rag_chunks WHERE owner_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [userId])) as { n: number }[];
+    return rows[0]?.n ?? 0;
+  }
+}
