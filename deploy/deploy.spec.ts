@@ -155,6 +155,14 @@ describe('Helm chart deploy/helm/docflow', () => {
     expect(publicApi.spec.template.spec.volumes).toBeUndefined();
   });
 
+  it('gives the three pruning services one retention, and turns tracing on only with a collector', () => {
+    const config = (ofKind(withKeda, 'ConfigMap')[0] as Doc).data as Record<string, string>;
+    expect(config.EXECUTION_RETENTION_DAYS).toBe(String(values.retention.executionDays));
+    expect(config).not.toHaveProperty('OTEL_EXPORTER_OTLP_ENDPOINT');
+    const traced = renderChart(context((v) => (v.tracing.otlpEndpoint = 'http://otel-collector.monitoring:4318')));
+    expect(((ofKind(traced, 'ConfigMap')[0] as Doc).data as Record<string, string>).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector.monitoring:4318');
+  });
+
   it('documents the first-admin step with the CLI the public-API image carries', () => {
     const notes = readFileSync(path.join(templateDir, 'NOTES.txt'), 'utf8');
     expect(notes).toContain('node dist/apps/public-api/cli/user-create.js');

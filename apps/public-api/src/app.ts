@@ -4,7 +4,7 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { agentsUserData, createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps, documentsUserData, signedApiUrl, verifySignedRequest } from './documents';
-import { type AuditLog, type AuthGuards, configurePasswordHashing, createGdprModule, createIdentityModule, type GdprModule, type PrincipalCache } from './identity';
+import { type AuditLog, type AuthGuards, configurePasswordHashing, createGdprModule, createIdentityModule, type GdprModule, type PrincipalCache, type QuotasService } from './identity';
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits, RouterClient } from './platform';
 import { createRagModule, type RagBroker, type RagModule, ragUserData } from './rag';
 import { createShieldModule, shieldUserData } from './shield';
@@ -31,6 +31,8 @@ export interface PublicApiDeps {
   broker?: RagBroker;
   /** The audit log's writer (main's, closed before the database); default: one of this app's own. */
   audit?: AuditLog;
+  /** Quotas (main's, shared with executionServices); default: this app's own. */
+  quotas?: QuotasService;
   /** The built web console served at `/` (main passes CONSOLE_DIR or dist/apps/console); none in most tests. */
   consoleDir?: string;
   /** Execution use cases (main's, shared with the results consumer and the reaper); default: this app's own. */
@@ -76,9 +78,9 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const openapi = new OpenApiRegistry();
   const limits = new RateLimits(database);
   configurePasswordHashing({ threads: config.PASSWORD_HASH_THREADS, maxQueue: config.PASSWORD_HASH_MAX_QUEUE });
-  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, limits, audit: deps.audit });
-  const { auth, audit, users } = identity;
-  const documents = createDocumentsModule({ config, database, logger, metrics, openapi, auth, audit, storage: deps.storage, textExtraction: deps.textExtraction });
+  const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, limits, audit: deps.audit, quotas: deps.quotas });
+  const { auth, audit, users, quotas } = identity;
+  const documents = createDocumentsModule({ config, database, logger, metrics, openapi, auth, audit, quotas, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const workflows = createWorkflowsModule({
     config,
@@ -90,13 +92,14 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     auth,
     audit,
     users,
+    quotas,
     documents,
     rag,
     executions: deps.executionServices,
     broker: deps.broker,
     cloudDrive: deps.cloudDrive,
   });
-  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities });
+  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities, quotas });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
   // Data export and account deletion (issue #18) over each module's part; the account itself is identity's, last.
   const router = new RouterClient({ baseUrl: config.ROUTER_URL, apiKey: config.ROUTER_API_KEY, logger: logger.child({ component: 'gdpr' }) });
@@ -123,6 +126,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   const features = [
     identity.features.auth,
     identity.features.users,
+    identity.features.quotas,
     gdpr.feature,
     workflows.features.activities,
     workflows.features.tools,
@@ -137,7 +141,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     shield.features.dataShield,
     documents.features.documents,
     documents.features.collections,
-    bindFeature(rag.feature, { config, openapi, auth }),
+    bindFeature(rag.feature, { config, openapi, auth, quotas }),
     workflows.features.webhooks,
     agents.features.chatbots,
     agents.features.agents,

@@ -7,7 +7,7 @@ import { errorMessage, httpHealthCheck, type Lifecycle, type Logger, Metrics } f
 import { buildPublicApi, type PublicApi } from './app';
 import { openPublicApiDatabase } from './data-source';
 import { createStorageFromConfig } from './documents';
-import { AUTH_CHANGED_CHANNEL, AuditLog, demoUsersWanted, seedDemoUsers, UsersRepository, UsersService } from './identity';
+import { AUTH_CHANGED_CHANNEL, AuditLog, createQuotasService, demoUsersWanted, seedDemoUsers, UsersRepository, UsersService } from './identity';
 import type { PublicApiConfig } from './platform';
 import type { EventBusDriveSettings } from './workflows';
 import { startWorkers } from './workers';
@@ -59,7 +59,8 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   lifecycle.onShutdown('broker', () => broker.close(Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2))));
 
   // One set of execution use cases for the routes, the results consumer and the reaper.
-  const executionServices = createExecutionServices({ config, database, logger, metrics, audit });
+  const quotas = createQuotasService({ config, database, logger, mailer, audit });
+  const executionServices = createExecutionServices({ config, database, logger, metrics, audit, quotas });
   const storage = createStorageFromConfig(config);
   // The console's files sit next to the bundle (dist/apps/public-api/console) unless CONSOLE_DIR says otherwise.
   const consoleDir = config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console');
@@ -72,6 +73,7 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
     storage,
     broker,
     audit,
+    quotas,
     executionServices,
     consoleDir,
     cloudDrive,

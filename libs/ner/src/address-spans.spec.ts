@@ -2,7 +2,7 @@ import { alignAddressSpans, type TokenSpan } from './address-spans';
 import type { GazetteerHit } from './gazetteer';
 import { tokenize } from './tokenizer';
 
-const STREET = new Set(['street', 'st.', 'avenue', 'road', 'rue']);
+const STREET = new Set(['street', 'st.', 'avenue', 'road', 'rue', 'club', 'corner']);
 const UNIT = new Set(['apt.', 'suite']);
 
 /** Tags every token of `text` from `first` to the end (or to `last`) as one span and aligns it. */
@@ -41,5 +41,39 @@ describe('alignAddressSpans', () => {
         { type: 'ORGANIZATION', from: at(t, 'Frederikke'), to: t.length, score: 0.7 },
       ]),
     ).toEqual(['LOCATION:the corner of Dalbraut 99 and Frederikke Coves']);
+  });
+  it('takes the street words after the second street of a corner', () => {
+    expect(
+      align('It is the corner of Bygget 64 and Komel Club', (t) => [location(at(t, 'Bygget'), at(t, '64') + 1), { type: 'PERSON', from: at(t, 'Komel'), to: at(t, 'Komel') + 1, score: 0.7 }]),
+    ).toEqual(['LOCATION:the corner of Bygget 64 and Komel Club']);
+    expect(
+      align('It is the corner of Bygget 64 and Komel Club', (t) => [
+        location(at(t, 'Bygget'), at(t, '64') + 1),
+        { type: 'PERSON', from: at(t, 'Komel'), to: at(t, 'Komel') + 1, score: 0.7 },
+        { type: 'ORGANIZATION', from: at(t, 'Club'), to: at(t, 'Club') + 1, score: 0.6 },
+      ]),
+    ).toEqual(['LOCATION:the corner of Bygget 64 and Komel Club']);
+  });
+
+  it('makes "A and <street> <number>" one crossing, but not a list of names', () => {
+    expect(
+      align('Please return to Leon and Eyrarodda 66 soon.', (t) => [{ type: 'PERSON', from: at(t, 'Leon'), to: at(t, 'Leon') + 1, score: 0.7 }, location(at(t, 'Eyrarodda'), at(t, '66') + 1)]),
+    ).toEqual(['LOCATION:Leon and Eyrarodda 66']);
+    expect(align('Ship to Růžena and Király u. 15 now', (t) => [location(at(t, 'Király'), at(t, '15') + 1)])).toEqual(['LOCATION:Růžena and Király u. 15']);
+    expect(align('Ask Anna, Leon and Main Street 5 people', (t) => [{ type: 'PERSON', from: at(t, 'Leon'), to: at(t, 'Leon') + 1, score: 0.7 }, location(at(t, 'Main'), at(t, '5') + 1)])).toEqual([
+      'PERSON:Leon',
+      'LOCATION:Main Street 5',
+    ]);
+    expect(align('Go to Leon and 12 Main Street', (t) => [location(at(t, '12'), t.length)])).toEqual(['LOCATION:12 Main Street']);
+  });
+
+  it('keeps a parenthesis and the postcode after an address in it, and drops the span inside', () => {
+    expect(
+      align('Send it to 2505 Heatherleigh Suite 620, PAFOS, Cyprus (Greek) 13475 today', (t) => [
+        location(at(t, '2505'), at(t, 'Cyprus') + 1),
+        { type: 'NRP', from: at(t, 'Greek'), to: at(t, 'Greek') + 1, score: 0.7 },
+      ]),
+    ).toEqual(['LOCATION:2505 Heatherleigh Suite 620, PAFOS, Cyprus (Greek) 13475']);
+    expect(align('I was in Paris (France) 2019', (t) => [location(at(t, 'Paris'), at(t, 'Paris') + 1)])).toEqual(['LOCATION:Paris']);
   });
 });

@@ -28,6 +28,11 @@ const inList = (hits: readonly GazetteerHit[] | undefined, list: string) => !!hi
  *   own, so the two are two spans;
  * - "the corner of A and B" is one place, the crossing, from "the corner".
  *
+ * - "A and <street> <number>" ("Leon and Eyrarodda 66", "Fifth and Main
+ *   12") names a crossing: one LOCATION from A;
+ * - a parenthesis and a postcode after an address ("..., Cyprus (Greek)
+ *   13475") still belong to it.
+ *
  * Whole addresses over several lines stay one span.
  */
 export function alignAddressSpans(tokens: readonly Token[], hits: readonly GazetteerHit[][], spans: readonly TokenSpan[]): TokenSpan[] {
@@ -35,15 +40,15 @@ export function alignAddressSpans(tokens: readonly Token[], hits: readonly Gazet
   const isUnit = (i: number) => inList(hits[i], 'unit');
   const text = (i: number) => tokens[i]?.text ?? '';
   const out: TokenSpan[] = [];
-  for (const span of mergeCorners(tokens, spans)) {
+  for (const span of extendAddresses(tokens, hits, mergeIntersections(tokens, mergeCorners(tokens, hits, spans)))) {
     if (span.type !== 'LOCATION') {
       out.push(span);
       continue;
     }
     let { from, to } = span;
-    // A trailing street word after a complete street.
+    // A trailing street word after a complete street (not the second street of a crossing: "... and Komel Club").
     const last = to - 1;
-    if (to - from >= 3 && isStreet(last)) {
+    if (to - from >= 3 && isStreet(last) && !CROSSINGS.has(span)) {
       let lineStart = last - 1;
       while (lineStart > from && !LINE_OR_LIST_BREAK.test(text(lineStart - 1))) lineStart--;
       let hasStreet = false;
@@ -73,21 +78,103 @@ export function alignAddressSpans(tokens: readonly Token[], hits: readonly Gazet
   return out;
 }
 
-/** "[the] corner of <LOCATION> and <LOCATION or ORGANIZATION>" → one LOCATION from "the" (or "corner"). */
-function mergeCorners(tokens: readonly Token[], spans: readonly TokenSpan[]): TokenSpan[] {
+const CAPITALISED = /^\p{Lu}/u;
+/** Spans mergeCorners made: their last street word is the second street's own. */
+const CROSSINGS = new WeakSet<TokenSpan>();
+
+/**
+ * "[the] corner of <LOCATION> and <LOCATION or ORGANIZATION>" → one LOCATION from "the" (or "corner"),
+ * up to the street words that follow the second street ("and Komel Club", "and Frederikke Coves").
+ */
+function mergeCorners(tokens: readonly Token[], hits: readonly GazetteerHit[][], spans: readonly TokenSpan[]): TokenSpan[] {
   const out: TokenSpan[] = [];
   const lower = (i: number) => tokens[i]?.text.toLowerCase() ?? '';
   for (let k = 0; k < spans.length; k++) {
     const a = spans[k]!;
     const b = spans[k + 1];
     const corner = a.type === 'LOCATION' && lower(a.from - 1) === 'of' && lower(a.from - 2) === 'corner';
-    if (corner && b && (b.type === 'LOCATION' || b.type === 'ORGANIZATION') && b.from === a.to + 1 && lower(a.to) === 'and') {
+    if (corner && b && (b.type === 'LOCATION' || b.type === 'ORGANIZATION' || b.type === 'PERSON') && b.from === a.to + 1 && lower(a.to) === 'and') {
       const from = lower(a.from - 3) === 'the' ? a.from - 3 : a.from - 2;
-      out.push({ type: 'LOCATION', from, to: b.to, score: Math.min(a.score, b.score) });
+      let to = b.to;
       k++;
+      while (to < tokens.length && CAPITALISED.test(tokens[to]!.text) && inList(hits[to], 'street')) {
+        // A street word the tagger took for a span of its own ("Club" as an ORGANIZATION) joins too.
+        const next = spans[k + 1];
+        if (next && next.from === to) {
+          if (next.to !== to + 1) break;
+          k++;
+        }
+        to++;
+      }
+      const crossing: TokenSpan = { type: 'LOCATION', from, to, score: Math.min(a.score, b.score) };
+      CROSSINGS.add(crossing);
+      out.push(crossing);
       continue;
     }
     out.push(a);
+  }
+  return out;
+}
+
+/**
+ * "A and <street> <number>": a lone capitalised word, "and", then a street
+ * with its house number that does not start with a number is a crossing
+ * ("Leon and Eyrarodda 66"), one LOCATION. A word before A that is
+ * capitalised or a comma makes A part of a list, which is left alone.
+ */
+function mergeIntersections(tokens: readonly Token[], spans: readonly TokenSpan[]): TokenSpan[] {
+  const text = (i: number) => tokens[i]?.text ?? '';
+  const out: TokenSpan[] = [];
+  for (const b of spans) {
+    const a = b.from - 2;
+    const street = b.type === 'LOCATION' && b.to - b.from >= 2 && text(b.from - 1).toLowerCase() === 'and' && !DIGITS.test(text(b.from)) && DIGITS.test(text(b.to - 1));
+    const lone = a >= 0 && CAPITALISED.test(text(a)) && /^\p{L}+$/u.test(text(a)) && !CAPITALISED.test(text(a - 1)) && text(a - 1) !== ',' && text(a - 1) !== '&';
+    if (!street || !lone) {
+      out.push(b);
+      continue;
+    }
+    // A, tagged or not, joins the street.
+    const previous = out[out.length - 1];
+    if (previous && previous.from === a && previous.to === a + 1) out.pop();
+    else if (previous && previous.to > a) {
+      out.push(b);
+      continue;
+    }
+    out.push({ ...b, from: a });
+  }
+  return out;
+}
+
+/**
+ * An address (a LOCATION holding a number or a line break) followed on its
+ * line by a parenthesis and perhaps a postcode ("Cyprus (Greek) 13475")
+ * takes them in; a span inside them (NRP "Greek") goes.
+ */
+function extendAddresses(tokens: readonly Token[], hits: readonly GazetteerHit[][], spans: readonly TokenSpan[]): TokenSpan[] {
+  const text = (i: number) => tokens[i]?.text ?? '';
+  const out: TokenSpan[] = [];
+  let coveredTo = -1;
+  for (const span of spans) {
+    if (span.to <= coveredTo) continue;
+    if (span.type !== 'LOCATION') {
+      out.push(span);
+      continue;
+    }
+    let address = false;
+    for (let i = span.from; i < span.to; i++) if (DIGITS.test(text(i)) || /^[\r\n]/.test(text(i))) address = true;
+    let to = span.to;
+    if (address && text(to) === '(') {
+      let close = to + 1;
+      while (close < tokens.length && close - to <= 4 && /^\p{L}/u.test(text(close))) close++;
+      if (text(close) === ')' && close > to + 1) {
+        to = close + 1;
+        if (DIGITS.test(text(to)) && !inList(hits[to], 'street')) to++;
+      }
+    }
+    const extended = to === span.to ? span : { ...span, to };
+    if (CROSSINGS.has(span)) CROSSINGS.add(extended);
+    out.push(extended);
+    coveredTo = to;
   }
   return out;
 }

@@ -166,6 +166,24 @@ const EOS = hashString('</s>');
  * function, so the two can never drift apart.
  */
 export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): number[][] {
+  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz);
+  const out: number[][] = new Array<number[]>(tokens.length);
+  for (let i = 0; i < tokens.length; i++) out[i] = hashes.slice(offsets[i]!, offsets[i + 1]!);
+  return out;
+}
+
+/** Every token's features, flat: token i's are hashes[offsets[i]] up to hashes[offsets[i + 1]]. */
+export interface FeatureRows {
+  hashes: number[];
+  offsets: Int32Array;
+}
+
+/**
+ * sentenceFeatures without an array per token (the tagger's form: one array
+ * for the whole sentence, which halves the garbage a call leaves). The same
+ * features in the same order.
+ */
+export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): FeatureRows {
   const n = tokens.length;
   const words: string[] = new Array<string>(n);
   const hw = new Uint32Array(n + 4);
@@ -188,14 +206,16 @@ export function sentenceFeatures(tokens: readonly Token[], gaz: readonly Gazette
     hg[i + 2] = hashString(lists[i]!);
   }
 
-  const out: number[][] = new Array<number[]>(n);
+  const f: number[] = [];
+  const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
+    offsets[i] = f.length;
     const k = i + 2;
     const word = words[i]!;
     const raw = tokens[i]!.text;
     const prev = i === 0 ? '' : tokens[i - 1]!.text;
     const sentenceStart = i === 0 || SENTENCE_END.has(prev) || prev[0] === '\n' || prev[0] === '\r';
-    const f: number[] = [
+    f.push(
       T.Bias,
       mix(T.Word, hw[k]!),
       mix(T.Shape, hs[k]!),
@@ -215,7 +235,7 @@ export function sentenceFeatures(tokens: readonly Token[], gaz: readonly Gazette
       mix(mix(T.WordM1Case, hw[k - 1]!), hc[k]!),
       mix(mix(T.CaseWordP1, hc[k]!), hw[k + 1]!),
       mix(T.Len, Math.min(raw.length, 12)),
-    ];
+    );
     const letters = word.length;
     if (letters > 2) f.push(mix(T.Prefix2, hashString(word.slice(0, 2))), mix(T.Suffix2, hashString(word.slice(-2))));
     if (letters > 3) f.push(mix(T.Prefix3, hashString(word.slice(0, 3))), mix(T.Suffix3, hashString(word.slice(-3))));
@@ -243,7 +263,7 @@ export function sentenceFeatures(tokens: readonly Token[], gaz: readonly Gazette
       mix(mix(T.GazM1Word, hg[k - 1]!), hw[k]!),
       mix(mix(T.WordM1Gaz, hw[k - 1]!), hg[k]!),
     );
-    out[i] = f;
   }
-  return out;
+  offsets[n] = f.length;
+  return { hashes: f, offsets };
 }

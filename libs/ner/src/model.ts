@@ -1,4 +1,5 @@
 import { LABEL_COUNT, LABELS } from './labels';
+import type { FeatureRows } from './features';
 import type { GazetteerLists } from './gazetteer';
 
 /**
@@ -67,6 +68,23 @@ export class NerWeights {
       if (row === 0) return -1;
       if (this.table[2 * slot] === key) return row - 1;
     }
+  }
+
+  /** emissions() over sentenceFeatureRows' flat form. */
+  emissionsOfRows(rows: FeatureRows, n: number): Float64Array {
+    const out = new Float64Array(n * LABEL_COUNT);
+    const { hashes, offsets } = rows;
+    const weights = this.weights;
+    for (let i = 0; i < n; i++) {
+      const base = i * LABEL_COUNT;
+      for (let k = offsets[i]!, end = offsets[i + 1]!; k < end; k++) {
+        const row = this.rowOf(hashes[k]!);
+        if (row < 0) continue;
+        const off = row * LABEL_COUNT;
+        for (let y = 0; y < LABEL_COUNT; y++) out[base + y]! += weights[off + y]!;
+      }
+    }
+    return out;
   }
 
   /** n × L emission scores: for each token, the sum of its features' rows. */

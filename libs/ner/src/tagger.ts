@@ -1,5 +1,5 @@
 import { alignAddressSpans, type TokenSpan } from './address-spans';
-import { sentenceFeatures } from './features';
+import { sentenceFeatureRows } from './features';
 import { Gazetteer } from './gazetteer';
 import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
 import { NerWeights, type NerModelFile } from './model';
@@ -30,8 +30,7 @@ export class PerceptronTagger implements NerTagger {
     for (const [from, to] of chunks(tokens)) {
       const part = tokens.slice(from, to);
       const hits = this.gazetteer.match(part);
-      const features = sentenceFeatures(part, hits);
-      const emissions = this.weights.emissions(features);
+      const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits), part.length);
       const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
       const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
       for (const span of alignAddressSpans(part, hits, decoded)) {
@@ -77,12 +76,14 @@ export function typeMargin(emissions: Float64Array, i: number, label: number, pr
 
 const MAX_CHUNK = 200;
 const HARD_BREAK = /^[.!?]$/;
+const CONTINUES = /^[\p{Ll}\p{N}]/u;
 
 /** Token ranges [from, to) ending after a sentence end or a line break, at most MAX_CHUNK tokens each. */
 function* chunks(tokens: readonly { text: string }[]): Generator<[number, number]> {
   let from = 0;
   for (let i = 0; i < tokens.length; i++) {
-    const end = i + 1 - from >= MAX_CHUNK || (HARD_BREAK.test(tokens[i]!.text) && i + 1 - from >= 8);
+    // A dot followed by a lower-case word or a number ("u. 94. st.", "No. 5") does not end a sentence.
+    const end = i + 1 - from >= MAX_CHUNK || (HARD_BREAK.test(tokens[i]!.text) && i + 1 - from >= 8 && !CONTINUES.test(tokens[i + 1]?.text ?? ''));
     if (end) {
       yield [from, i + 1];
       from = i + 1;

@@ -32,6 +32,7 @@ describe('tokenize', () => {
   it('keeps the dot of initials and abbreviations, not of a sentence end', () => {
     expect(texts('Faina D. Yefremova of Acme Inc. lives in Rome.')).toEqual(['Faina', 'D.', 'Yefremova', 'of', 'Acme', 'Inc.', 'lives', 'in', 'Rome', '.']);
     expect(texts('Dr. Smith, U.N. staff, St. Louis')).toEqual(['Dr.', 'Smith', ',', 'U.N.', 'staff', ',', 'St.', 'Louis']);
+    expect(texts('9383 ul. Chrzanowska 61, Koepenicker Str. 74')).toEqual(['9383', 'ul.', 'Chrzanowska', '61', ',', 'Koepenicker', 'Str.', '74']);
   });
 
   it('makes punctuation and line breaks tokens of their own', () => {

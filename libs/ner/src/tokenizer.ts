@@ -29,7 +29,9 @@ const DOTTED_RE = /^(?:\p{L}\.)+$/u;
 const ABBREVIATIONS = new Set(
   (
     'mr mrs ms mx dr prof sr jr st ave blvd rd ln apt ste no inc ltd co corp llc plc bros dept univ gen col lt sgt capt rev hon ' +
-    'jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun vs etc approx est fig mt ft'
+    'jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun vs etc approx est fig mt ft ' +
+    // Street words of addresses abroad (ul. Długa, Koepenicker Str., al. Jana Pawła, Av. Paulista, pl. Wolności).
+    'ul str al pl av avda bd pza hwy pkwy ct cres sq fwy'
   ).split(' '),
 );
 

@@ -16,6 +16,7 @@ import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { createDataShieldSettings } from '../shield';
 import type { AgentEntity } from './agent.entity';
+import type { QuotasService } from '../identity';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
 export interface AgentRuntime {
@@ -26,7 +27,7 @@ export interface AgentRuntime {
 
 export function createAgentRuntime(
   ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits'>,
-  deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities'] },
+  deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities']; quotas: Pick<QuotasService, 'assertLlmBudget'> },
 ): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
   const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
@@ -53,6 +54,7 @@ export function createAgentRuntime(
     conversations,
     llm,
     tools,
+    llmBudget: (userId) => deps.quotas.assertLlmBudget(userId),
     chatLimits: {
       limits: ctx.limits,
       perKey: ctx.config.AGENT_CHAT_RATE_PER_KEY,

@@ -58,6 +58,10 @@ export class AgentEntity {
   @Column({ name: 'public_collection_id', type: 'integer', nullable: true })
   publicCollectionId!: number | null;
 
+  /** Sites whose pages may call the public chat (CORS, issue 18); empty: any (as a chatbot's, spec 2.12). */
+  @Column({ name: 'allowed_origins', type: 'jsonb', default: () => "'[]'" })
+  allowedOrigins!: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -2,7 +2,7 @@ import { MODEL_TYPES, type ModelType } from '@docflow/contracts';
 import { BadRequestError } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../platform';
-import { SLUG_MAX, SLUG_PATTERN } from '../platform';
+import { parseAllowedOrigins, SLUG_MAX, SLUG_PATTERN } from '../platform';
 
 export interface AgentSettings {
   name?: string;
@@ -21,6 +21,8 @@ export interface AgentSettings {
   active?: boolean;
   /** Docflow's own: the owner's collection made public to the agent's key holders (issue 13, item 11). */
   publicCollectionId?: number | null;
+  /** Sites whose pages may call the public chat (issue 18, as a chatbot's `allowed_origins`); empty: any. */
+  allowedOrigins?: string[];
 }
 
 const TEXT_MAX = 20_000;
@@ -96,6 +98,10 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): AgentS
     if (publicCollection !== null && (typeof publicCollection !== 'number' || !Number.isInteger(publicCollection) || publicCollection < 1 || publicCollection > MAX_ID)) {
       errors.push('public_collection_id: must be a collection id or null');
     } else out.publicCollectionId = publicCollection;
+  }
+  if (fields['allowed_origins'] !== undefined) {
+    const origins = parseAllowedOrigins(fields['allowed_origins'], errors);
+    if (origins) out.allowedOrigins = origins;
   }
   const mcp = fields['mcp_servers'];
   if (mcp !== undefined) {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
 import { BadRequestError, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
-import { idParam } from '../platform';
+import { idParam, publicCors, streamChat, wantsEventStream } from '../platform';
 import { currentUser } from '../identity';
 import type { ApiFeature, PlatformServices } from '../platform';
 import { parseCreateAgent, parseCreateConversation, parseEscalation, parseMessage, parsePublicChat, parseUpdateAgent } from './agents.dto';
@@ -28,7 +28,7 @@ function messageLimit(value: unknown): number {
 }
 
 /** Spec 4.11: agents, their public config and chat, and agent conversations. */
-export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards }> {
+export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conversations'>): ApiFeature<Pick<PlatformServices, 'config' | 'openapi' | 'logger'> & { auth: AuthGuards }> {
   return {
     name: 'agents',
     register(api, ctx) {
@@ -38,15 +38,25 @@ export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conv
       /** X-Agent-Key, or else a bearer token. */
       const keyOrBearer: RequestHandler = (req, res, next) => (req.header('x-agent-key') ? next() : requireAuth(req, res, next));
 
-      api.get('/agents/:slug/public-config', async (req, res) => {
+      // Widgets on other sites (issue 18 item 8): CORS by each agent's allowed_origins, and answers as server-sent events.
+      const logger = ctx.logger.child({ component: 'agents' });
+      const allowedOrigins = (slug: string) => agents.allowedOrigins(slug);
+      const configCors = publicCors({ methods: ['GET'], headers: ['Accept', 'X-Correlation-Id'], allowedOrigins, notFound: AGENT_NOT_FOUND });
+      const chatCors = publicCors({ methods: ['POST'], headers: ['Content-Type', 'Accept', 'X-Agent-Key', 'Authorization', 'X-Correlation-Id'], allowedOrigins, notFound: AGENT_NOT_FOUND });
+
+      api.options('/agents/:slug/public-config', configCors.preflight);
+      api.get('/agents/:slug/public-config', configCors.headers, async (req, res) => {
         res.json(await agents.publicConfig(String(req.params['slug'])));
       });
 
-      api.post('/agents/:slug/public-chat', keyOrBearer, async (req, res) => {
+      api.options('/agents/:slug/public-chat', chatCors.preflight);
+      api.post('/agents/:slug/public-chat', chatCors.headers, keyOrBearer, async (req, res) => {
         const turn = parsePublicChat(req.body, req.query['session_id']);
         const key = req.header('x-agent-key');
+        const caller = key ? { key, origin: req.header('origin'), referer: req.header('referer') } : { user: currentUser(req) };
         try {
-          res.json(await agents.publicChat(String(req.params['slug']), key ? { key } : { user: currentUser(req) }, turn));
+          if (wantsEventStream(req)) await streamChat(res, logger, (accepted) => agents.publicChat(String(req.params['slug']), caller, { ...turn, accepted }));
+          else res.json(await agents.publicChat(String(req.params['slug']), caller, turn));
         } catch (err) {
           if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.details['retry_after']));
           throw err;

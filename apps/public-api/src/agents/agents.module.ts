@@ -1,5 +1,5 @@
 import type { DocumentsModule } from '../documents';
-import type { AuthGuards } from '../identity';
+import type { AuthGuards, QuotasService } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import type { RagModule } from '../rag';
 import type { WorkflowsModule } from '../workflows';
@@ -15,6 +15,8 @@ export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'dat
   rag: RagModule;
   /** Agents' tools list activities, and the Composer drafts them. */
   activities: WorkflowsModule['activities'];
+  /** Public chats stop once the owner's monthly LLM cost quota is used up. */
+  quotas: QuotasService;
 }
 
 export interface AgentsModule {
@@ -23,11 +25,11 @@ export interface AgentsModule {
 
 /** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
 export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
-  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities });
-  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, auth: deps.auth };
+  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities, quotas: deps.quotas });
+  const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, logger: deps.logger, auth: deps.auth };
   return {
     features: {
-      chatbots: bindFeature(createChatbotsFeature({ rag: deps.rag }), needs),
+      chatbots: bindFeature(createChatbotsFeature({ rag: deps.rag, quotas: deps.quotas }), needs),
       agents: bindFeature(createAgentsFeature(runtime), needs),
       squads: bindFeature(createSquadsFeature(runtime), needs),
     },

@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc } from '../platform';
+import { CHAT_STREAM_DESCRIPTION, describePreflight, type OpenApiRegistry, type ParameterDoc } from '../platform';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const dataOf = (schema: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: schema } });
@@ -26,6 +26,7 @@ const agentFields = {
   welcome_message: { type: ['string', 'null'] },
   mcp_servers: { type: 'array', items: { type: 'object' } },
   public_collection_id: { type: ['integer', 'null'], description: 'One of the owner’s collections: the only documents key holders may list and search' },
+  allowed_origins: { type: 'array', items: { type: 'string' }, description: 'Sites whose pages may call the public chat (hostnames, origins or *.domain); empty accepts any origin' },
   active: { type: 'boolean', default: true },
 };
 
@@ -93,11 +94,19 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     },
     errors: [404],
   });
+  describePreflight(openapi, '/agents/{slug}/public-config', 'agents', { methods: ['GET'], headers: ['Accept', 'X-Correlation-Id'] });
+  describePreflight(openapi, '/agents/{slug}/public-chat', 'agents', { methods: ['POST'], headers: ['Content-Type', 'Accept', 'X-Agent-Key', 'Authorization', 'X-Correlation-Id'] });
   openapi.add('post', '/agents/{slug}/public-chat', {
+    description: CHAT_STREAM_DESCRIPTION,
     summary:
       'Chat with an agent: X-Agent-Key, or the owner’s bearer token (any user’s for the Composer and other system agents). Key holders get only the document tools, over the agent’s public collection; requests are limited per key and per session (429), and each request’s model and tool calls are capped.',
     tags: ['agents'],
-    parameters: [slugParam, { name: 'X-Agent-Key', in: 'header', schema: { type: 'string' } }, { name: 'session_id', in: 'query', schema: { type: 'string' } }],
+    parameters: [
+      slugParam,
+      { name: 'X-Agent-Key', in: 'header', schema: { type: 'string' } },
+      { name: 'session_id', in: 'query', schema: { type: 'string' } },
+      { name: 'stream', in: 'query', description: '`true`: answer as server-sent events (as `Accept: text/event-stream`)', schema: { type: 'string', enum: ['true', '1'] } },
+    ],
     requestBody: {
       type: 'object',
       required: ['query'],

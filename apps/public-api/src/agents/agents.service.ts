@@ -3,7 +3,7 @@ import { paginationMeta, type ListQuery, type PaginationMeta } from '@docflow/li
 import type { ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, type Logger } from '@docflow/service-kit';
 import type { Caller } from '../workflows';
-import { apiKeyMatches, newApiKey, PER_MINUTE, type RateLimits, sha256Hex } from '../platform';
+import { apiKeyMatches, newApiKey, originAllowed, PER_MINUTE, type RateLimits, sha256Hex } from '../platform';
 import { slugify } from '../platform';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
@@ -35,6 +35,8 @@ export interface AgentView {
   active: boolean;
   /** Docflow's own: the collection whose documents key holders may list and search. */
   public_collection_id: number | null;
+  /** Sites whose pages may call the public chat; empty: any. */
+  allowed_origins: string[];
   owner: { id: number } | null;
   createdAt: string;
   updatedAt: string;
@@ -56,10 +58,12 @@ export interface AgentsServiceDeps {
   logger?: Logger;
   /** The agent's Data Shield option when its owner turned shielding on (apps/public-api/src/data-shield). */
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
+  /** Refuses (429) a chat once the acting user's monthly LLM cost quota is used up (issue 18). */
+  llmBudget?: (userId: number) => Promise<void>;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
-export type ChatCaller = { key: string } | { user: Caller };
+export type ChatCaller = { key: string; origin?: string; referer?: string } | { user: Caller };
 
 /** Agents (spec 2.10, 4.11): the owner's agents, their public config and chat; system agents (the Composer) are read-only. */
 export class AgentsService {
@@ -84,6 +88,7 @@ export class AgentsService {
       mcp_servers: a.mcpServers,
       active: a.active,
       public_collection_id: a.publicCollectionId,
+      allowed_origins: a.allowedOrigins,
       owner: a.ownerId === null ? null : { id: a.ownerId },
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
@@ -145,6 +150,7 @@ export class AgentsService {
       mcpServers: s.mcpServers ?? [],
       active: s.active ?? true,
       publicCollectionId: s.publicCollectionId ?? null,
+      allowedOrigins: s.allowedOrigins ?? [],
       apiKeyHash,
     };
     const first = s.slug ?? slugify(s.name, 'agent');
@@ -182,6 +188,12 @@ export class AgentsService {
     await this.deps.chatLimits.limits.enforce(key, PER_MINUTE(perMinute), `At most ${perMinute} chat requests a minute ${where}`);
   }
 
+  /** The `allowed_origins` of an active agent (CORS, issue 18); undefined for an unknown or inactive one. */
+  async allowedOrigins(slug: string): Promise<readonly string[] | undefined> {
+    const a = await this.deps.repo.findBySlug(slug);
+    return a && a.active ? a.allowedOrigins : undefined;
+  }
+
   async publicConfig(
     slug: string,
   ): Promise<{ type: 'agent'; name: string; slug: string; description: string | null; welcome_message: string | null; branding: Record<string, unknown>; conversational: boolean }> {
@@ -196,7 +208,11 @@ export class AgentsService {
    * a conversation session (the one named, or a new one), owned by the
    * signed-in user, else by the agent's owner.
    */
-  async publicChat(slug: string, caller: ChatCaller, turn: { query: string; sessionId?: string; files: FileRef[] }): Promise<AgentRun & { session_id: string }> {
+  async publicChat(
+    slug: string,
+    caller: ChatCaller,
+    turn: { query: string; sessionId?: string; files: FileRef[]; accepted?: (start: { session_id: string }) => void },
+  ): Promise<AgentRun & { session_id: string }> {
     const agent = await this.deps.repo.findBySlug(slug);
     if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
     let actingUser: number;
@@ -208,6 +224,9 @@ export class AgentsService {
       actingUser = caller.user.id;
     }
     if (!agent.active) throw new ForbiddenError('This agent is inactive');
+    // A widget's page must be one the owner allowed (issue 18, as chatbots); a signed-in caller is trusted by the token.
+    if ('key' in caller && !originAllowed(agent.allowedOrigins, caller.origin, caller.referer)) throw new ForbiddenError('This origin may not use the agent');
+    if (this.deps.llmBudget) await this.deps.llmBudget(actingUser);
     const limits = this.deps.chatLimits;
     const keyHash = 'key' in caller ? agent.apiKeyHash : null;
     if (keyHash !== null) await this.limit(`agent-key:${keyHash}`, limits.perKey, 'with this agent key');
@@ -227,6 +246,8 @@ export class AgentsService {
     // A session belongs to the key it was made with (null: the signed-in user's own): another key's, or a key's for a signed-in caller, is 404.
     if (session.ownerId !== actingUser || session.agentId !== agent.id || session.apiKeyHash !== keyHash) throw new NotFoundError(CONVERSATION_NOT_FOUND);
     await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');
+    // Checks passed: a streamed answer starts here, before the model calls.
+    turn.accepted?.({ session_id: session.sessionId });
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))

@@ -8,6 +8,7 @@ import { CreateSquads1764000000075 } from './migrations/1764000000075-CreateSqua
 import { DropAgentKeySealed1764000000137 } from './migrations/1764000000137-DropAgentKeySealed';
 import { CreateComposerConfirmations1764000000138 } from './migrations/1764000000138-CreateComposerConfirmations';
 import { AgentPublicScope1764000000139 } from './migrations/1764000000139-AgentPublicScope';
+import { AgentAllowedOrigins1764000000252 } from './migrations/1764000000252-AgentAllowedOrigins';
 import { SquadEntity } from './squads/squad.entity';
 
 export { createAgentsModule } from './agents.module';
@@ -21,5 +22,6 @@ export const AGENTS_MIGRATIONS = [
   DropAgentKeySealed1764000000137,
   CreateComposerConfirmations1764000000138,
   AgentPublicScope1764000000139,
+  AgentAllowedOrigins1764000000252,
 ];
 export { agentsUserData } from './user-data';

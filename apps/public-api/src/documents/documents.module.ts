@@ -10,7 +10,7 @@ import { StorageQuotaRepository } from './storage-quota.repository';
 import { TextExtractionRunner } from './text-extraction.runner';
 import { createUploadMiddleware } from './upload/upload-middleware';
 import { UploadService } from './upload/upload.service';
-import type { AuditLog, AuthGuards } from '../identity';
+import type { AuditLog, AuthGuards, QuotasService } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
 import { ClassificationJobsRepository } from './classification-jobs/classification-jobs.repository';
@@ -26,6 +26,8 @@ const MB = 1024 * 1024;
 export interface DocumentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi'> {
   auth: AuthGuards;
   audit: AuditLog;
+  /** Per-user storage quotas (STORAGE_QUOTA_MB unless an administrator set another) and their 80 % warnings. */
+  quotas: QuotasService;
   /** Default: the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
   /** Default: one LibreOffice at a time, DOCX_CONVERSION_TIMEOUT_SECONDS each. */
@@ -79,7 +81,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     converter,
     logger,
     audit: deps.audit,
-    quotaBytes: config.STORAGE_QUOTA_MB * MB,
+    quotaBytesFor: (userId) => deps.quotas.storageQuotaBytes(userId),
+    afterUpload: (userId) => deps.quotas.checkWarnings(userId),
     conversionTimeoutMs,
     tempDir,
   });
@@ -94,7 +97,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
   const prompts = new PromptsRepository(database);
   const collectionsRepo = new CollectionsRepository(database);
   const collections = new CollectionsService(collectionsRepo, documents);
-  const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth };
+  const needs = { config, database, logger: deps.logger, openapi: deps.openapi, auth: deps.auth, audit: deps.audit, quotas: deps.quotas };
 
   return {
     features: {

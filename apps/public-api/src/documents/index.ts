@@ -11,6 +11,7 @@ import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedS
 import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
 import { DocumentTextLz41764000000061 } from './migrations/1764000000061-DocumentTextLz4';
 import { ExtractionJobResults1764000000210 } from './migrations/1764000000210-ExtractionJobResults';
+import { PromptPublishing1764000000251 } from './migrations/1764000000251-PromptPublishing';
 import { PromptEntity } from './prompts/prompt.entity';
 import { UserStorageUsageEntity } from './storage-usage.entity';
 
@@ -43,6 +44,7 @@ export const DOCUMENTS_MIGRATIONS = [
   CreateClassificationJobs1764000000032,
   DocumentTextLz41764000000061,
   ExtractionJobResults1764000000210,
+  PromptPublishing1764000000251,
 ];
 
 // Used by other modules.

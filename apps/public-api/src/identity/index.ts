@@ -11,9 +11,10 @@ import { CreateAuditLog1764000000070 } from './migrations/1764000000070-CreateAu
 import { CreateCredentials1764000000071 } from './migrations/1764000000071-CreateCredentials';
 import { AuditAggregatesAndTokenVersion1764000000091 } from './migrations/1764000000091-AuditAggregatesAndTokenVersion';
 import { CreateGdprRequests1764000000240 } from './migrations/1764000000240-CreateGdprRequests';
+import { CreateUserQuotas1764000000250 } from './migrations/1764000000250-CreateUserQuotas';
 import { UserEntity } from './users/user.entity';
 
-export { createIdentityModule } from './identity.module';
+export { createIdentityModule, createQuotasService } from './identity.module';
 export type { IdentityModule, IdentityModuleDeps, IdentityServices } from './identity.module';
 export { currentUser } from './auth/auth-user';
 export type { AuthUser } from './auth/auth-user';
@@ -33,6 +34,8 @@ export { runUserCreate } from './users/user-create.command';
 export { configurePasswordHashing } from './users/password';
 export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { AuditLog } from './audit/audit-log';
+export { QuotasService } from './quotas/quotas.service';
+export type { QuotaName, UsageView } from './quotas/quotas.service';
 export type { AuditEntry, RepeatedEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';
 export { auditRecordView, type AuditRecordView } from './audit/audit.feature';
@@ -54,4 +57,5 @@ export const IDENTITY_MIGRATIONS = [
   CreateCredentials1764000000071,
   AuditAggregatesAndTokenVersion1764000000091,
   CreateGdprRequests1764000000240,
+  CreateUserQuotas1764000000250,
 ];

@@ -164,6 +164,20 @@ export class PublicApiConfig extends BaseConfig {
   @Max(1024 * 1024 * 1024)
   STORAGE_QUOTA_MB = 1024;
 
+  /** Workflow executions each user may start in a UTC month (issue 18); 0: no limit. An administrator may set another per user. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  EXECUTION_QUOTA_MONTHLY = 0;
+
+  /** LLM cost each user may spend in a UTC month, in US cents (issue 18); 0: no limit. Past it, new executions and LLM calls are refused (429). */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  LLM_COST_QUOTA_MONTHLY_CENTS = 0;
+
   /**
    * Key of the credential store (AES-256-GCM): 64 hex characters. To change it, move the old value to
    * CREDENTIALS_MASTER_KEY_PREVIOUS and run `npm run credentials:rotate-key`.

@@ -17,6 +17,9 @@ export type { MountedRoute } from './openapi/list-routes';
 export { openApiFeature, PUBLIC_API_VERSION } from './openapi/openapi.feature';
 export { apiKeyMatches, newApiKey, sha256Hex } from './public-access/api-keys';
 export { originAllowed, parseAllowedOrigins } from './public-access/origins';
+export { CHAT_STREAM_DESCRIPTION, describePreflight, PREFLIGHT_MAX_AGE_SECONDS, publicCors } from './public-access/cors';
+export type { PublicCorsPolicy } from './public-access/cors';
+export { answerChunks, streamChat, wantsEventStream } from './public-access/chat-stream';
 export { SLUG_MAX, SLUG_PATTERN, slugify, slugTakenOr } from './public-access/slug';
 export * from './router-client/router-client';
 

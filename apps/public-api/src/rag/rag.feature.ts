@@ -6,7 +6,7 @@ import type { ApiFeature, PlatformServices } from '../platform';
 import { DEFAULT_TOP_K, InternalRagEnableBody, InternalRagQueryBody, parseRagBody, parseDocumentId, RagEnableBody, RagQueryBody } from './rag.dto';
 import { describeRagRoutes } from './rag.openapi';
 import type { RagService } from './rag.service';
-import type { AuthGuards } from '../identity';
+import type { AuthGuards, QuotasService } from '../identity';
 
 function optionalUserId(req: Request): number | undefined {
   const raw = (req.query as Record<string, unknown>)['user_id'];
@@ -18,7 +18,7 @@ function optionalUserId(req: Request): number | undefined {
 }
 
 /** RAG routes (spec 4.2 rag-enable, 4.14): enabling, status for internal callers, and questions. */
-export function createRagFeature(service: RagService): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards }> {
+export function createRagFeature(service: RagService): ApiFeature<Pick<PlatformServices, 'config' | 'openapi'> & { auth: AuthGuards; quotas: Pick<QuotasService, 'assertLlmBudget'> }> {
   return {
     name: 'rag',
     register(api, ctx) {
@@ -34,6 +34,8 @@ export function createRagFeature(service: RagService): ApiFeature<Pick<PlatformS
 
       api.post('/rag/query', requireAuth, async (req, res) => {
         const body = parseRagBody(RagQueryBody, req.body);
+        // The answer is a model call of the caller's: refused (429) once their monthly LLM cost quota is used up.
+        await ctx.quotas.assertLlmBudget(currentUser(req).id);
         res.json(await service.ask(currentUser(req).id, { query: body.query.trim(), topK: body.top_k ?? DEFAULT_TOP_K, sessionId: body.session_id }));
       });
 

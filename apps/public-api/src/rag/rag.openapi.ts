@@ -93,7 +93,8 @@ export function describeRagRoutes(openapi: OpenApiRegistry): void {
     tags,
     requestBody: { type: 'object', required: ['query'], properties: QUERY_FIELDS },
     responses: { 200: { description: 'Answer and sources', schema: ref('RagAnswer') } },
-    errors: [400],
+    // 429: the caller's monthly LLM cost quota is used up (issue 18).
+    errors: [400, 429],
   });
   openapi.add('post', '/internal/rag/enable', {
     summary: 'Index a document for RAG, for internal services (rag_enable_task)',

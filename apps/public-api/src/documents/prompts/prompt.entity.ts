@@ -49,6 +49,20 @@ export class PromptEntity {
   @JoinColumn({ name: 'owner_id' })
   owner?: UserEntity | null;
 
+  /** When the template last passed the linter or an administrator's override (issue 18); null: not published, or edited since. */
+  @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
+  publishedAt!: Date | null;
+
+  @Column({ name: 'published_by', type: 'integer', nullable: true })
+  publishedBy!: number | null;
+
+  @Column({ name: 'published_version', type: 'varchar', length: 50, nullable: true })
+  publishedVersion!: string | null;
+
+  /** The administrator's reason when the linter's errors were overridden. */
+  @Column({ name: 'publish_override_reason', type: 'text', nullable: true })
+  publishOverrideReason!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

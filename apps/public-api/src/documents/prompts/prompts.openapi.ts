@@ -62,11 +62,58 @@ export function describePromptRoutes(openapi: OpenApiRegistry): void {
           description: 'Null for ownerless system prompts',
           properties: { id: { type: 'integer' }, username: { type: 'string' } },
         },
+        published: { type: 'boolean', description: 'The current template passed publishing (POST /prompts/{id}/publish); an edit of the template clears it' },
+        publishedAt: { type: ['string', 'null'], format: 'date-time' },
+        publishedVersion: { type: ['string', 'null'] },
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },
       },
     })
-    .addSchema('PromptWrite', { type: 'object', properties: promptFields });
+    .addSchema('PromptWrite', { type: 'object', properties: promptFields })
+    .addSchema('PromptLintFinding', {
+      type: 'object',
+      properties: {
+        rule: { type: 'string', enum: ['unresolved_placeholder', 'malformed_placeholder', 'missing_output_schema', 'secret', 'personal_data'] },
+        severity: { type: 'string', enum: ['error', 'warning'] },
+        field: { type: 'string', examples: ['tasks[0]', 'roles[1].prompt', 'exampleOutput.customer.email'] },
+        message: { type: 'string', description: 'Never repeats the secret or personal value' },
+      },
+    })
+    .addSchema('PromptLintReport', {
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, errors: { type: 'array', items: ref('PromptLintFinding') }, warnings: { type: 'array', items: ref('PromptLintFinding') } },
+    });
+
+  const publishBody = {
+    type: 'object',
+    properties: {
+      placeholders: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }, description: '`{{key}}` placeholders the runs supply in `prompt_data`; any other is unresolved' },
+      override_reason: { type: 'string', minLength: 10, maxLength: 1000, description: 'Super administrators only: publish despite the linter’s errors (audited `prompt.override_used`)' },
+    },
+  };
+  openapi.add('post', '/prompts/{id}/lint', {
+    summary: 'The publishing linter’s report for a prompt (changes nothing)',
+    tags: ['prompts'],
+    parameters: [idParam],
+    requestBody: publishBody,
+    responses: { 200: { description: 'Report', schema: dataOf(ref('PromptLintReport')) } },
+    errors: [400, 404],
+  });
+  openapi.add('post', '/prompts/{id}/publish', {
+    summary: 'Publish a prompt once it passes the linter (owner or super administrator)',
+    description:
+      'Checks: unresolved or malformed placeholders, a JSON output without exampleOutput, secrets, personal data (Data Shield detectors). Errors block publishing with 422 (`details.findings`; audited `prompt.lint_blocked`) unless a super administrator gives `override_reason` (audited `prompt.override_used`). Success is audited `prompt.publish`.',
+    tags: ['prompts'],
+    parameters: [idParam],
+    requestBody: publishBody,
+    responses: {
+      200: {
+        description: 'Published',
+        schema: { type: 'object', properties: { data: ref('Prompt'), lint: ref('PromptLintReport'), overridden: { type: 'boolean' } } },
+      },
+    },
+    errors: [400, 403, 404, 422],
+  });
 
   openapi.add('get', '/prompts', {
     summary: 'List system prompts plus the caller’s own',
@@ -153,7 +200,7 @@ export function describePromptRoutes(openapi: OpenApiRegistry): void {
       408: { description: 'Generation timed out (RTIO_TIMEOUT_SECONDS)', schema: ERROR_BODY },
       500: { description: 'Generation failed; details.error says why', schema: ERROR_BODY },
     },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 429],
   });
   openapi.add('get', '/internal/prompts', {
     summary: 'The prompts a user sees (system plus own), for internal services',

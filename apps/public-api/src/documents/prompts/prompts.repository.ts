@@ -47,7 +47,17 @@ export interface NewPromptRow {
   ownerId: number | null;
 }
 
-export type PromptChanges = Partial<NewPromptRow>;
+/** A publication: who, which version, and the reason when an administrator overrode the linter; null clears it. */
+export interface Publication {
+  publishedAt: Date | null;
+  publishedBy: number | null;
+  publishedVersion: string | null;
+  publishOverrideReason: string | null;
+}
+
+export const UNPUBLISHED: Publication = { publishedAt: null, publishedBy: null, publishedVersion: null, publishOverrideReason: null };
+
+export type PromptChanges = Partial<NewPromptRow> & Partial<Publication>;
 
 /** Most prompts one internal read returns (system plus a user's own). */
 export const INTERNAL_PROMPT_LIMIT = 1000;

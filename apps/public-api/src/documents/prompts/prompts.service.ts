@@ -1,14 +1,18 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
 import type { PromptType, RtioRole } from '@docflow/rtio';
-import { ForbiddenError, NotFoundError } from '@docflow/service-kit';
+import { BadRequestError, ForbiddenError, NotFoundError } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
 import type { PromptEntity } from './prompt.entity';
 import type { CreatePromptBody, UpdatePromptBody } from './prompts.dto';
-import type { NewPromptRow, PromptChanges, PromptListQuery, PromptsRepository } from './prompts.repository';
+import { type NewPromptRow, type PromptChanges, type PromptListQuery, type PromptsRepository, UNPUBLISHED } from './prompts.repository';
 
 /** A prompt as the API returns it (spec 2.4), with the spec's camelCase names: the stored fields, without the owner's id. */
 export interface PromptView extends Omit<NewPromptRow, 'ownerId'> {
   id: number;
+  /** Whether the current template passed publishing (issue 18); an edit of the template clears it. */
+  published: boolean;
+  publishedAt: string | null;
+  publishedVersion: string | null;
   /** `{id, username}` (spec 2.4), in lists too; null for ownerless system prompts. */
   owner: { id: number; username: string } | null;
   createdAt: string;
@@ -29,6 +33,9 @@ export function toPromptView(p: PromptEntity): PromptView {
     outputFormat: p.outputFormat,
     exampleOutput: p.exampleOutput,
     version: p.version,
+    published: p.publishedAt !== null,
+    publishedAt: p.publishedAt ? p.publishedAt.toISOString() : null,
+    publishedVersion: p.publishedVersion,
     owner: p.owner ? { id: p.owner.id, username: p.owner.username } : null,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -115,6 +122,9 @@ export class PromptsService {
       changes.level = body.level;
       if (body.level === 'user' && current.ownerId === null) changes.ownerId = user.id;
     }
+    // What the linter checked changed: the prompt must be published again.
+    const template: (keyof PromptChanges)[] = ['type', 'roles', 'tasks', 'instructions', 'outputFormat', 'exampleOutput', 'version'];
+    if (current.publishedAt !== null && template.some((k) => k in changes)) Object.assign(changes, UNPUBLISHED);
     const updated = await this.repo.update(id, changes);
     if (!updated) throw new NotFoundError(PROMPT_NOT_FOUND);
     return toPromptView(updated);
@@ -136,7 +146,7 @@ export class PromptsService {
    * are read-only for everyone else (403: they are visible, so 404 would be
    * a lie); others' prompts are 404.
    */
-  private async findWritable(user: PromptCaller, id: number): Promise<PromptEntity> {
+  async findWritable(user: PromptCaller, id: number): Promise<PromptEntity> {
     const p = await this.findReadable(user, id);
     if (isAdmin(user)) return p;
     if (p.level === 'system') throw new ForbiddenError('System prompts can only be changed by a super administrator');

@@ -52,7 +52,10 @@ export interface UploadServiceDeps {
   converter: DocConverter;
   logger: Logger;
   audit: AuditLog;
-  quotaBytes: number;
+  /** The storage each user may fill, in bytes (an administrator may set it per user, issue 18). */
+  quotaBytesFor(userId: number): Promise<number>;
+  /** After a successful upload: mails the 80 % warning once a month (spec 8); never throws. */
+  afterUpload?(userId: number): Promise<void>;
   conversionTimeoutMs: number;
   /** Where converted PDFs are written before they are stored. */
   tempDir: string;
@@ -111,9 +114,10 @@ export class UploadService {
 
     const created: DocumentRecord[] = [];
     let usedBytes = 0;
+    const quotaBytes = await this.deps.quotaBytesFor(user.id);
     try {
       for (const item of checked) {
-        const stored = await this.store(user.id, fields, item);
+        const stored = await this.store(user.id, fields, item, quotaBytes);
         created.push(stored.document);
         usedBytes = stored.usedBytes;
       }
@@ -129,7 +133,8 @@ export class UploadService {
       );
       throw err;
     }
-    const ratio = usedBytes / this.deps.quotaBytes;
+    if (this.deps.afterUpload) void this.deps.afterUpload(user.id);
+    const ratio = quotaBytes === 0 ? 1 : usedBytes / quotaBytes;
     if (ratio < QUOTA_WARNING_RATIO) return { documents: created };
     return {
       documents: created,
@@ -137,21 +142,20 @@ export class UploadService {
         code: 'quota_warning',
         message: `You are using ${Math.round(ratio * 100)}% of your storage quota`,
         used_bytes: usedBytes,
-        quota_bytes: this.deps.quotaBytes,
+        quota_bytes: quotaBytes,
         ratio: Math.round(ratio * 10_000) / 10_000,
       },
     };
   }
 
-  private async reserve(ownerId: number, bytes: number): Promise<number> {
-    const result = await this.deps.quota.reserve(ownerId, bytes, this.deps.quotaBytes);
+  private async reserve(ownerId: number, bytes: number, quotaBytes: number): Promise<number> {
+    const result = await this.deps.quota.reserve(ownerId, bytes, quotaBytes);
     if (result.ok) return result.usedBytes;
-    throw this.quotaExceeded(ownerId, bytes, result.usedBytes);
+    throw this.quotaExceeded(ownerId, bytes, result.usedBytes, quotaBytes);
   }
 
   /** The refusal of an upload over quota, audited as `quota.exceeded`. */
-  private quotaExceeded(ownerId: number, bytes: number, usedBytes: number): BadRequestError {
-    const quota = this.deps.quotaBytes;
+  private quotaExceeded(ownerId: number, bytes: number, usedBytes: number, quota: number): BadRequestError {
     this.deps.audit.record({ action: 'quota.exceeded', actorUserId: ownerId, details: { requested_bytes: bytes, used_bytes: usedBytes, quota_bytes: quota } });
     return BadRequestError.withErrors('Storage quota exceeded', [`storing ${bytes} more bytes would exceed your storage quota of ${quota} bytes (${usedBytes} bytes used)`], {
       code: 'quota_exceeded',
@@ -181,8 +185,8 @@ export class UploadService {
     }
   }
 
-  private store(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
-    return item.mime === DOCX ? this.storeConverted(ownerId, fields, item) : this.storeAsIs(ownerId, fields, item);
+  private store(ownerId: number, fields: UploadFields, item: CheckedFile, quotaBytes: number): Promise<{ document: DocumentRecord; usedBytes: number }> {
+    return item.mime === DOCX ? this.storeConverted(ownerId, fields, item, quotaBytes) : this.storeAsIs(ownerId, fields, item, quotaBytes);
   }
 
   /** The row of a stored file; what differs between stored-as-is and converted files is in `stored`. */
@@ -211,10 +215,10 @@ export class UploadService {
    * reservation or a failed insert removes the stored file; the statement
    * leaves the quota as it was.
    */
-  private async storeAsIs(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
-    const { storage, logger, quota, quotaBytes } = this.deps;
+  private async storeAsIs(ownerId: number, fields: UploadFields, item: CheckedFile, quotaBytes: number): Promise<{ document: DocumentRecord; usedBytes: number }> {
+    const { storage, logger, quota } = this.deps;
     const bytes = item.file.size;
-    if (bytes > quotaBytes) throw this.quotaExceeded(ownerId, bytes, await quota.usedBytes(ownerId));
+    if (bytes > quotaBytes) throw this.quotaExceeded(ownerId, bytes, await quota.usedBytes(ownerId), quotaBytes);
     const key = generateKey(item.ext);
     const put = await storage.put(key, sourceOf(item.file), { contentType: item.mime });
     try {
@@ -234,7 +238,7 @@ export class UploadService {
         extractedText: inlineText ?? null,
       });
       const stored = await this.deps.documents.insertReserving(doc, quotaBytes);
-      if (!stored) throw this.quotaExceeded(ownerId, bytes, await quota.usedBytes(ownerId));
+      if (!stored) throw this.quotaExceeded(ownerId, bytes, await quota.usedBytes(ownerId), quotaBytes);
       logger.info('document uploaded', { documentId: stored.document.id, ownerId, mimeType: item.mime, bytes: put.size, converted: false });
       return stored;
     } catch (err) {
@@ -245,19 +249,19 @@ export class UploadService {
   }
 
   /** A DOCX: quota reserved for it before the conversion, then for the PDF; both stored, the PDF served. */
-  private async storeConverted(ownerId: number, fields: UploadFields, item: CheckedFile): Promise<{ document: DocumentRecord; usedBytes: number }> {
+  private async storeConverted(ownerId: number, fields: UploadFields, item: CheckedFile, quotaBytes: number): Promise<{ document: DocumentRecord; usedBytes: number }> {
     const { storage, logger } = this.deps;
     const keys: string[] = [];
     let reserved = 0;
     let pdfPath: string | undefined;
     try {
-      await this.reserve(ownerId, item.file.size);
+      await this.reserve(ownerId, item.file.size, quotaBytes);
       reserved += item.file.size;
       const converted = await this.convert(item.file);
       const convertedPath = converted.pdfPath;
       pdfPath = convertedPath;
       const pdfBytes = (await stat(convertedPath)).size;
-      const usedBytes = await this.reserve(ownerId, pdfBytes);
+      const usedBytes = await this.reserve(ownerId, pdfBytes, quotaBytes);
       reserved += pdfBytes;
       const originalKey = generateKey(item.ext);
       await storage.put(originalKey, sourceOf(item.file), { maxBytes: item.file.size, contentType: item.mime });

@@ -156,7 +156,7 @@ describe('GET /api/users/me', () => {
     const token = await login(app, 'admin@docflow.local', 'Admin#Pass123');
     const res = await request(app).get('/api/users/me').set('authorization', `Bearer ${token}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(Number), username: 'admin', email: 'admin@docflow.local', role: 'super_admin' });
+    expect(res.body).toEqual({ id: expect.any(Number), username: 'admin', email: 'admin@docflow.local', role: 'super_admin', quota_warnings: [] });
   });
 
   it('is 401 without a token', () => expect401(undefined, 'Missing bearer token'));

@@ -118,6 +118,9 @@ describe('data export (issue #18 item 1)', () => {
     expect(json<{ username: string; email: string }[]>(entries, 'identity/account.json')).toEqual([expect.objectContaining({ id: alice.id, username: 'alice', email: 'alice@docflow.test' })]);
     expect(json<unknown[]>(entries, 'identity/credentials.json')).toEqual([expect.objectContaining({ name: 'Stripe live', provider: 'stripe', field_names: ['api_key'] })]);
     expect(json<{ action: string }[]>(entries, 'identity/audit_log.json').map((r) => r.action)).toContain('gdpr.export.requested');
+    // Quotas (issue 18 item 3): no administrator set any for alice; the sections are there all the same.
+    expect(json<unknown[]>(entries, 'identity/quotas.json')).toEqual([]);
+    expect(Array.isArray(json<unknown[]>(entries, 'identity/quota_periods.json'))).toBe(true);
     expect(json<{ id: number }[]>(entries, 'documents/documents.json').map((d) => d.id)).toEqual([documentId]);
     expect(json<{ document_ids: number[] }[]>(entries, 'documents/collections.json')).toEqual([expect.objectContaining({ name: 'alice papers', document_ids: [documentId] })]);
     expect(json<unknown[]>(entries, 'documents/prompts.json')).toEqual([expect.objectContaining({ title: 'alice invoice fields' })]);

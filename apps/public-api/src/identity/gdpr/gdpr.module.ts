@@ -41,7 +41,7 @@ function identityHolder(repo: GdprRepository, exports: () => DataExportsService)
     service: 'identity',
     async exportUser(userId) {
       const copy = await repo.accountCopy(userId);
-      return { sections: { account: copy.account, credentials: copy.credentials, audit_log: copy.auditRows } };
+      return { sections: { account: copy.account, credentials: copy.credentials, audit_log: copy.auditRows, quotas: copy.quotas, quota_periods: copy.quotaPeriods } };
     },
     async purgeUser(userId) {
       const dataExports = await exports().purgeUser(userId);

@@ -71,6 +71,9 @@ export interface AccountCopy {
   account: Record<string, unknown>[];
   credentials: Record<string, unknown>[];
   auditRows: Record<string, unknown>[];
+  /** The quotas an administrator set for the user and the monthly counters (issue 18 item 3). */
+  quotas: Record<string, unknown>[];
+  quotaPeriods: Record<string, unknown>[];
 }
 
 /** Tables gdpr_exports and gdpr_deletions, and identity's own part of a user's data. */
@@ -237,6 +240,8 @@ export class GdprRepository {
       string,
       unknown
     >[];
-    return { account, credentials, auditRows };
+    const quotas = (await this.ds.query('SELECT storage_bytes, llm_cost_monthly, executions_monthly, updated_at FROM user_quotas WHERE user_id = $1', [userId])) as Record<string, unknown>[];
+    const quotaPeriods = (await this.ds.query('SELECT period, executions, warned FROM user_quota_periods WHERE user_id = $1 ORDER BY period', [userId])) as Record<string, unknown>[];
+    return { account, credentials, auditRows, quotas, quotaPeriods };
   }
 }

@@ -3,7 +3,7 @@
  * serves the document built from it. Paths are relative to `{base_url}`
  * (which ends in /api) and written with `{param}`.
  */
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 export type JsonSchema = Record<string, unknown>;
 
 export interface ParameterDoc {

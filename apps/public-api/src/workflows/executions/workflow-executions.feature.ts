@@ -17,7 +17,7 @@ import { streamExecutionEvents } from './execution-events';
 import { ExecutionWatch } from './execution-watch';
 import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
 import { describeExecutionRoutes } from './workflow-executions.openapi';
-import { EXECUTION_NOT_FOUND, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
+import { EXECUTION_NOT_FOUND, type ExecutionQuotas, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { AuthGuards } from '../../identity';
 
@@ -37,6 +37,8 @@ export interface ExecutionServicesDeps {
   logger: Logger;
   metrics: Metrics;
   audit: AuditLog;
+  /** Monthly execution and LLM cost quotas, checked at each start; without them, none. */
+  quotas?: ExecutionQuotas;
 }
 
 export interface ExecutionServices {
@@ -69,6 +71,7 @@ export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionS
       maxRunningPerUser: deps.config.MAX_RUNNING_EXECUTIONS_PER_USER,
       maxRunningPerUserForWebhooks: deps.config.WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER,
       watch,
+      ...(deps.quotas ? { quotas: deps.quotas } : {}),
       jobUserSecret: deps.config.INTERNAL_SERVICE_JWT_SECRET,
     }),
   };

@@ -30,6 +30,14 @@ import type { StartedRow, StartOutcome, WorkflowExecutionsRepository } from './w
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
+/** The monthly quotas a start counts against (identity's QuotasService; issue 18). */
+export interface ExecutionQuotas {
+  /** Counts one start, or refuses it (429); returns what gives it back if the start fails. */
+  takeExecution(userId: number): Promise<() => Promise<void>>;
+  /** Mails a quota's 80 % warning once a month; never throws. */
+  checkWarnings(userId: number): Promise<void>;
+}
+
 export interface WorkflowExecutionsDeps {
   repo: WorkflowExecutionsRepository;
   activities: ActivitiesRepository;
@@ -47,6 +55,7 @@ export interface WorkflowExecutionsDeps {
   watch: ExecutionWatch;
   /** INTERNAL_SERVICE_JWT_SECRET: signs the user each job acts for (processors trust no other). */
   jobUserSecret: string;
+  quotas?: ExecutionQuotas;
 }
 
 /** Who reads an execution: a user (owner, or a super administrator) or a webhook polling grant. */
@@ -235,7 +244,23 @@ export class WorkflowExecutionsService {
     return { ...started, retry_of: id };
   }
 
+  /** A start counted against the user's monthly quotas (refused with 429 past them), given back if it fails. */
   private async start(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
+    const quotas = this.deps.quotas;
+    if (!quotas) return this.startCounted(user, id, fields, retryOf, maxRunning);
+    const giveBack = await quotas.takeExecution(user.id);
+    let started: StartResponse;
+    try {
+      started = await this.startCounted(user, id, fields, retryOf, maxRunning);
+    } catch (err) {
+      await giveBack();
+      throw err;
+    }
+    void quotas.checkWarnings(user.id);
+    return started;
+  }
+
+  private async startCounted(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined, maxRunning: number): Promise<StartResponse> {
     let added: Record<string, unknown> | undefined;
     let bodyError: unknown;
     try {

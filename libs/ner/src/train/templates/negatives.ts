@@ -104,4 +104,12 @@ export const NEGATIVE_TEMPLATES: readonly string[] = [
   'aged {AGE}, [non-smoker|married|single], {NUM} kids',
   'Tel. {PHONE} / Fax {PHONE}',
   'Reach me at {PHONE} [anytime|after six|on weekdays].',
+  "[i'm|I am|she is|he's] {AGE} [y/o|years old|yrs old|yo] and [love|hate] {NOUN}s.",
+  'Age: {AGE}',
+  '[aged|age] {AGE}, [healthy|no allergies|non-smoker]',
+  'The {NUM} {NOUN}s were [counted|sold|lost].',
+  '[Bot|User|Agent|Customer|Support|Q|A|Interviewer|Guest|Host|Caller|Operator|Assistant|System]: [Hello, how can I help?|What is the order number?|Can you repeat that?|Thanks, that is all.|One moment please.]',
+  '[Bot|Agent|Support|Assistant]: [How can I help you today?|Anything else?|Your ticket is open.]\n[User|Customer|Caller]: [My card does not work.|No, thanks.|When will it arrive?]',
+  '[Just|Still|Only|Finally|Already|Really|Maybe|Simply|Never] [posted|finished|booked|shared|sent|lost|found] [a photo|the report|my ticket|the link|a review] [{URL}|today|again|]',
+  '[Just|Finally|Already] [got|received|opened] the {NOUN}[!|.|]',
 ];

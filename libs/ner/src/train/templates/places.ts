@@ -62,4 +62,13 @@ export const PLACE_TEMPLATES: readonly string[] = [
   '{PERSON}, {JOB}\n{ORG}\n{ADDRESS}\n{EMAIL}',
   'Recipient: {PERSON}\nCompany: {ORG}\nAddress: {ADDRESS}',
   'Sender:\n{PERSON}\n{ADDRESS}\n\nRecipient:\n{PERSON}\n{ADDRESS}',
+  'The [President|Prime Minister|King|Queen|Duchess|delegation|minister|team] [arrived at|landed at|reached|left] {CITY} [this morning|yesterday|on {WEEKDAY}|at noon] [from {PLACE}|].',
+  '{PERSON} [arrived at|arrived in|stopped at|stayed at] {CITY} [this morning|last night|on {DATE}] [from {COUNTRY}|on the way to {CITY}|].',
+  'The train [stops|calls] at {CITY}, {CITY} and {CITY}.',
+  'We [spent|are spending] [a week|the summer|two nights] in {CITY} [with friends|on holiday|for work].',
+  '{PERSON} [grew up|was raised] in {PLACE} [but|and] [now lives|works|studies] in {CITY}.',
+  'Originally from {PLACE}, {FIRST} [moved|returned] to {CITY} in {YEAR}.',
+  "Let's meet at {ORG}, {ADDRESS}[ on {WEEKDAY}|].",
+  'Send it to [the corner of |]{STREET} and {STREET}[, {CITY}|].',
+  'Deliver to {ADDRESS}, [please|thanks].',
 ];
