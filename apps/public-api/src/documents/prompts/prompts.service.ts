@@ -1,6 +1,6 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
 import type { PromptType, RtioRole } from '@docflow/rtio';
-import { BadRequestError, ForbiddenError, NotFoundError } from '@docflow/service-kit';
+import { ForbiddenError, NotFoundError } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
 import type { PromptEntity } from './prompt.entity';
 import type { CreatePromptBody, UpdatePromptBody } from './prompts.dto';
