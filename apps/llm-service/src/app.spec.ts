@@ -272,31 +272,7 @@ describe('Data Shield on extract', () => {
     expect(res.body.content).toEqual({ email: 'alice@example.com' });
   });
 
-  it('answers 400 for data_shield with file_urls, and 422 file_urls_unsupported without shielding', async () => {
-    const { app } = build();
-    const file_urls = [{ url: 'http://127.0.0.1:1337/files/1', mime_type: 'application/pdf' }];
-    const shielded = await post(app, '/api/v1/extract', { content: 'x', prompt_template: 'y', data_shield: { enabled: true }, file_urls }).expect(400);
-    expect(shielded.body.details.errors[0]).toContain('file_urls');
-    const unshielded = await post(app, '/api/v1/extract', { content: 'x', prompt_template: 'y', file_urls }).expect(422);
-    expect(unshielded.body.error).toBe('file_urls_unsupported');
-    expect(openai.requests).toHaveLength(0);
-    expect(shield.requests).toHaveLength(0);
-  });
-
-  it('answers 400 for shielding with file_urls also when the files are the only content', async () => {
-    const { app } = build();
-    const file_urls = [{ url: 'http://127.0.0.1:1337/files/1', mime_type: 'application/pdf' }];
-    for (const body of [
-      { prompt_template: 'Extract the invoice number.', data_shield: { enabled: true }, file_urls },
-      { messages: [{ role: 'user', content: 'Extract the invoice number.' }], redact_pii: true, file_urls },
-      { data_shield: { enabled: true }, file_urls },
-    ]) {
-      const res = await post(app, '/api/v1/extract', body).expect(400);
-      expect(res.body).toMatchObject({ error: 'validation_error', message: expect.any(String), details: { errors: [expect.stringContaining('file_urls')] } });
-    }
-    expect(openai.requests).toHaveLength(0);
-    expect(shield.requests).toHaveLength(0);
-  });
+  // file_urls (issue 19, item 1): files/file-inputs.spec.ts.
 });
 
 describe('Data Shield in process, disabled, and preview', () => {

@@ -8,6 +8,7 @@ import { DataShield } from './data-shield/data-shield.client';
 import { previewRoutes } from './data-shield/preview.routes';
 import { embeddingsRoutes } from './embeddings/embeddings.routes';
 import { extractRoutes } from './extract/extract.routes';
+import { FileResolver } from './files/file-inputs';
 import { Pricing } from './pricing/pricing';
 import { ProviderRegistry } from './providers/registry';
 
@@ -27,6 +28,8 @@ export interface LlmServiceDeps {
   /** main passes the Data Shield gateway's; providers are not probed on every health call. */
   health?: HealthCheck[];
   bodyLimit?: string;
+  /** Fetches and reads file_urls; without it (tests that need none) requests with files are refused. */
+  files?: FileResolver;
 }
 
 /** The LLM service: /api/v1/{extract, chat, embeddings, data-shield/preview} behind internal auth; /_health and /metrics open. */
@@ -44,8 +47,9 @@ export function createApp(deps: LlmServiceDeps): express.Express {
     { logger: deps.logger, metrics: deps.metrics, health: deps.health ?? [], errorStyle: 'internal', bodyLimit: deps.bodyLimit ?? '10mb', metricsToken: deps.metricsToken },
     (app) => {
       app.use('/api/v1', requireServiceAuth(deps.auth));
-      app.use('/api/v1', extractRoutes(completions));
-      app.use('/api/v1', chatRoutes(completions));
+      const files = deps.files ?? new FileResolver({ publicBaseUrl: 'http://127.0.0.1:1337', allowedHosts: [], maxBytes: 10 * 1024 * 1024, maxChars: 200_000 });
+      app.use('/api/v1', extractRoutes(completions, files));
+      app.use('/api/v1', chatRoutes(completions, files));
       app.use('/api/v1', embeddingsRoutes(completions));
       app.use('/api/v1', previewRoutes(deps.shieldingDisabled ? undefined : deps.dataShield));
     },

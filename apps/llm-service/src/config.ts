@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
-import { BaseConfig, EnvBoolean, EnvInt, Secret } from '@docflow/service-kit';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
+import { BaseConfig, EnvBoolean, EnvInt, EnvList, Secret } from '@docflow/service-kit';
 import { MODEL_TYPES } from '@docflow/contracts';
 import type { ModelType } from '@docflow/contracts';
 import { isPriceTable } from './pricing/pricing';
@@ -161,6 +161,30 @@ export class LlmServiceConfig extends BaseConfig {
 
   @IsUrl(URL_OPTIONS)
   PUBLIC_API_INTERNAL_URL = 'http://127.0.0.1:1337';
+
+  /** The public API's base URL as its signed document URLs carry it: those URLs are fetched for file_urls even on a private address. */
+  @IsUrl(URL_OPTIONS)
+  PUBLIC_BASE_URL = 'http://127.0.0.1:1337';
+
+  /** `host:port` entries file_urls may reach although private (as for REST nodes). */
+  @EnvList()
+  @IsArray()
+  @IsString({ each: true })
+  REST_API_ALLOWED_HOSTS: string[] = [];
+
+  /** The largest file a file_url may bring, in bytes (default 10 MiB). */
+  @EnvInt()
+  @IsInt()
+  @Min(1024)
+  @Max(50 * 1024 * 1024)
+  LLM_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+  /** Characters of extracted text one file adds to the prompt at most (the rest is cut, and the cut said). */
+  @EnvInt()
+  @IsInt()
+  @Min(1000)
+  @Max(2_000_000)
+  LLM_FILE_MAX_CHARS = 200_000;
 
   /** With in_process: no data_shield.tokenise audit rows. */
   @EnvBoolean()

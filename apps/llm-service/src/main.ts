@@ -3,6 +3,7 @@ import { createShieldRuntime, ScopeSealer, shieldSelfTest } from '@docflow/data-
 import { createLogger, type HealthCheck, httpHealthCheck, Lifecycle, loadConfigOrExit, type Logger, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
+import { FileResolver } from './files/file-inputs';
 import { LlmServiceConfig, providerSettings } from './config';
 import { type DataShield, HttpDataShield } from './data-shield/data-shield.client';
 import { InProcessDataShield } from './data-shield/in-process.data-shield';
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     shieldingDisabled: config.DATA_SHIELD_DISABLED,
     pricing: new Pricing(config.LLM_PRICES ?? {}),
     health: shield.health,
+    files: new FileResolver({ publicBaseUrl: config.PUBLIC_BASE_URL, allowedHosts: config.REST_API_ALLOWED_HOSTS, maxBytes: config.LLM_FILE_MAX_BYTES, maxChars: config.LLM_FILE_MAX_CHARS }),
   });
   await lifecycle.listen(app, config.LLM_SERVICE_PORT, config.BIND_HOST);
   logger.info('listening', { port: config.LLM_SERVICE_PORT, host: config.BIND_HOST, providers: providers.describe() });

@@ -4,7 +4,17 @@ import type { StorageDriver } from '@docflow/storage';
 import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
 import { agentsUserData, createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps, documentsUserData, signedApiUrl, verifySignedRequest } from './documents';
-import { type AuditLog, type AuthGuards, configurePasswordHashing, createGdprModule, createIdentityModule, type GdprModule, type PrincipalCache, type QuotasService } from './identity';
+import {
+  type AuditLog,
+  type AuthGuards,
+  configurePasswordHashing,
+  createCredentialsService,
+  createGdprModule,
+  createIdentityModule,
+  type GdprModule,
+  type PrincipalCache,
+  type QuotasService,
+} from './identity';
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits, RouterClient } from './platform';
 import { createRagModule, type RagBroker, type RagModule, ragUserData } from './rag';
 import { createShieldModule, shieldUserData } from './shield';
@@ -99,7 +109,21 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     broker: deps.broker,
     cloudDrive: deps.cloudDrive,
   });
-  const agents = createAgentsModule({ config, database, logger, openapi, limits, auth, documents, rag, activities: workflows.activities, quotas });
+  const credentials = createCredentialsService({ config, database, audit });
+  const agents = createAgentsModule({
+    config,
+    database,
+    logger,
+    openapi,
+    limits,
+    mailer,
+    auth,
+    documents,
+    rag,
+    activities: workflows.activities,
+    quotas,
+    credentialFields: (ownerId, id) => credentials.fieldsFor(ownerId, id),
+  });
   const shield = createShieldModule({ config, database, openapi, auth, audit });
   // Data export and account deletion (issue #18) over each module's part; the account itself is identity's, last.
   const router = new RouterClient({ baseUrl: config.ROUTER_URL, apiKey: config.ROUTER_API_KEY, logger: logger.child({ component: 'gdpr' }) });

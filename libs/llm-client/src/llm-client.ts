@@ -48,6 +48,8 @@ export interface ChatCall {
   response_format?: 'json' | 'text' | { type: 'json_object' | 'json_schema' | 'text' };
   task_hint?: LlmTaskHint;
   data_shield?: DataShieldOptions;
+  /** Files the LLM service fetches and reads with the conversation (its last user message). */
+  file_urls?: { url: string; mime_type?: string; name?: string }[];
 }
 
 export interface ChatResult {

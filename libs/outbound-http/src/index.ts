@@ -6,3 +6,5 @@ export { describeForbiddenAddress, isForbiddenAddress } from './address-policy';
 export { AllowedHosts, assertUrlAllowed } from './url-policy';
 export type { CheckedUrl } from './url-policy';
 export type { HostResolver, ResolvedAddress } from './guarded-lookup';
+export { createGuardedFetch } from './guarded-fetch';
+export type { GuardedFetchOptions } from './guarded-fetch';

@@ -99,6 +99,7 @@ describe('outbound client against an allowed loopback host', () => {
       headers: expect.objectContaining({ 'content-type': 'application/json; charset=utf-8', 'x-upstream': 'yes' }),
       body: { ok: true, items: [{ id: 7 }] },
       text: '{"ok":true,"items":[{"id":7}]}',
+      bytes: Buffer.from('{"ok":true,"items":[{"id":7}]}'),
       url: `${base}/json?x=1#frag`,
     });
     expect(server.requests.at(-1)?.url).toBe('/json?x=1');

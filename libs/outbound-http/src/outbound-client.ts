@@ -43,6 +43,8 @@ export interface OutboundResponse {
   /** Parsed JSON when the content is JSON, otherwise the text. */
   body: unknown;
   text: string;
+  /** The body as received (for binary content: PDF, images); always set by this client. */
+  bytes?: Buffer;
   /** The URL that produced this response, after redirects. */
   url: string;
 }
@@ -180,7 +182,7 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
             status: result.status,
           });
         }
-        return { status: result.status, headers: result.headers, body: parseBody(text, contentType), text, url: hop.url.href };
+        return { status: result.status, headers: result.headers, body: parseBody(text, contentType), text, bytes: result.bytes, url: hop.url.href };
       }
     } finally {
       clearTimeout(timer);

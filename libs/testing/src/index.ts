@@ -10,4 +10,6 @@ export { GOOGLE_FOLDER_MIME } from './fake-google-drive/drive-state';
 export type { FakeFile, FakeChannel } from './fake-google-drive/drive-state';
 export * from './loopback-dovecot';
 export * from './secrets';
+export * from './loopback-file-server';
+export * from './loopback-mcp-server';
 export * from './otlp-receiver';

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, ValidateBy, ValidateNested } from 'class-validator';
-import { DataShieldOptions, MODEL_TYPES } from '@docflow/contracts';
+import { DataShieldOptions, FileUrlRef, MODEL_TYPES } from '@docflow/contracts';
 import type { ModelType } from '@docflow/contracts';
 import { GenerationOptions } from '../completion/request-options';
 import type { ToolChoice } from '../providers/provider';
@@ -102,6 +102,14 @@ export class ChatBody extends GenerationOptions {
   @IsOptional()
   @IsBoolean()
   redact_pii?: boolean;
+
+  /** Files to read with the conversation (issue 19, item 1), as on extract. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => FileUrlRef)
+  file_urls?: FileUrlRef[];
 
   @IsOptional()
   @IsIn(MODEL_TYPES as unknown as string[])

@@ -7,6 +7,7 @@ import { shieldOptionsOf } from '../completion/shield-options';
 import { renderTemplate } from '../extract/extract-request';
 import { ChatMessage, ChatRequest } from '../providers/provider';
 import { ChatBody } from './chat-request';
+import { type FileResolver, withFiles } from '../files/file-inputs';
 
 /** The conversation to send: the messages, else the legacy template rendered as one user turn; 422 with neither. */
 function conversationOf(body: ChatBody): ChatMessage[] {
@@ -43,15 +44,21 @@ function toChatRequest(body: ChatBody): ChatRequest {
 }
 
 /** POST /api/v1/chat: one assistant turn, with tool calls when the model makes them. */
-export function chatRoutes(completions: CompletionService): Router {
+export function chatRoutes(completions: CompletionService, files: FileResolver): Router {
   const router = Router();
   router.post('/chat', async (req, res) => {
     const body = parseBody(ChatBody, req.body, { message: 'Invalid chat request' });
     const modelType: ModelType = body.model_type ?? 'provider_a';
+    const request = toChatRequest(body);
+    if (body.file_urls?.length) {
+      // Issue 19, item 1: as on extract; the files join the conversation's last user message.
+      const resolved = await files.resolve(body.file_urls, { provider: completions.providerName(modelType), shielded: shieldOptionsOf(body) !== undefined });
+      request.messages = withFiles(request.messages, resolved);
+    }
     const { result, provider, cost, shield } = await completions.complete({
       endpoint: 'chat',
       modelType,
-      request: toChatRequest(body),
+      request,
       ...(shieldOptionsOf(body) ? { shield: shieldOptionsOf(body) } : {}),
     });
     res.json({

@@ -84,6 +84,11 @@ export class CompletionService {
 
   constructor(private readonly deps: CompletionDeps) {}
 
+  /** Which provider answers a model type (what it reads natively depends on it). */
+  providerName(modelType: ModelType): ProviderName {
+    return this.deps.providers.get(modelType).name;
+  }
+
   async complete(input: CompletionInput): Promise<Completion> {
     const provider = this.deps.providers.get(input.modelType);
     const model = input.request.model ?? provider.model;

@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { ExtractRequest, extractRequestForm } from '@docflow/contracts';
-import { AppError, UnprocessableEntityError } from '@docflow/service-kit';
+import { UnprocessableEntityError } from '@docflow/service-kit';
 import { explicitJson, IsResponseFormat, LOCAL_TASKS } from '../completion/request-options';
 import type { ResponseFormat } from '../completion/request-options';
 import type { ChatRequest, LocalTask } from '../providers/provider';
@@ -52,26 +52,12 @@ export interface ExtractPlan {
 }
 
 /**
- * Turns a validated body into one provider call, or refuses it:
- * 400 for shielding with files (spec 4.17 rule 8), whatever else is sent;
- * 422 with neither form; 422 for file_urls, which this build cannot resolve.
+ * Turns a validated body into one provider call, or refuses it with 422
+ * when it has neither form. Its file_urls are read by the route (files/).
  */
 export function planExtract(body: ExtractBody): ExtractPlan {
   const form = extractRequestForm(body);
   const shielded = body.redact_pii === true || body.data_shield?.enabled === true;
-  const files = body.file_urls ?? [];
-  // Before the form check: a shielded request whose files are its only content is still this 400.
-  if (shielded && files.length > 0) {
-    throw new AppError(
-      400,
-      'BadRequestError',
-      'Data Shield cannot shield file_urls: send the document text instead',
-      {
-        errors: ['file_urls: must be empty when data_shield.enabled or redact_pii is true'],
-      },
-      'validation_error',
-    );
-  }
   if (form === 'none') {
     const missing =
       body.content !== undefined && body.prompt_template === undefined
@@ -86,13 +72,6 @@ export function planExtract(body: ExtractBody): ExtractPlan {
         missing,
       },
       'missing_field',
-    );
-  }
-  if (files.length > 0) {
-    throw new UnprocessableEntityError(
-      'file_urls cannot be resolved by this build of the LLM service: send the document text as content or in messages',
-      { file_urls: files.length },
-      'file_urls_unsupported',
     );
   }
   const text = form === 'legacy' ? `${body.prompt_template ?? ''}\n${body.content ?? ''}` : (body.messages ?? []).map((m) => m.content).join('\n');

@@ -11,7 +11,11 @@ export interface AnthropicProviderOptions extends Omit<ProviderHttpOptions, 'pro
   model?: string;
 }
 
-type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string };
+type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'document'; source: { type: 'base64'; media_type: string; data: string } }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string };
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -48,7 +52,14 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system?: string;
       case 'system':
         continue;
       case 'user':
-        turn = { role: 'user', content: [{ type: 'text', text: m.content }] };
+        // Files as Anthropic blocks: images as `image`, PDFs as `document`, both base64, before the text that asks about them.
+        turn = {
+          role: 'user',
+          content: [
+            ...(m.files ?? []).map((f): ContentBlock => ({ type: f.mime === 'application/pdf' ? 'document' : 'image', source: { type: 'base64', media_type: f.mime, data: f.base64 } })),
+            { type: 'text', text: m.content },
+          ],
+        };
         break;
       case 'tool':
         turn = { role: 'user', content: [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: m.content }] };

@@ -54,7 +54,8 @@ export class OpenAiProvider implements LlmProvider {
       model: req.model ?? this.model,
       messages: req.messages.map((m) => ({
         role: m.role,
-        content: m.content,
+        // Files as OpenAI-compatible content parts: the text, then each image as a data URL.
+        content: m.files?.length ? [{ type: 'text', text: m.content }, ...m.files.map((f) => ({ type: 'image_url', image_url: { url: `data:${f.mime};base64,${f.base64}` } }))] : m.content,
         ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
         ...(m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
       })),

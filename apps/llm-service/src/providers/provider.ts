@@ -16,9 +16,18 @@ export interface ToolCall {
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
+/** A file sent to the provider as it is (an image, or a PDF for Anthropic), from `file_urls`. */
+export interface NativeFile {
+  mime: string;
+  base64: string;
+  name: string;
+}
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** On `user` messages: files the provider reads natively (OpenAI image_url parts, Anthropic image/document blocks). */
+  files?: NativeFile[];
   /** On `tool` messages: the call being answered. */
   tool_call_id?: string;
   /** On `assistant` messages: calls the model made earlier in the conversation. */

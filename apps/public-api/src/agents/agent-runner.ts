@@ -36,6 +36,9 @@ function systemPrompt(agent: AgentEntity, offered: string[]): string {
     offered.length > 0
       ? `Call the tools (${offered.join(', ')}) when they help; answer from what they return, and say so when they return nothing useful.`
       : 'Answer from what you know and what the user gives you.',
+    offered.some((name) => name.startsWith('composer_'))
+      ? 'Do not write :::composer_block markers: the server appends the preview, navigation and creation blocks for what your tools listed, previewed and created.'
+      : '',
     'Answer in plain language.',
   ]
     .filter((line) => line !== '')
@@ -64,18 +67,29 @@ export async function runAgent(
   agent: AgentEntity,
   ctx: ToolContext,
   /** `dataShield`: the agent's model calls are shielded (its Data Shield setting, spec 4.17 rule 6: agent calls). */
-  turn: { history: ChatCallMessage[]; query: string; files: FileRef[]; dataShield?: DataShieldOptions; budget?: RequestBudget },
+  turn: { history: ChatCallMessage[]; query: string; files: FileRef[]; dataShield?: DataShieldOptions; budget?: RequestBudget; mcpTools?: ReadonlyMap<string, AgentTool> },
   /** Asked before each model call beyond the agent's own cap (a squad's shared budget); false stops the turn. */
   takeIteration: () => boolean = () => true,
 ): Promise<AgentRun> {
   // Key holders are offered only the tools that scope themselves to what the owner published.
-  const offered = agent.availableTools.filter((name) => tools.has(name) && (!ctx.keyHolder || tools.get(name)?.forKeyHolders === true));
+  const own = agent.availableTools.filter((name) => tools.has(name) && (!ctx.keyHolder || tools.get(name)?.forKeyHolders === true));
+  // MCP tools (`<server>.<tool>`) come filtered for this turn and caller (mcp/mcp-toolbox.ts).
+  const mcp = turn.mcpTools ?? new Map<string, AgentTool>();
+  const offered = [...own, ...[...mcp.keys()].filter((name) => !tools.has(name))];
+  const toolNamed = (name: string) => mcp.get(name) ?? tools.get(name);
+  // Providers take function names of letters, digits, _ and - only: a dotted MCP name travels as `<server>__<tool>`.
+  const wire = (name: string) => name.replace(/\./g, '__');
+  const fromWire = new Map(offered.map((name) => [wire(name), name]));
   const maxModelCalls = Math.min(agent.maxIterations, turn.budget?.modelCalls ?? Number.POSITIVE_INFINITY);
   const maxToolCalls = turn.budget?.toolCalls ?? Number.POSITIVE_INFINITY;
   let toolCalls = 0;
-  const fileNote = turn.files.length > 0 ? `\n\nAttached files:\n${turn.files.map((f) => `- ${f.name ?? f.url} (${f.mime_type ?? 'unknown type'}): ${f.url}`).join('\n')}` : '';
-  const messages: ChatCallMessage[] = [{ role: 'system', content: systemPrompt(agent, offered) }, ...turn.history, { role: 'user', content: turn.query + fileNote }];
-  const toolSpecs: ChatCall['tools'] = offered.map((name) => ({ type: 'function', function: { name, description: tools.get(name)?.description, parameters: tools.get(name)?.parameters } }));
+  // The files themselves are fetched and read by the LLM service with each model call of the turn (file_urls, issue 19 item 1).
+  const fileNote = turn.files.length > 0 ? `\n\nAttached files (their content follows): ${turn.files.map((f) => f.name ?? f.url).join(', ')}` : '';
+  const messages: ChatCallMessage[] = [{ role: 'system', content: systemPrompt(agent, offered.map(wire)) }, ...turn.history, { role: 'user', content: turn.query + fileNote }];
+  const toolSpecs: ChatCall['tools'] = offered.map((name) => ({
+    type: 'function',
+    function: { name: wire(name), description: toolNamed(name)?.description, parameters: toolNamed(name)?.parameters },
+  }));
   const trace: TraceStep[] = [];
   const used = new Set<string>();
   let step = 0;
@@ -91,6 +105,7 @@ export async function runAgent(
         temperature: agent.temperature,
         ...(toolSpecs.length > 0 ? { tools: toolSpecs, tool_choice: 'auto' } : {}),
         ...(turn.dataShield ? { data_shield: turn.dataShield } : {}),
+        ...(turn.files.length > 0 ? { file_urls: turn.files } : {}),
       });
     } catch (err) {
       if (err instanceof InternalServiceError)
@@ -98,33 +113,41 @@ export async function runAgent(
       throw err;
     }
     const calls = reply.message.tool_calls ?? [];
-    trace.push({ step: ++step, type: 'model', provider: reply.provider, model: reply.model, tool_calls: calls.map((c) => c.function.name), ms: Math.round(performance.now() - started) });
+    trace.push({
+      step: ++step,
+      type: 'model',
+      provider: reply.provider,
+      model: reply.model,
+      tool_calls: calls.map((c) => fromWire.get(c.function.name) ?? c.function.name),
+      ms: Math.round(performance.now() - started),
+    });
     if (calls.length === 0) return { answer: reply.message.content, trace, tools_used: [...used] };
     messages.push({ role: 'assistant', content: reply.message.content || null, tool_calls: calls });
     for (const [index, call] of calls.entries()) {
       const args = argumentsOf(call.function.arguments);
-      const tool = offered.includes(call.function.name) ? tools.get(call.function.name) : undefined;
+      const name = fromWire.get(call.function.name) ?? call.function.name;
+      const tool = offered.includes(name) ? toolNamed(name) : undefined;
       const t0 = performance.now();
       let result: unknown;
       let error: string | undefined;
       if (index >= MAX_TOOL_CALLS_PER_REPLY) error = `not run: at most ${MAX_TOOL_CALLS_PER_REPLY} tool calls per reply`;
       else if (toolCalls >= maxToolCalls) error = `not run: at most ${maxToolCalls} tool calls per request`;
-      else if (!tool) error = `no tool named ${call.function.name} is available to this agent`;
+      else if (!tool) error = `no tool named ${name} is available to this agent`;
       else {
         toolCalls++;
         try {
           result = await tool.run(ctx, args);
-          used.add(call.function.name);
+          used.add(name);
         } catch (err) {
           // Our own errors say what the caller may know; anything else (a database message, say) is logged, not shown.
           if (err instanceof AppError) error = err.message;
           else {
             error = 'the tool failed';
-            ctx.logger?.error('agent tool failed', { tool: call.function.name, error: errorMessage(err) });
+            ctx.logger?.error('agent tool failed', { tool: name, error: errorMessage(err) });
           }
         }
       }
-      trace.push({ step: ++step, type: 'tool', tool: call.function.name, arguments: args, ok: error === undefined, ...(error !== undefined ? { error } : {}), ms: Math.round(performance.now() - t0) });
+      trace.push({ step: ++step, type: 'tool', tool: name, arguments: args, ok: error === undefined, ...(error !== undefined ? { error } : {}), ms: Math.round(performance.now() - t0) });
       const content = JSON.stringify(error !== undefined ? { error } : result) ?? 'null';
       messages.push({ role: 'tool', tool_call_id: call.id, content: content.length > TOOL_RESULT_MAX ? `${content.slice(0, TOOL_RESULT_MAX)}…` : content });
     }

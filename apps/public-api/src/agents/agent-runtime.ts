@@ -17,6 +17,10 @@ import { ConversationsService } from './conversations.service';
 import { createDataShieldSettings } from '../shield';
 import type { AgentEntity } from './agent.entity';
 import type { QuotasService } from '../identity';
+import { UsersRepository } from '../identity';
+import { mailEscalationNotifier } from './escalation/escalation-notifier';
+import { createGuardedFetch } from '@docflow/outbound-http';
+import { McpToolbox } from './mcp/mcp-toolbox';
 
 /** What agents, their conversations and squads run on: one LLM client and one tool set, shared by their features. */
 export interface AgentRuntime {
@@ -26,12 +30,25 @@ export interface AgentRuntime {
 }
 
 export function createAgentRuntime(
-  ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits'>,
-  deps: { documents: DocumentsModule; rag: RagModule; activities: WorkflowsModule['activities']; quotas: Pick<QuotasService, 'assertLlmBudget'> },
+  ctx: Pick<PlatformServices, 'config' | 'database' | 'logger' | 'limits' | 'mailer'>,
+  deps: {
+    documents: DocumentsModule;
+    rag: RagModule;
+    activities: WorkflowsModule['activities'];
+    quotas: Pick<QuotasService, 'assertLlmBudget'>;
+    credentialFields?: (ownerId: number, credentialId: number) => Promise<Record<string, string> | undefined>;
+  },
 ): AgentRuntime {
   const repo = new AgentsRepository(ctx.database);
-  const conversations = new ConversationsService(new ConversationsRepository(ctx.database));
   const logger = ctx.logger.child({ component: 'agents' });
+  const users = new UsersRepository(ctx.database);
+  const notifier = mailEscalationNotifier({
+    mailer: ctx.mailer,
+    ownerEmail: async (id) => (await users.findById(id))?.email,
+    consoleUrl: ctx.config.PUBLIC_BASE_URL,
+    logger,
+  });
+  const conversations = new ConversationsService(new ConversationsRepository(ctx.database), notifier);
   const llm = createLlmClient({ baseUrl: ctx.config.LLM_SERVICE_URL, serviceKey: ctx.config.SERVICE_KEY, timeoutMs: 120_000, logger });
   const squadsRepo = new SquadsRepository(ctx.database);
   const activities = deps.activities.repo;
@@ -65,6 +82,15 @@ export function createAgentRuntime(
     confirmations: new ComposerConfirmationsRepository(ctx.database),
     logger,
     shieldFor,
+    mcp: new McpToolbox({
+      fetch: createGuardedFetch({ allowedHosts: ctx.config.REST_API_ALLOWED_HOSTS, maxResponseBytes: 5 * 1024 * 1024 }),
+      ttlMs: ctx.config.MCP_TOOLS_TTL_SECONDS * 1000,
+      connectTimeoutMs: ctx.config.MCP_CONNECT_TIMEOUT_MS,
+      callTimeoutMs: ctx.config.MCP_CALL_TIMEOUT_MS,
+      resultMaxChars: ctx.config.MCP_RESULT_MAX_CHARS,
+      credentialFields: deps.credentialFields ?? (async () => undefined),
+      logger,
+    }),
   });
   const squads: SquadsService = new SquadsService(squadsRepo, repo, { llm, tools, shieldFor });
   return { agents, conversations, squads };

@@ -25,9 +25,11 @@ export interface ToolContext {
   /** The Composer's previews and their confirmations; without it the create tools never create (squad members). */
   confirmations?: ConfirmationGate;
   /** What this turn created, for the Composer's creation_result block. */
-  created?: { type: string; id: number; name: string }[];
+  created?: { type: ComposerRecordType; id: number; name: string }[];
   /** What this turn previewed, for the Composer's `<type>_preview` blocks. */
   previews?: ComposerPreview[];
+  /** Existing records the Composer's list tools returned this turn, for its `navigation` blocks. */
+  listed?: ListedRecord[];
   /** Where a tool's unexpected failure is logged (its message is not shown to the caller). */
   logger?: Logger;
 }
@@ -43,6 +45,13 @@ export interface ConfirmationGate {
 
 /** What the Composer creates. */
 export type ComposerRecordType = 'workflow' | 'agent' | 'squad' | 'prompt';
+
+/** A record a list tool returned: what a `navigation` block points to when the answer names it. */
+export interface ListedRecord {
+  kind: ComposerRecordType;
+  id: number;
+  name: string;
+}
 
 export interface ComposerPreview {
   type: ComposerRecordType;
@@ -88,6 +97,7 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
     parameters: NO_ARGS,
     async run(ctx) {
       const { rows } = await deps.activities.list(ctx.userId, parseListQuery(FIRST_PAGE, activityListSpec));
+      ctx.listed?.push(...rows.map((a) => ({ kind: 'workflow' as const, id: a.id, name: a.name })));
       return rows.map((a) => ({ id: a.id, name: a.name, description: a.description, status: a.status, level: a.level }));
     },
   };
@@ -139,7 +149,9 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
         description: 'List the agents the user can use: id, name, slug, goal.',
         parameters: NO_ARGS,
         async run(ctx) {
-          return (await deps.agents.visibleTo(ctx.userId)).map((g) => ({ id: g.id, name: g.name, slug: g.slug, goal: g.goal }));
+          const rows = await deps.agents.visibleTo(ctx.userId);
+          ctx.listed?.push(...rows.map((g) => ({ kind: 'agent' as const, id: g.id, name: g.name })));
+          return rows.map((g) => ({ id: g.id, name: g.name, slug: g.slug, goal: g.goal }));
         },
       },
     ],
@@ -149,7 +161,9 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
         description: 'List the prompts the user can use: id, title, type, level.',
         parameters: NO_ARGS,
         async run(ctx) {
-          return (await deps.prompts.visibleTo(ctx.userId)).slice(0, 200).map((p) => ({ id: p.id, title: p.title, type: p.type, level: p.level }));
+          const rows = (await deps.prompts.visibleTo(ctx.userId)).slice(0, 200);
+          ctx.listed?.push(...rows.map((p) => ({ kind: 'prompt' as const, id: p.id, name: p.title })));
+          return rows.map((p) => ({ id: p.id, title: p.title, type: p.type, level: p.level }));
         },
       },
     ],
@@ -159,7 +173,9 @@ export function agentTools(deps: AgentToolsDeps): ReadonlyMap<string, AgentTool>
         description: 'List the squads (teams of agents) the user can kick off: id, name, slug, process, members, task ids.',
         parameters: NO_ARGS,
         async run(ctx) {
-          return (await deps.squads.listOwned(ctx.userId)).map((s) => ({
+          const rows = await deps.squads.listOwned(ctx.userId);
+          ctx.listed?.push(...rows.map((s) => ({ kind: 'squad' as const, id: s.id, name: s.name })));
+          return rows.map((s) => ({
             id: s.id,
             name: s.name,
             slug: s.slug,

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { requireServiceAuth } from '@docflow/internal-auth';
 import { listQueryString, parseListQuery } from '@docflow/list-query';
-import { BadRequestError, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { BadRequestError, NotFoundError, parseBody, TooManyRequestsError } from '@docflow/service-kit';
 import { idParam, publicCors, streamChat, wantsEventStream } from '../platform';
 import { currentUser } from '../identity';
 import type { ApiFeature, PlatformServices } from '../platform';
@@ -13,6 +13,7 @@ import { AGENT_NOT_FOUND } from './agents.service';
 import { conversationListSpec } from './conversations.repository';
 import { DEFAULT_MESSAGE_LIMIT, toSessionView } from './conversations.service';
 import type { AuthGuards } from '../identity';
+import { HumanReplyBody } from './escalation/escalation.dto';
 
 function agentId(value: unknown): number {
   const id = idParam(value);
@@ -125,6 +126,16 @@ export function createAgentsFeature(runtime: Pick<AgentRuntime, 'agents' | 'conv
       api.put('/internal/agent-conversations/:sessionId/escalate', requireService, async (req, res) => {
         await conversations.escalate(String(req.params['sessionId']), undefined, parseEscalation(req.body));
         res.json({ success: true });
+      });
+
+      api.get('/agent-conversations/escalated', requireAuth, async (req, res) => {
+        res.json({ data: await conversations.awaitingPerson(currentUser(req).id) });
+      });
+
+      api.post('/agent-conversations/:sessionId/human-reply', requireAuth, async (req, res) => {
+        const { content } = parseBody(HumanReplyBody, req.body, { firstErrorOnly: true });
+        const user = currentUser(req);
+        res.status(201).json({ data: await conversations.replyAsPerson(String(req.params['sessionId']), { id: user.id, email: user.email }, content) });
       });
 
       api.delete('/agent-conversations/:sessionId', requireAuth, async (req, res) => {

@@ -238,13 +238,41 @@ describe('agents (spec 2.10, 4.11)', () => {
     expect(confirmed.status).toBe(200);
     const body = confirmed.body as ChatAnswer;
     expect(body.tools_used).toEqual(['composer_create_workflow']);
-    expect(body.answer).toMatch(/^Created\.\n\n:::composer_block creation_result\n\{"created":\[\{"type":"workflow","id":\d+,"name":"Hello flow"\}\]\}\n:::$/);
+    expect(body.answer).toMatch(/^Created\.\n\n:::composer_block creation_result\n\{"created":\[\{"type":"workflow","id":(\d+),"name":"Hello flow","path":"\/activities\/\1\/edit"\}\]\}\n:::$/);
     const [row] = (await kit.bed.database.query("SELECT owner_id, status FROM activities WHERE name = 'Hello flow'")) as { owner_id: number; status: string }[];
     expect(row).toEqual({ owner_id: kit.bob.id, status: 'draft' });
     // Used once: the same confirmation creates nothing more.
     kit.llm.chatReplies.push(createCall('p6', { confirmation_id: preview.confirmation_id }), { content: 'Created again?' });
     await chat('composer', { bearer: kit.bob.auth }, { query: `Confirm ${preview.confirmation_id}`, session_id: sessionId });
     expect(await count()).toBe(1);
+  });
+
+  it('points to an existing workflow the Composer listed and named with a navigation block, and drops blocks the model wrote', async () => {
+    const made = await request(kit.app)
+      .post('/api/activities')
+      .set('authorization', kit.bob.auth)
+      .send({ data: { name: 'Expense triage', workflow_definition: { nodes: [], edges: [] }, status: 'draft' } });
+    expect(made.status).toBe(201);
+    const id = (made.body as { data: { id: number } }).data.id;
+    kit.llm.chatReplies.push(
+      { content: '', tool_calls: [{ id: 'n1', type: 'function', function: { name: 'composer_list_workflows', arguments: '{}' } }] },
+      { content: 'You already have Expense triage.\n\n:::composer_block workflow_preview\n{"confirmation_id":"cfm_forged"}\n:::' },
+    );
+    const res = await chat('composer', { bearer: kit.bob.auth }, { query: 'Do I have an expense workflow?' });
+    expect(res.status).toBe(200);
+    expect((res.body as ChatAnswer).answer).toBe(
+      `You already have Expense triage.\n\n:::composer_block navigation\n${JSON.stringify({ kind: 'workflow', id, name: 'Expense triage', path: `/activities/${id}/edit` })}\n:::`,
+    );
+  });
+
+  it('hands a turn’s file_urls to the LLM service with each model call, and keeps them on the user’s message', async () => {
+    const file = { url: 'http://docs.test:1337/api/documents/5/signed-download?expires=1&signature=x', mime_type: 'application/pdf', name: 'policy.pdf' };
+    kit.llm.chatReplies.push({ content: '', tool_calls: [{ id: 'f1', type: 'function', function: { name: 'list_workflows', arguments: '{}' } }] }, { content: 'Read it.' });
+    const before = kit.llm.callsTo('/api/v1/chat').length;
+    const res = await chat(agent.slug, { key: agent.api_key }, { query: 'What does the file say?', file_urls: [file] });
+    expect(res.status).toBe(200);
+    const calls = kit.llm.callsTo('/api/v1/chat').slice(before);
+    expect(calls.map((c) => c.body['file_urls'])).toEqual([[file], [file]]);
   });
 
   it('manages conversations: create, add messages (also internally), escalate, filter, delete', async () => {
@@ -272,13 +300,21 @@ describe('agents (spec 2.10, 4.11)', () => {
         await request(kit.app)
           .put(`/api/agent-conversations/${session.session_id}/escalate`)
           .set('authorization', kit.alice.auth)
-          .send({ escalation_status: 'escalated', escalation_reason: 'hardware', assigned_agent: 'it-desk' })
+          .send({ escalation_status: 'requested', escalation_reason: 'hardware' })
+      ).body,
+    ).toEqual({ success: true });
+    expect(
+      (
+        await request(kit.app)
+          .put(`/api/internal/agent-conversations/${session.session_id}/escalate`)
+          .set('X-Service-Key', SERVICE_KEY)
+          .send({ escalation_status: 'assigned', assigned_agent: 'it-desk' })
       ).body,
     ).toEqual({ success: true });
     const filtered = (await request(kit.app).get(`/api/agent-conversations?filters[agent_id][$eq]=${agent.id}`).set('authorization', kit.alice.auth)).body as { data: SessionView[] };
     expect(filtered.data.find((s) => s.session_id === session.session_id)).toMatchObject({
       message_count: 2,
-      escalation_status: 'escalated',
+      escalation_status: 'assigned',
       escalation_reason: 'hardware',
       assigned_agent: 'it-desk',
     });

@@ -8,7 +8,7 @@ import { createAgentsFeature } from './agents.feature';
 import { createChatbotsFeature } from './chatbots/chatbots.feature';
 import { createSquadsFeature } from './squads/squads.feature';
 
-export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> {
+export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits' | 'mailer'> {
   auth: AuthGuards;
   /** Agents' tools read documents; chatbots and agents answer from RAG. */
   documents: DocumentsModule;
@@ -17,6 +17,8 @@ export interface AgentsModuleDeps extends Pick<PlatformServices, 'config' | 'dat
   activities: WorkflowsModule['activities'];
   /** Public chats stop once the owner's monthly LLM cost quota is used up. */
   quotas: QuotasService;
+  /** The owner's credential's fields (the credential store), for agents' MCP servers. */
+  credentialFields(ownerId: number, credentialId: number): Promise<Record<string, string> | undefined>;
 }
 
 export interface AgentsModule {
@@ -25,7 +27,7 @@ export interface AgentsModule {
 
 /** Agents and their conversations, squads, chatbots and the Composer's tools, over one LLM client. */
 export function createAgentsModule(deps: AgentsModuleDeps): AgentsModule {
-  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities, quotas: deps.quotas });
+  const runtime = createAgentRuntime(deps, { documents: deps.documents, rag: deps.rag, activities: deps.activities, quotas: deps.quotas, credentialFields: deps.credentialFields });
   const needs = { config: deps.config, database: deps.database, openapi: deps.openapi, limits: deps.limits, logger: deps.logger, auth: deps.auth };
   return {
     features: {

@@ -24,7 +24,24 @@ const agentFields = {
   conversational: { type: 'boolean', default: false },
   branding: { type: 'object' },
   welcome_message: { type: ['string', 'null'] },
-  mcp_servers: { type: 'array', items: { type: 'object' } },
+  mcp_servers: {
+    type: 'array',
+    maxItems: 20,
+    description:
+      'MCP servers whose tools the agent may call, offered as <server>.<tool>: url over Streamable HTTP (or SSE), allowed_tools filters them, public_tools are those key holders get, credential_id one of the owner’s credentials (token sent as a bearer token)',
+    items: {
+      type: 'object',
+      required: ['name', 'url'],
+      properties: {
+        name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+        url: { type: 'string' },
+        transport: { type: 'string', enum: ['streamable_http', 'sse'] },
+        credential_id: { type: 'integer' },
+        allowed_tools: { type: 'array', items: { type: 'string' } },
+        public_tools: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  },
   public_collection_id: { type: ['integer', 'null'], description: 'One of the owner’s collections: the only documents key holders may list and search' },
   allowed_origins: { type: 'array', items: { type: 'string' }, description: 'Sites whose pages may call the public chat (hostnames, origins or *.domain); empty accepts any origin' },
   active: { type: 'boolean', default: true },
@@ -49,10 +66,60 @@ const messageBody = {
 const escalationBody = {
   type: 'object',
   required: ['escalation_status'],
-  properties: { escalation_status: { type: 'string' }, escalation_reason: { type: ['string', 'null'] }, assigned_agent: { type: ['string', 'null'] } },
+  properties: {
+    escalation_status: {
+      type: 'string',
+      enum: ['none', 'requested', 'assigned', 'resolved', 'dismissed'],
+      description:
+        'Moves allowed: none → requested; requested → assigned or dismissed; assigned → assigned (reassign), resolved or dismissed; resolved or dismissed → requested. Any other move is 409 naming the allowed ones.',
+    },
+    escalation_reason: { type: ['string', 'null'] },
+    assigned_agent: { type: ['string', 'null'], description: 'Required to assign; an e-mail address is notified by mail (otherwise the owner is)' },
+  },
+};
+
+const recordKind = { type: 'string', enum: ['workflow', 'agent', 'squad', 'prompt'] };
+const consolePath = { type: 'string', description: 'Where the console shows the record: /activities/{id}/edit, /agents?agent={id}, /agents?squad={id} or /prompts?prompt={id}' };
+
+/** Spec 2.10: the data of each `:::composer_block <type>` marker (the JSON line between the type and the closing `:::`). */
+export const COMPOSER_BLOCK_SCHEMAS: Record<string, Record<string, unknown>> = {
+  ...Object.fromEntries(
+    (['workflow', 'agent', 'squad', 'prompt'] as const).map((kind) => [
+      `ComposerBlock_${kind}_preview`,
+      {
+        type: 'object',
+        required: ['tool', 'confirmation_id', 'expires_at', 'data'],
+        description: `A composer_create_${kind} call previewed: nothing is created yet. Confirming sends a message that names confirmation_id; the creation then uses exactly \`data\`.`,
+        properties: {
+          tool: { const: `composer_create_${kind}` },
+          confirmation_id: { type: 'string', pattern: '^cfm_', description: 'Server-issued, bound to the tool, these exact arguments and the user; used once; expires after 15 minutes' },
+          expires_at: { type: 'string', format: 'date-time' },
+          data: { type: 'object', description: 'The exact arguments the creation will use' },
+        },
+      },
+    ]),
+  ),
+  ComposerBlock_navigation: {
+    type: 'object',
+    required: ['kind', 'id', 'name', 'path'],
+    description: 'An existing record the reply points to (one the Composer’s list tools returned this turn and the answer names)',
+    properties: { kind: recordKind, id: { type: 'integer' }, name: { type: 'string' }, path: consolePath },
+  },
+  ComposerBlock_creation_result: {
+    type: 'object',
+    required: ['created'],
+    description: 'What this turn created',
+    properties: {
+      created: {
+        type: 'array',
+        items: { type: 'object', required: ['type', 'id', 'name', 'path'], properties: { type: recordKind, id: { type: 'integer' }, name: { type: 'string' }, path: consolePath } },
+      },
+    },
+  },
 };
 
 export function describeAgentRoutes(openapi: OpenApiRegistry): void {
+  for (const [name, schema] of Object.entries(COMPOSER_BLOCK_SCHEMAS)) openapi.addSchema(name, schema);
   openapi.addSchema('Agent', {
     type: 'object',
     properties: {
@@ -74,7 +141,8 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
       active: { type: 'boolean' },
       agent_config: { type: 'object' },
       agent_id: { type: ['integer', 'null'] },
-      escalation_status: { type: ['string', 'null'] },
+      escalation_status: { type: 'string', enum: ['none', 'requested', 'assigned', 'resolved', 'dismissed'] },
+      escalation_updated_at: { type: ['string', 'null'] },
       escalation_reason: { type: ['string', 'null'] },
       assigned_agent: { type: ['string', 'null'] },
       createdAt: { type: 'string' },
@@ -99,7 +167,7 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
   openapi.add('post', '/agents/{slug}/public-chat', {
     description: CHAT_STREAM_DESCRIPTION,
     summary:
-      'Chat with an agent: X-Agent-Key, or the owner’s bearer token (any user’s for the Composer and other system agents). Key holders get only the document tools, over the agent’s public collection; requests are limited per key and per session (429), and each request’s model and tool calls are capped.',
+      'Chat with an agent: X-Agent-Key, or the owner’s bearer token (any user’s for the Composer and other system agents). Key holders get only the document tools, over the agent’s public collection; requests are limited per key and per session (429), and each request’s model and tool calls are capped. The answer may end with `:::composer_block <type>` markers written by the server (never the model): a line with the marker and type, one line of JSON data, a line `:::`; the data of each type is the schema ComposerBlock_<type>.',
     tags: ['agents'],
     parameters: [
       slugParam,
@@ -207,7 +275,22 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     parameters: [sessionParam],
     requestBody: escalationBody,
     responses: { 200: { description: 'Escalated', schema: success } },
-    errors: [400, 404],
+    errors: [400, 404, 409],
+  });
+  openapi.add('get', '/agent-conversations/escalated', {
+    summary: 'The caller’s conversations waiting for or held by a person (escalation requested or assigned), the longest-waiting first',
+    tags: ['agents'],
+    responses: { 200: { description: 'Sessions', schema: dataOf({ type: 'array', items: ref('AgentConversation') }) } },
+    errors: [401],
+  });
+  openapi.add('post', '/agent-conversations/{sessionId}/human-reply', {
+    summary:
+      'Reply as a person to an escalated conversation (requested or assigned; a reply to a request assigns it to the caller): an assistant message with metadata.human true, which the visitor gets on their next public-chat turn',
+    tags: ['agents'],
+    parameters: [sessionParam],
+    requestBody: { type: 'object', required: ['content'], properties: { content: { type: 'string', maxLength: 100000 } } },
+    responses: { 201: { description: 'The message', schema: dataOf(message) } },
+    errors: [400, 401, 404, 409],
   });
   openapi.add('put', '/internal/agent-conversations/{sessionId}/escalate', {
     summary: 'Escalate a session (internal services, X-Service-Key)',
@@ -216,7 +299,7 @@ export function describeAgentRoutes(openapi: OpenApiRegistry): void {
     parameters: [sessionParam, { name: 'X-Service-Key', in: 'header', required: true, schema: { type: 'string' } }],
     requestBody: escalationBody,
     responses: { 200: { description: 'Escalated', schema: success } },
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 409],
   });
   openapi.add('delete', '/agent-conversations/{sessionId}', {
     summary: 'Delete a session and its messages',

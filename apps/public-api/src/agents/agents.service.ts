@@ -7,11 +7,13 @@ import { apiKeyMatches, newApiKey, originAllowed, PER_MINUTE, type RateLimits, s
 import { slugify } from '../platform';
 import type { AgentEntity } from './agent.entity';
 import { type AgentRun, type RequestBudget, runAgent } from './agent-runner';
-import { composerBlocksOf } from './composer-tools';
-import type { AgentTool, ComposerPreview, ConfirmationGate } from './agent-tools';
+import { composerBlocksOf, navigationTargets, withoutModelBlocks } from './composer-tools';
+import type { AgentTool, ComposerPreview, ComposerRecordType, ConfirmationGate, ListedRecord } from './agent-tools';
 import type { AgentSettings, FileRef } from './agents.dto';
 import type { AgentsRepository } from './agents.repository';
+import type { McpToolbox } from './mcp/mcp-toolbox';
 import { CONVERSATION_NOT_FOUND, type ConversationsService } from './conversations.service';
+import { awaitsPerson, type EscalationStatus, HOLD_MESSAGE } from './escalation/escalation-states';
 
 export const AGENT_NOT_FOUND = 'Agent not found';
 /** How many earlier messages a conversational agent sees. */
@@ -60,6 +62,8 @@ export interface AgentsServiceDeps {
   shieldFor?: (agent: AgentEntity) => Promise<DataShieldOptions | undefined>;
   /** Refuses (429) a chat once the acting user's monthly LLM cost quota is used up (issue 18). */
   llmBudget?: (userId: number) => Promise<void>;
+  /** The agent's MCP servers' tools, listed at the start of each turn (mcp/mcp-toolbox.ts). */
+  mcp?: Pick<McpToolbox, 'open'>;
 }
 
 /** Who asks a public chat: a key holder, or a signed-in user. */
@@ -212,7 +216,7 @@ export class AgentsService {
     slug: string,
     caller: ChatCaller,
     turn: { query: string; sessionId?: string; files: FileRef[]; accepted?: (start: { session_id: string }) => void },
-  ): Promise<AgentRun & { session_id: string }> {
+  ): Promise<AgentRun & { session_id: string; escalation_status: EscalationStatus }> {
     const agent = await this.deps.repo.findBySlug(slug);
     if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
     let actingUser: number;
@@ -248,28 +252,64 @@ export class AgentsService {
     await this.limit(`agent-session:${session.id}`, limits.perSession, 'in this session');
     // Checks passed: a streamed answer starts here, before the model calls.
     turn.accepted?.({ session_id: session.sessionId });
+    if (awaitsPerson(session.escalationStatus)) return this.heldTurn(session, turn);
 
     const history: ChatCallMessage[] = agent.conversational
       ? (await conversations.history(session.id, HISTORY)).filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }))
       : [];
-    const created: { type: string; id: number; name: string }[] = [];
+    const created: { type: ComposerRecordType; id: number; name: string }[] = [];
     const previews: ComposerPreview[] = [];
+    const listed: ListedRecord[] = [];
     // Only the signed-in user whose account the tools write to can confirm a creation: a key
     // holder (a visitor of a public widget) never confirms for the agent's owner.
     const confirmations: ConfirmationGate = { allowed: 'user' in caller, userMessage: turn.query, store: this.deps.confirmations };
     const role = 'user' in caller ? caller.user.role : ('user' as const);
     // Key holders reach only the documents of the collection the owner made public to this agent.
     const publicDocumentIds = keyHash === null ? undefined : agent.publicCollectionId === null ? [] : await this.deps.collections.documentIds(agent.publicCollectionId);
-    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, logger: this.deps.logger };
+    const ctx = { userId: actingUser, role, keyHolder: keyHash !== null, publicDocumentIds, confirmations, created, previews, listed, logger: this.deps.logger };
     const dataShield = await this.deps.shieldFor?.(agent);
-    const run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, { history, query: turn.query, files: turn.files, budget: limits.budget, ...(dataShield ? { dataShield } : {}) });
-    // What the Composer previewed (with the confirmation id a client's confirm button sends) and created this turn (2.10 blocks).
-    const blocks = composerBlocksOf(previews, created);
-    if (blocks !== '') run.answer = `${run.answer}\n\n${blocks}`;
+    // Key holders get only the MCP tools the owner marked public; a server that is down only loses its tools for this turn.
+    const mcp = await this.deps.mcp?.open(agent, keyHash !== null);
+    let run: AgentRun;
+    try {
+      run = await runAgent(this.deps.llm, this.deps.tools, agent, ctx, {
+        history,
+        query: turn.query,
+        files: turn.files,
+        budget: limits.budget,
+        ...(dataShield ? { dataShield } : {}),
+        ...(mcp ? { mcpTools: mcp.tools } : {}),
+      });
+    } finally {
+      await mcp?.close();
+    }
+    // The server, not the model, writes the 2.10 blocks: what the answer points to among the records listed this turn,
+    // what the Composer previewed (with the confirmation id a client's confirm button sends) and what it created.
+    run.answer = withoutModelBlocks(run.answer);
+    const blocks = composerBlocksOf(previews, created, navigationTargets(run.answer, listed, created));
+    if (blocks !== '') run.answer = run.answer === '' ? blocks : `${run.answer}\n\n${blocks}`;
     await conversations.append(session.id, [
       { role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null },
       { role: 'assistant', content: run.answer, metadata: { tools_used: run.tools_used, steps: run.trace.length }, attachments: null },
     ]);
-    return { ...run, session_id: session.sessionId };
+    return { ...run, session_id: session.sessionId, escalation_status: session.escalationStatus };
+  }
+
+  /**
+   * A turn of a conversation a person holds (issue 19, item 4): the agent does not answer. The visitor's
+   * message is kept; the answer is what the person replied since the visitor's previous message, or
+   * else that a person will reply.
+   */
+  private async heldTurn(
+    session: { id: number; sessionId: string; escalationStatus: EscalationStatus },
+    turn: { query: string; files: FileRef[] },
+  ): Promise<AgentRun & { session_id: string; escalation_status: EscalationStatus }> {
+    const { conversations } = this.deps;
+    const recent = await conversations.history(session.id, HISTORY);
+    const lastVisitor = recent.map((m) => m.role).lastIndexOf('user');
+    const replies = recent.slice(lastVisitor + 1).filter((m) => m.role === 'assistant' && m.metadata['human'] === true);
+    await conversations.append(session.id, [{ role: 'user', content: turn.query, metadata: {}, attachments: turn.files.length > 0 ? turn.files.map((f) => ({ ...f })) : null }]);
+    const answer = replies.length > 0 ? replies.map((m) => m.content).join('\n\n') : HOLD_MESSAGE;
+    return { answer, trace: [], tools_used: [], session_id: session.sessionId, escalation_status: session.escalationStatus };
   }
 }

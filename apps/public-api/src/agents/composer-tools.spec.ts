@@ -1,6 +1,6 @@
 import type { ActivitiesService } from '../workflows';
 import type { PromptsService } from '../documents';
-import type { ComposerPreview, ConfirmationGate, ToolContext } from './agent-tools';
+import type { ComposerPreview, ComposerRecordType, ConfirmationGate, ToolContext } from './agent-tools';
 import { argumentsHash } from './composer-confirmations.repository';
 import { composerBlock, composerBlocksOf, composerCreateTools } from './composer-tools';
 
@@ -36,7 +36,7 @@ function setup(role: 'user' | 'super_admin' = 'user') {
   });
   const store = memoryStore();
   const previews: ComposerPreview[] = [];
-  const created: { type: string; id: number; name: string }[] = [];
+  const created: { type: ComposerRecordType; id: number; name: string }[] = [];
   const ctx = (userMessage: string, allowed = true, userId = 3): ToolContext => ({ userId, role, confirmations: { allowed, userMessage, store }, previews, created });
   const createPrompt = (c: ToolContext, args: Record<string, unknown>) => tools.get('composer_create_prompt')!.run(c, args);
   return { prompts, store, previews, created, ctx, createPrompt };
@@ -102,7 +102,7 @@ describe('composerBlock', () => {
   it('ends a turn with its previews, then what it created', () => {
     const blocks = composerBlocksOf([{ type: 'agent', confirmation_id: 'cfm_1', expires_at: 'x', data: { name: 'A' } }], [{ type: 'prompt', id: 2, name: 'P' }]);
     expect(blocks).toBe(
-      ':::composer_block agent_preview\n{"confirmation_id":"cfm_1","expires_at":"x","data":{"name":"A"}}\n:::\n\n:::composer_block creation_result\n{"created":[{"type":"prompt","id":2,"name":"P"}]}\n:::',
+      ':::composer_block agent_preview\n{"tool":"composer_create_agent","confirmation_id":"cfm_1","expires_at":"x","data":{"name":"A"}}\n:::\n\n:::composer_block creation_result\n{"created":[{"type":"prompt","id":2,"name":"P","path":"/prompts?prompt=2"}]}\n:::',
     );
   });
 });

@@ -2,19 +2,78 @@ import { AppError, parseBody } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { CreateActivityBody, type ActivitiesService } from '../workflows';
 import { CreatePromptBody, parsePromptBody, type PromptsService } from '../documents';
-import type { AgentTool, ComposerPreview, ComposerRecordType, ToolContext } from './agent-tools';
+import type { AgentTool, ComposerPreview, ComposerRecordType, ListedRecord, ToolContext } from './agent-tools';
+
+export type ComposerBlockType = 'workflow_preview' | 'agent_preview' | 'squad_preview' | 'prompt_preview' | 'navigation' | 'creation_result';
 
 /** A `:::composer_block` marker as the Composer's replies embed them (2.10): the type, then its data as JSON. */
-export function composerBlock(type: 'workflow_preview' | 'agent_preview' | 'squad_preview' | 'prompt_preview' | 'navigation' | 'creation_result', data: unknown): string {
+export function composerBlock(type: ComposerBlockType, data: unknown): string {
   return `:::composer_block ${type}\n${JSON.stringify(data)}\n:::`;
 }
 
 const PREVIEW_BLOCKS = { workflow: 'workflow_preview', agent: 'agent_preview', squad: 'squad_preview', prompt: 'prompt_preview' } as const satisfies Record<ComposerRecordType, string>;
 
-/** The blocks a turn's answer ends with: one `<type>_preview` per preview issued, then the creation_result. */
-export function composerBlocksOf(previews: readonly ComposerPreview[], created: readonly { type: string; id: number; name: string }[]): string {
-  const blocks = previews.map((p) => composerBlock(PREVIEW_BLOCKS[p.type], { confirmation_id: p.confirmation_id, expires_at: p.expires_at, data: p.data }));
-  if (created.length > 0) blocks.push(composerBlock('creation_result', { created }));
+/** Where the console shows a record of each kind (apps/console/src/App.tsx routes). */
+export function consolePath(kind: ComposerRecordType, id: number): string {
+  switch (kind) {
+    case 'workflow':
+      return `/activities/${id}/edit`;
+    case 'agent':
+      return `/agents?agent=${id}`;
+    case 'squad':
+      return `/agents?squad=${id}`;
+    case 'prompt':
+      return `/prompts?prompt=${id}`;
+    default: {
+      const never: never = kind;
+      throw new Error(`unknown record kind ${String(never)}`);
+    }
+  }
+}
+
+/** A block only the server writes: any the model wrote itself (a forged preview, say) is taken out of its answer. */
+const MODEL_WRITTEN_BLOCK = /:::composer_block[^\n]*\n[\s\S]*?\n:::/g;
+
+export function withoutModelBlocks(answer: string): string {
+  return answer
+    .replace(MODEL_WRITTEN_BLOCK, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Shortest name a navigation block is matched on: shorter ones ("A", "HR") would point at records the answer never meant. */
+const NAME_MIN = 3;
+
+/**
+ * The records of `listed` that the answer points to, by name (case-insensitive, whole words) or as `#<id>`
+ * next to their kind; each record once, those created this turn left to creation_result.
+ */
+export function navigationTargets(answer: string, listed: readonly ListedRecord[], created: readonly { type: string; id: number }[]): ListedRecord[] {
+  const lower = answer.toLowerCase();
+  const seen = new Set(created.map((c) => `${c.type}:${c.id}`));
+  const out: ListedRecord[] = [];
+  for (const r of listed) {
+    const key = `${r.kind}:${r.id}`;
+    if (seen.has(key)) continue;
+    const name = r.name.trim().toLowerCase();
+    const named = name.length >= NAME_MIN && new RegExp(`(^|[^\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(lower);
+    const byId = new RegExp(`\\b${r.kind}\\s*#${r.id}\\b`, 'i').test(answer);
+    if (!named && !byId) continue;
+    seen.add(key);
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The blocks a turn's answer ends with (2.10; schemas in agents.openapi.ts and docs/decisions.md):
+ * a `navigation` block per existing record the answer points to, one `<type>_preview` per preview
+ * issued, then the creation_result.
+ */
+export function composerBlocksOf(previews: readonly ComposerPreview[], created: readonly { type: ComposerRecordType; id: number; name: string }[], navigation: readonly ListedRecord[] = []): string {
+  const blocks = navigation.map((r) => composerBlock('navigation', { kind: r.kind, id: r.id, name: r.name, path: consolePath(r.kind, r.id) }));
+  blocks.push(...previews.map((p) => composerBlock(PREVIEW_BLOCKS[p.type], { tool: `composer_create_${p.type}`, confirmation_id: p.confirmation_id, expires_at: p.expires_at, data: p.data })));
+  if (created.length > 0) blocks.push(composerBlock('creation_result', { created: created.map((c) => ({ ...c, path: consolePath(c.type, c.id) })) }));
   return blocks.join('\n\n');
 }
 

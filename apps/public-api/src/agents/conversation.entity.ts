@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { EscalationStatus } from './escalation/escalation-states';
 
 @Entity({ name: 'agent_conversations' })
 export class ConversationEntity {
@@ -30,8 +31,11 @@ export class ConversationEntity {
   @Column({ name: 'message_count', type: 'integer' })
   messageCount!: number;
 
-  @Column({ name: 'escalation_status', type: 'varchar', length: 50, nullable: true })
-  escalationStatus!: string | null;
+  @Column({ name: 'escalation_status', type: 'varchar', length: 50, default: 'none' })
+  escalationStatus!: EscalationStatus;
+
+  @Column({ name: 'escalation_updated_at', type: 'timestamptz', nullable: true })
+  escalationUpdatedAt!: Date | null;
 
   @Column({ name: 'escalation_reason', type: 'text', nullable: true })
   escalationReason!: string | null;

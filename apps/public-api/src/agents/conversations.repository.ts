@@ -2,6 +2,7 @@ import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-qu
 import { uniqueViolation } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../platform';
 import { AgentMessageEntity, ConversationEntity } from './conversation.entity';
+import type { EscalationStatus } from './escalation/escalation-states';
 
 export const conversationListSpec = defineListSpec({
   fields: {
@@ -24,7 +25,7 @@ export interface NewMessage {
 }
 
 export interface Escalation {
-  escalationStatus: string;
+  escalationStatus: EscalationStatus;
   escalationReason?: string | null;
   assignedAgent?: string | null;
 }
@@ -53,7 +54,7 @@ export class ConversationsRepository {
   /** The new session; when its session_id was taken meanwhile (two first turns at once), the one that was. */
   async insert(row: Pick<ConversationEntity, 'sessionId' | 'ownerId' | 'agentId' | 'title' | 'agentConfig' | 'apiKeyHash'>): Promise<ConversationEntity> {
     try {
-      return await this.sessions.save(this.sessions.create({ ...row, active: true, messageCount: 0 }));
+      return await this.sessions.save(this.sessions.create({ ...row, active: true, messageCount: 0, escalationStatus: 'none', escalationUpdatedAt: null }));
     } catch (err) {
       const existing = uniqueViolation(err) !== undefined ? await this.findBySession(row.sessionId) : null;
       if (existing) return existing;
@@ -76,15 +77,34 @@ export class ConversationsRepository {
     });
   }
 
-  async escalate(conversationId: number, e: Escalation): Promise<void> {
-    await this.sessions.update(
-      { id: conversationId },
+  /**
+   * Moves the session from `from` to the escalation in one compare-and-set: the updated session, or
+   * undefined when its status is no longer `from` (another request moved it first).
+   */
+  async escalate(conversationId: number, from: EscalationStatus, e: Escalation): Promise<ConversationEntity | undefined> {
+    const result = await this.sessions.update(
+      { id: conversationId, escalationStatus: from },
       {
         escalationStatus: e.escalationStatus,
+        escalationUpdatedAt: new Date(),
         ...(e.escalationReason !== undefined ? { escalationReason: e.escalationReason } : {}),
         ...(e.assignedAgent !== undefined ? { assignedAgent: e.assignedAgent } : {}),
       },
     );
+    if (!result.affected) return undefined;
+    return (await this.sessions.findOneBy({ id: conversationId })) ?? undefined;
+  }
+
+  /** The owner's sessions waiting for or held by a person, the longest-waiting first. */
+  listAwaitingPerson(ownerId: number, limit: number): Promise<ConversationEntity[]> {
+    return this.sessions.find({
+      where: [
+        { ownerId, escalationStatus: 'requested' },
+        { ownerId, escalationStatus: 'assigned' },
+      ],
+      order: { escalationUpdatedAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
   }
 
   async delete(conversationId: number): Promise<void> {

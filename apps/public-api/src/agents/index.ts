@@ -9,6 +9,7 @@ import { DropAgentKeySealed1764000000137 } from './migrations/1764000000137-Drop
 import { CreateComposerConfirmations1764000000138 } from './migrations/1764000000138-CreateComposerConfirmations';
 import { AgentPublicScope1764000000139 } from './migrations/1764000000139-AgentPublicScope';
 import { AgentAllowedOrigins1764000000252 } from './migrations/1764000000252-AgentAllowedOrigins';
+import { EscalationStates1764000000270 } from './migrations/1764000000270-EscalationStates';
 import { SquadEntity } from './squads/squad.entity';
 
 export { createAgentsModule } from './agents.module';
@@ -23,5 +24,6 @@ export const AGENTS_MIGRATIONS = [
   CreateComposerConfirmations1764000000138,
   AgentPublicScope1764000000139,
   AgentAllowedOrigins1764000000252,
+  EscalationStates1764000000270,
 ];
 export { agentsUserData } from './user-data';

@@ -270,6 +270,40 @@ export class PublicApiConfig extends BaseConfig {
   @Max(500)
   AGENT_CHAT_MAX_TOOL_CALLS = 20;
 
+  /** `host:port` entries agents' MCP servers may be reached on although private or loopback (as for REST nodes). */
+  @EnvList()
+  @IsArray()
+  @IsString({ each: true })
+  REST_API_ALLOWED_HOSTS: string[] = [];
+
+  /** How long an MCP server's tool list is reused before it is listed again. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  MCP_TOOLS_TTL_SECONDS = 60;
+
+  /** Connecting to an MCP server and listing its tools, per server and turn. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  MCP_CONNECT_TIMEOUT_MS = 5000;
+
+  /** One MCP tool call. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  MCP_CALL_TIMEOUT_MS = 15000;
+
+  /** Characters of an MCP tool's result the model gets; the rest is cut. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(1000000)
+  MCP_RESULT_MAX_CHARS = 8000;
+
   /** Agent public-chat requests a minute with one agent key (429 with Retry-After beyond). */
   @EnvInt()
   @IsInt()
