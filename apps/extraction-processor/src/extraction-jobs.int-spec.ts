@@ -135,6 +135,9 @@ describe('extraction processor with a stand-in LLM service (RabbitMQ)', () => {
     const res = await h.results.final('cls_match');
     expect(res.status).toBe('completed');
     expect(h.results.all('cls_match')[0]?.status).toBe('processing');
+    // One path: the same result on the public API's queue, and the results_queue copy marked so that the router does not relay it again.
+    expect(await h.publicResults.final('cls_match')).toEqual(res);
+    expect(h.deliveredTo.every((to) => to === 'public_api_results_queue')).toBe(true);
     const out = outputsOf(res);
     expect(out.extraction_result).toEqual({
       classification: { type: 'invoice', category: 'Finance', confidence: 0.92 },

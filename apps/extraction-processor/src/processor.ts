@@ -1,4 +1,4 @@
-import { JobMessageV1, QUEUES } from '@docflow/contracts';
+import { JobMessageV1, QUEUES, RELAY_QUEUES } from '@docflow/contracts';
 import type { ContentClient, LlmClient } from '@docflow/llm-client';
 import { JobWorker, ResultPublisher, type Broker } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
@@ -32,15 +32,17 @@ export interface ExtractionProcessor {
   stop(drainMs: number, settleMs?: number): Promise<void>;
 }
 
-/** Declares the queues the processor uses (durable, with their dead-letter queues). */
+/** Declares the queues the processor uses (durable, with their dead-letter queues); it publishes results to the last two. */
 export async function declareExtractionQueues(broker: Pick<Broker, 'assertWorkQueue'>): Promise<void> {
   await broker.assertWorkQueue(QUEUES.extraction);
   await broker.assertWorkQueue(QUEUES.results);
+  await broker.assertWorkQueue(RELAY_QUEUES.publicApiResults);
 }
 
 export function createExtractionProcessor(deps: ExtractionProcessorDeps): ExtractionProcessor {
   const { config, broker } = deps;
-  const results = new ResultPublisher(broker, { direct: false });
+  // Like every processor: to the public API's queue and, marked as delivered there, to results_queue.
+  const results = new ResultPublisher(broker);
   const runner = new ExtractionJobRunner({
     services: { llm: deps.llm, content: deps.content, documentConcurrency: config.EXTRACTION_DOCUMENT_CONCURRENCY, maxTextChars: config.DOCUMENT_TEXT_MAX_CHARS },
     publish: (result) => results.publish(result),

@@ -90,7 +90,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
   configurePasswordHashing({ threads: config.PASSWORD_HASH_THREADS, maxQueue: config.PASSWORD_HASH_MAX_QUEUE });
   const identity = createIdentityModule({ config, database, logger, metrics, mailer, openapi, limits, audit: deps.audit, quotas: deps.quotas });
   const { auth, audit, users, quotas } = identity;
-  const documents = createDocumentsModule({ config, database, logger, openapi, auth, audit, quotas, storage: deps.storage, textExtraction: deps.textExtraction });
+  const documents = createDocumentsModule({ config, database, logger, metrics, openapi, auth, audit, quotas, storage: deps.storage, textExtraction: deps.textExtraction });
   const rag = createRagModule({ config, database, logger, metrics, broker: deps.broker, textExtraction: documents.textExtraction });
   const workflows = createWorkflowsModule({
     config,

@@ -1,5 +1,5 @@
 import { closeDatabase } from '@docflow/persistence';
-import { createLogger, loadConfigOrExit, type Logger } from '@docflow/service-kit';
+import { createLogger, errorMessage, loadConfigOrExit, type Logger } from '@docflow/service-kit';
 import { PublicApiConfig } from './platform';
 import { openPublicApiDatabase, type PublicApiDatabase } from './data-source';
 
@@ -24,7 +24,7 @@ export function runCli(name: string, command: (deps: { config: PublicApiConfig; 
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`${name} failed: ${errorMessage(err)}\n`);
       process.exitCode = 1;
     },
   );

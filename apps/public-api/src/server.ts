@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, listenForNotifications } from '@docflow/persistence';
-import { httpHealthCheck, type Lifecycle, type Logger, Metrics } from '@docflow/service-kit';
+import { errorMessage, httpHealthCheck, type Lifecycle, type Logger, Metrics } from '@docflow/service-kit';
 import { buildPublicApi, type PublicApi } from './app';
 import { openPublicApiDatabase } from './data-source';
 import { createStorageFromConfig } from './documents';
@@ -46,7 +46,7 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
     const log = config.NODE_ENV === 'production' ? logger.warn.bind(logger) : logger.info.bind(logger);
     log('SMTP_URL is not set: mails are written as .eml files', { outboxDir: config.OUTBOX_DIR });
   }
-  mailer.verify().catch((err: unknown) => logger.warn('mail transport not usable yet', { kind: mailer.kind, error: err instanceof Error ? err.message : String(err) }));
+  mailer.verify().catch((err: unknown) => logger.warn('mail transport not usable yet', { kind: mailer.kind, error: errorMessage(err) }));
 
   if (demoUsersWanted(config)) {
     await seedDemoUsers(new UsersService(new UsersRepository(database)), logger);

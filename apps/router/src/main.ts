@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase, pruneInBatches, startPeriodic } from '@docflow/persistence';
-import { createLogger, Lifecycle, loadConfigOrExit, Metrics, runPrimary } from '@docflow/service-kit';
+import { createLogger, errorMessage, Lifecycle, loadConfigOrExit, Metrics, runPrimary } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { RouterConfig } from './config';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       const removed = await pruneInBatches((n) => jobs.pruneBatch(config.EXECUTION_RETENTION_DAYS, n));
       if (removed) logger.info('retention: old router jobs removed', { routerJobs: removed });
     } catch (err) {
-      logger.warn('retention pass failed', { error: err instanceof Error ? err.message : String(err) });
+      logger.warn('retention pass failed', { error: errorMessage(err) });
     }
   }, 3_600_000);
   lifecycle.onShutdown('retention', () => retention.stop());

@@ -4,7 +4,7 @@ import { aiClientsHealthChecks } from '@docflow/llm-client';
 import { createMailer } from '@docflow/mail';
 import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase, startPeriodic } from '@docflow/persistence';
-import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
+import { createLogger, errorMessage, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
 import { NodeRunsRepository } from './checkpoints/node-runs.repository';
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
       const removed = await pruneProcessorTables({ nodeRuns, wakeups, days: config.EXECUTION_RETENTION_DAYS });
       if (removed.nodeRuns || removed.wakeups) logger.info('retention: old checkpoints removed', removed);
     } catch (err) {
-      logger.warn('retention pass failed', { error: err instanceof Error ? err.message : String(err) });
+      logger.warn('retention pass failed', { error: errorMessage(err) });
     }
   }, 3_600_000);
   lifecycle.onShutdown('retention', () => retention.stop());

@@ -25,12 +25,15 @@ export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'awa
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed'];
 
+/** What a job id may contain (besides being 1 to 200 characters). */
+export const JOB_ID_PATTERN = /^[A-Za-z0-9._:-]+$/;
+
 /** Body of POST {router_url}/api/v1/jobs. */
 export class JobRequest {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
-  @Matches(/^[A-Za-z0-9._:-]+$/, { message: 'job_id may only contain letters, digits and . _ : -' })
+  @Matches(JOB_ID_PATTERN, { message: 'job_id may only contain letters, digits and . _ : -' })
   job_id!: string;
 
   @IsIn(JOB_TYPES as unknown as string[], { message: `job_type must be one of ${JOB_TYPES.join(', ')}` })

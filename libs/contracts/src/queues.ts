@@ -6,12 +6,12 @@ export const QUEUES = {
 } as const;
 
 /**
- * Internal relay: the router, sole consumer of `results_queue`, records each
- * job's status and forwards the same result message here for the public
- * API, which writes it into the execution record. The workflow processor
- * publishes its results here itself as well (marked with
- * RESULT_DELIVERED_TO_HEADER on the results_queue copy), so that they reach
- * the execution record without waiting for the router.
+ * The public API's queue of results, the one way every result reaches its
+ * owner (docs/decisions.md, "One path for every result"): processors publish
+ * each result here themselves (ResultPublisher) and mark the results_queue
+ * copy with RESULT_DELIVERED_TO_HEADER; the router, sole consumer of
+ * `results_queue`, records every job's status and relays here only the
+ * unmarked messages. Each result therefore arrives here by exactly one path.
  */
 export const RELAY_QUEUES = {
   publicApiResults: 'public_api_results_queue',

@@ -4,7 +4,7 @@ export { HandlerRegistry } from './handler-registry';
 export { InFlightJobs, JobWorker } from './job-worker';
 export type { JobWorkerOptions } from './job-worker';
 export { nextResultSequence, ResultPublisher, resultMessage } from './result-publisher';
-export type { ResultBody, ResultPublisherOptions } from './result-publisher';
+export type { ResultBody } from './result-publisher';
 export type { KindHandler } from './handler-registry';
 export { workQueueDeclaration } from './topology';
 export type { WorkQueueOptions, WorkQueueDeclaration } from './topology';

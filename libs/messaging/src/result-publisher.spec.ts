@@ -20,18 +20,11 @@ describe('resultMessage', () => {
 });
 
 describe('ResultPublisher', () => {
-  it('puts a result on results_queue only, with an id of its job, status and sequence', async () => {
+  it('puts a result on the public API queue and on results_queue, one id, the results_queue copy marked', async () => {
     const broker = new FakeBroker();
     const msg = resultMessage({ job_id: 'ocr_1', status: 'completed', outputs: {} });
-    await new ResultPublisher(broker as never, { direct: false }).publish(msg);
-    expect(broker.published).toEqual([{ queue: QUEUES.results, msg, options: { messageId: `ocr_1:completed:${msg.sequence}` } }]);
-  });
-
-  it('with direct, also on the public API queue, one id, the results_queue copy marked', async () => {
-    const broker = new FakeBroker();
-    const msg = resultMessage({ job_id: 'wf_1', status: 'completed', outputs: {} });
-    await new ResultPublisher(broker as never, { direct: true }).publish(msg);
-    const id = `wf_1:completed:${msg.sequence}`;
+    await new ResultPublisher(broker as never).publish(msg);
+    const id = `ocr_1:completed:${msg.sequence}`;
     expect(broker.published).toEqual([
       { queue: RELAY_QUEUES.publicApiResults, msg, options: { messageId: id } },
       { queue: QUEUES.results, msg, options: { messageId: id, headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } } },

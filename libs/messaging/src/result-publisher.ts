@@ -21,34 +21,23 @@ export function resultMessage(body: ResultBody): ResultMessage {
   return { version: RESULT_MESSAGE_VERSION, ...body, sequence: nextResultSequence(), emitted_at: new Date().toISOString() };
 }
 
-export interface ResultPublisherOptions {
-  /**
-   * Also put each result straight on the public API's queue, so that its
-   * owner does not wait for the router's relay; the results_queue copy says
-   * so (RESULT_DELIVERED_TO_HEADER) and the router does not relay it again.
-   */
-  direct: boolean;
-}
-
 /**
- * Publishes a job's results to `results_queue` (the router records the
- * job), validated with the ResultMessage contract, each with a message id
- * of its job, status and sequence (both copies carry the same one; a repeat
- * is a no-op at both ends). The message is serialised before the first
- * await, so what it holds is the state at the call.
+ * Publishes a job's results, validated with the ResultMessage contract: the
+ * one way every processor reports (docs/decisions.md, "One path for every
+ * result"). Each result goes to `public_api_results_queue`, where its owner,
+ * the public API, applies it, and to `results_queue`, where the router
+ * records the job; that copy is marked with RESULT_DELIVERED_TO_HEADER so
+ * that the router does not relay it a second time. Both copies carry one
+ * message id, of the job, status and sequence, and a repeat is a no-op at
+ * both ends. Both publishes are confirmed before this resolves (the caller
+ * acks its job after). The message is serialised before the first await, so
+ * what it holds is the state at the call.
  */
 export class ResultPublisher {
-  constructor(
-    private readonly broker: Pick<Broker, 'publish'>,
-    private readonly options: ResultPublisherOptions,
-  ) {}
+  constructor(private readonly broker: Pick<Broker, 'publish'>) {}
 
   async publish(message: ResultMessage): Promise<void> {
     const messageId = `${message.job_id}:${message.status}:${message.sequence ?? 0}`;
-    if (!this.options.direct) {
-      await this.broker.publish(QUEUES.results, ResultMessage, message, { messageId });
-      return;
-    }
     await Promise.all([
       this.broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, message, { messageId }),
       this.broker.publish(QUEUES.results, ResultMessage, message, { messageId, headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } }),

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 
 export interface NotificationListenerOptions {
   url: string;
@@ -49,7 +49,7 @@ export function listenForNotifications(options: NotificationListenerOptions): No
     c.removeAllListeners('notification');
     c.end().catch(() => undefined);
     if (closed) return;
-    logger.warn('notification listener lost its connection; reconnecting', { channel: options.channel, error: err instanceof Error ? err.message : String(err ?? 'ended'), retryInMs: delay });
+    logger.warn('notification listener lost its connection; reconnecting', { channel: options.channel, error: errorMessage(err ?? 'ended'), retryInMs: delay });
     schedule();
   };
 

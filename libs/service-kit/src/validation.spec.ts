@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { IsDefined, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { BadRequestError } from './errors';
-import { parseBody, toInstance, validatePlain } from './validation';
+import { parseBody, Satisfies, toInstance, validatePlain } from './validation';
 
 class Flat {
   @IsString() name!: string;
@@ -124,5 +124,25 @@ describe('parseBody', () => {
   it('names only the first failed check of a field with firstErrorOnly, and reads a missing body as {} with emptyAsObject', () => {
     expect(refusal(() => parseBody(Paging, undefined, { emptyAsObject: true, firstErrorOnly: true })).details.errors).toEqual(['page is required']);
     expect(refusal(() => parseBody(Paging, undefined)).details.errors).toEqual(['body must be a JSON object']);
+  });
+});
+
+class TaggedBody {
+  @IsString({ message: 'must be a string' })
+  name!: string;
+
+  @Satisfies((value) => (Array.isArray(value) ? value.flatMap((v, i) => (typeof v === 'number' ? [] : [`tags[${i}]: must be a number`])) : ['must be an array']))
+  tags!: unknown[];
+
+  @Satisfies((value, body) => (value === undefined || body['tags'] !== undefined ? [] : ['needs tags']))
+  extra?: unknown;
+}
+
+describe('Satisfies', () => {
+  it('reports each problem its function returns as one entry, in field order, named by the field unless it names itself', () => {
+    expect(validatePlain(TaggedBody, { name: 5, tags: [1, 'x', 2, null] })).toEqual({ ok: false, errors: ['name: must be a string', 'tags[1]: must be a number', 'tags[3]: must be a number'] });
+    expect(validatePlain(TaggedBody, { name: 'a', tags: 'x', extra: 1 })).toEqual({ ok: false, errors: ['tags: must be an array'] });
+    expect(validatePlain(TaggedBody, { name: 'a', extra: 1 })).toEqual({ ok: false, errors: ['tags: must be an array', 'extra: needs tags'] });
+    expect(validatePlain(TaggedBody, { name: 'a', tags: [1] })).toMatchObject({ ok: true });
   });
 });

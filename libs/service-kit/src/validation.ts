@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { validateSync, ValidationError } from 'class-validator';
+import { registerDecorator, validateSync, ValidationError, type ValidationArguments } from 'class-validator';
 import { BadRequestError } from './errors';
 
 /** Flattens class-validator errors into readable strings: `field.sub: constraint`. */
@@ -9,7 +9,9 @@ export function describeValidationErrors(errors: ValidationError[], prefix = '')
   const out: string[] = [];
   for (const e of errors) {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
-    if (e.constraints) out.push(...Object.values(e.constraints).map((c) => (c.startsWith(e.property) ? `${prefix ? `${prefix}.` : ''}${c}` : `${path}: ${c}`)));
+    // A constraint may name several problems, one per line (see Satisfies).
+    const messages = e.constraints ? Object.values(e.constraints).flatMap((c) => c.split('\n')) : [];
+    out.push(...messages.map((c) => (c.startsWith(e.property) ? `${prefix ? `${prefix}.` : ''}${c}` : `${path}: ${c}`)));
     if (e.children?.length) out.push(...describeValidationErrors(e.children, path));
   }
   return out;
@@ -88,4 +90,26 @@ export function parseBody<T extends object>(cls: new () => T, body: unknown, opt
   const parsed = validatePlain(cls, options.emptyAsObject ? (body ?? {}) : body, options);
   if (!parsed.ok) throw BadRequestError.withErrors(options.message ?? 'Invalid request body', parsed.errors);
   return parsed.value;
+}
+
+/**
+ * A field rule class-validator's decorators cannot say, as a function: it
+ * returns the field's problems (none: valid), each reported as one entry of
+ * `details.errors`, in order. A problem that starts with the field's name
+ * (`documents[2]: ...`, `fields.key: ...`) is reported as written, any
+ * other as `<field>: <problem>`. `object` is the whole body, for rules that
+ * look at a sibling field.
+ */
+export function Satisfies(check: (value: unknown, object: Record<string, unknown>) => string[]): PropertyDecorator {
+  return (target, propertyName) => {
+    registerDecorator({
+      name: 'satisfies',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) => check(value, args.object as Record<string, unknown>).length === 0,
+        defaultMessage: (args?: ValidationArguments) => (args ? check(args.value, args.object as Record<string, unknown>).join('\n') : 'is invalid'),
+      },
+    });
+  };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JobMessageV1, type JobType, QUEUES, ResultMessage } from '@docflow/contracts';
+import { JobMessageV1, type JobType, QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
 import { createContentClient, createLlmClient } from '@docflow/llm-client';
 import { Broker } from '@docflow/messaging';
@@ -54,10 +54,15 @@ export interface RunningProcessor {
 
 /**
  * A vhost of its own, a probe broker that publishes jobs to extraction_queue
- * and reads results_queue, and processors built as main.ts builds them.
+ * and reads results_queue and public_api_results_queue, and processors built
+ * as main.ts builds them.
  */
 export class ExtractionHarness {
   readonly results = new ResultsInbox();
+  /** What reached the public API's queue. */
+  readonly publicResults = new ResultsInbox();
+  /** The RESULT_DELIVERED_TO_HEADER of each results_queue message, in arrival order. */
+  readonly deliveredTo: unknown[] = [];
   private readonly running: RunningProcessor[] = [];
 
   private constructor(
@@ -71,7 +76,11 @@ export class ExtractionHarness {
     await declareExtractionQueues(probe);
     await probe.ready(10000);
     const harness = new ExtractionHarness(vhost, probe);
-    probe.consume(QUEUES.results, ResultMessage, async (msg) => harness.results.put(msg));
+    probe.consume(QUEUES.results, ResultMessage, async (msg, meta) => {
+      harness.deliveredTo.push(meta.headers[RESULT_DELIVERED_TO_HEADER]);
+      harness.results.put(msg);
+    });
+    probe.consume(RELAY_QUEUES.publicApiResults, ResultMessage, async (msg) => harness.publicResults.put(msg));
     return harness;
   }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { createOutboundClient, isOutboundRequestError, type OutboundClient } from '@docflow/outbound-http';
-import { AppError } from '@docflow/service-kit';
+import { AppError, errorMessage } from '@docflow/service-kit';
 import { ACCEPTED_MIME_TYPES, extractText, normaliseMimeType, sniffMime } from '@docflow/text-extraction';
 import type { ChatMessage, NativeFile, ProviderName } from '../providers/provider';
 
@@ -116,7 +116,7 @@ export class FileResolver {
         const extracted = await extractText(body, mime, { maxBytes: this.options.maxBytes, maxChars: this.options.maxChars, timeoutMs: 60_000 });
         text = extracted.text + (extracted.truncated ? '\n[… the rest of the file was cut]' : '');
       } catch (err) {
-        throw fileError(422, `file_urls[${i}]: its text could not be read (${err instanceof Error ? err.message : String(err)})`, { file: i, mime }, 'file_unreadable');
+        throw fileError(422, `file_urls[${i}]: its text could not be read (${errorMessage(err)})`, { file: i, mime }, 'file_unreadable');
       }
       chars += text.length;
       texts.push(`--- Attached file ${i + 1}: ${name} (${mime}) ---\n${text}\n--- End of ${name} ---`);

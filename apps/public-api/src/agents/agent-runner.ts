@@ -1,7 +1,7 @@
 import type { ChatCall, ChatCallMessage, LlmClient } from '@docflow/llm-client';
 import { InternalServiceError } from '@docflow/llm-client';
 import type { DataShieldOptions, ModelType } from '@docflow/contracts';
-import { AppError, ServiceUnavailableError } from '@docflow/service-kit';
+import { AppError, errorMessage, ServiceUnavailableError } from '@docflow/service-kit';
 import type { AgentEntity } from './agent.entity';
 import type { AgentTool, ToolContext } from './agent-tools';
 import type { FileRef } from './agents.dto';
@@ -143,7 +143,7 @@ export async function runAgent(
           if (err instanceof AppError) error = err.message;
           else {
             error = 'the tool failed';
-            ctx.logger?.error('agent tool failed', { tool: name, error: err instanceof Error ? err.message : String(err) });
+            ctx.logger?.error('agent tool failed', { tool: name, error: errorMessage(err) });
           }
         }
       }

@@ -1,7 +1,7 @@
-import { AppError } from '@docflow/service-kit';
+import { AppError, parseBody } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
-import type { ActivitiesService } from '../workflows';
-import type { PromptsService } from '../documents';
+import { CreateActivityBody, type ActivitiesService } from '../workflows';
+import { CreatePromptBody, parsePromptBody, type PromptsService } from '../documents';
 import type { AgentTool, ComposerPreview, ComposerRecordType, ListedRecord, ToolContext } from './agent-tools';
 
 export type ComposerBlockType = 'workflow_preview' | 'agent_preview' | 'squad_preview' | 'prompt_preview' | 'navigation' | 'creation_result';
@@ -159,7 +159,12 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
         'Create a workflow (activity) as a draft from a name, description and workflow_definition {nodes, edges, input_schema}.',
         { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' }, workflow_definition: { type: 'object' } }, required: ['name', 'workflow_definition'] },
         async (ctx, f) => {
-          const a = await deps.activities.create(caller(ctx), { name: f['name'], description: f['description'], workflow_definition: f['workflow_definition'], status: 'draft' });
+          const body = parseBody(
+            CreateActivityBody,
+            { name: f['name'], description: f['description'], workflow_definition: f['workflow_definition'], status: 'draft' },
+            { message: 'Invalid activity' },
+          );
+          const a = await deps.activities.create(caller(ctx), body);
           return { id: a.id, name: a.name };
         },
       ),
@@ -197,7 +202,7 @@ export function composerCreateTools(deps: ComposerCreateDeps): Map<string, Agent
         { type: 'object', properties: { title: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } }, required: ['title', 'type'] },
         async (ctx, f) => {
           // Always the caller's own level: a model asking for `level: system` does not get it, even for a super administrator.
-          const p = await deps.prompts.create(caller(ctx), { ...f, level: 'user' });
+          const p = await deps.prompts.create(caller(ctx), parsePromptBody(CreatePromptBody, { ...f, level: 'user' }));
           return { id: p.id, name: p.title };
         },
       ),

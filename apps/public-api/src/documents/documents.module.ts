@@ -13,6 +13,8 @@ import { UploadService } from './upload/upload.service';
 import type { AuditLog, AuthGuards, QuotasService } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
 import { classificationJobsFeature } from './classification-jobs/classification-jobs.feature';
+import { ClassificationJobsRepository } from './classification-jobs/classification-jobs.repository';
+import { ExtractionJobResultsService } from './classification-jobs/extraction-job-results';
 import { internalTextFeature } from './internal-text/internal-text.feature';
 import { promptsFeature } from './prompts/prompts.feature';
 import { PromptsRepository } from './prompts/prompts.repository';
@@ -21,7 +23,7 @@ import { createStorageFromConfig, uploadTempDir } from './storage-from-config';
 
 const MB = 1024 * 1024;
 
-export interface DocumentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> {
+export interface DocumentsModuleDeps extends Pick<PlatformServices, 'config' | 'database' | 'logger' | 'metrics' | 'openapi'> {
   auth: AuthGuards;
   audit: AuditLog;
   /** Per-user storage quotas (STORAGE_QUOTA_MB unless an administrator set another) and their 80 % warnings. */
@@ -53,6 +55,8 @@ export interface DocumentsModule {
   prompts: { repo: PromptsRepository; service: PromptsService };
   /** Collections for agents: the one an agent makes public to its key holders (`public_collection_id`). */
   collections: { repo: CollectionsRepository };
+  /** The extraction family's handler of the results consumer (workers): writes each job's outcome into its row. */
+  extractionResults: ExtractionJobResultsService;
   /** Starts the periodic sweep for left-behind text extractions (main; tests call textExtraction.sweepOnce). */
   start(): void;
   /** Stops the sweep and waits for running extractions. */
@@ -110,6 +114,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps): DocumentsModul
     textExtraction,
     prompts: { repo: prompts, service: new PromptsService(prompts) },
     collections: { repo: collectionsRepo },
+    extractionResults: new ExtractionJobResultsService({ repo: new ClassificationJobsRepository(database), logger: logger.child({ component: 'extraction-results' }), metrics: deps.metrics }),
     start: () => textExtraction.start(),
     stop: () => textExtraction.stop(),
   };

@@ -5,6 +5,7 @@ import type { Logger } from '@docflow/service-kit';
 import { downloadFilename } from './document-view';
 import type { DocumentRecord } from './documents.repository';
 import { attachmentDisposition } from './filenames';
+import { errorMessage } from '@docflow/service-kit';
 
 /** `served`: what the document shows (the PDF of a converted DOCX); `original`: the file as uploaded. */
 export type DownloadVariant = 'served' | 'original';
@@ -35,6 +36,6 @@ export async function sendDocumentFile(res: Response, storage: StorageDriver, do
     await pipeline(stream, res);
   } catch (err) {
     // The client went away, or storage failed mid-stream: the response is already cut short.
-    logger.debug('download interrupted', { documentId: doc.id, error: err instanceof Error ? err.message : String(err) });
+    logger.debug('download interrupted', { documentId: doc.id, error: errorMessage(err) });
   }
 }

@@ -10,6 +10,7 @@ import { CreatePrompts1764000000030 } from './migrations/1764000000030-CreatePro
 import { SeedSystemPrompts1764000000031 } from './migrations/1764000000031-SeedSystemPrompts';
 import { CreateClassificationJobs1764000000032 } from './migrations/1764000000032-CreateClassificationJobs';
 import { DocumentTextLz41764000000061 } from './migrations/1764000000061-DocumentTextLz4';
+import { ExtractionJobResults1764000000210 } from './migrations/1764000000210-ExtractionJobResults';
 import { PromptPublishing1764000000251 } from './migrations/1764000000251-PromptPublishing';
 import { PromptEntity } from './prompts/prompt.entity';
 import { UserStorageUsageEntity } from './storage-usage.entity';
@@ -30,6 +31,8 @@ export type { UploadService, UploadResult, Uploader, QuotaWarning } from './uplo
 export { createDocumentsModule } from './documents.module';
 export type { DocumentsModule, DocumentsModuleDeps } from './documents.module';
 export { createStorageFromConfig } from './storage-from-config';
+export { isExtractionJobId } from './classification-jobs/extraction-job-results';
+export type { ExtractionJobResultsService, ExtractionResultOutcome } from './classification-jobs/extraction-job-results';
 
 export const DOCUMENTS_ENTITIES = [DocumentEntity, UserStorageUsageEntity, CollectionEntity, CollectionDocumentEntity, PromptEntity, ClassificationJobEntity];
 export const DOCUMENTS_MIGRATIONS = [
@@ -40,6 +43,7 @@ export const DOCUMENTS_MIGRATIONS = [
   SeedSystemPrompts1764000000031,
   CreateClassificationJobs1764000000032,
   DocumentTextLz41764000000061,
+  ExtractionJobResults1764000000210,
   PromptPublishing1764000000251,
 ];
 
@@ -49,6 +53,7 @@ export { documentListSpec } from './documents.repository';
 export type { CollectionsRepository } from './collections/collections.repository';
 export type { PromptsRepository } from './prompts/prompts.repository';
 export type { PromptsService } from './prompts/prompts.service';
+export { CreatePromptBody, parsePromptBody } from './prompts/prompts.dto';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
 export type { SpooledFile } from './upload/upload-middleware';
 export { documentsUserData } from './user-data';

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { LocalDiskDriver, type StorageDriver } from '@docflow/storage';
 import type { Logger } from '@docflow/service-kit';
+import { errorMessage } from '@docflow/service-kit';
 
 /**
  * Removes stored objects whose rows are gone. A failure leaves an orphan file
@@ -10,7 +11,7 @@ export async function removeStoredObjects(storage: StorageDriver, keys: string[]
   await Promise.all(
     keys.map((key) =>
       storage.delete(key).catch((err: unknown) => {
-        logger.warn('stored file could not be removed', { key, error: err instanceof Error ? err.message : String(err) });
+        logger.warn('stored file could not be removed', { key, error: errorMessage(err) });
       }),
     ),
   );

@@ -1,5 +1,5 @@
 import type { StorageDriver } from '@docflow/storage';
-import { isAppError, type Logger } from '@docflow/service-kit';
+import { errorMessage, isAppError, type Logger } from '@docflow/service-kit';
 import { extractText, ExtractorUnavailableError, UnsupportedDocumentTypeError, type ExtractTextOptions } from '@docflow/text-extraction';
 import type { DocumentsRepository, TextClaim } from './documents.repository';
 import { readStoredObject } from './stored-objects';
@@ -76,7 +76,7 @@ export class TextExtractionRunner {
       if (this.sweeping) return;
       this.sweeping = this.sweepOnce()
         .catch((err: unknown) => {
-          this.logger.warn('text extraction sweep failed', { error: err instanceof Error ? err.message : String(err) });
+          this.logger.warn('text extraction sweep failed', { error: errorMessage(err) });
           return 0;
         })
         .finally(() => {
@@ -145,7 +145,7 @@ export class TextExtractionRunner {
       await work();
     } catch (err) {
       // The claim stays; the sweeper takes the row again once it is stale.
-      this.logger.warn('text extraction could not record its result', { error: err instanceof Error ? err.message : String(err) });
+      this.logger.warn('text extraction could not record its result', { error: errorMessage(err) });
     } finally {
       this.active -= 1;
       this.pump();
@@ -168,7 +168,7 @@ export class TextExtractionRunner {
         await this.repo.finishExtraction(claim.id, { status: 'pending', error: err.message });
       } else {
         const message = isAppError(err) ? err.message : 'Text extraction failed';
-        this.logger.warn('document text extraction failed', { documentId: claim.id, error: err instanceof Error ? err.message : String(err) });
+        this.logger.warn('document text extraction failed', { documentId: claim.id, error: errorMessage(err) });
         await this.repo.finishExtraction(claim.id, { status: 'failed', error: message });
       }
     }

@@ -1,6 +1,7 @@
 import type { ModelType } from '@docflow/contracts';
 import type { LlmClient } from '@docflow/llm-client';
 import type { Logger } from '@docflow/service-kit';
+import { errorMessage } from '@docflow/service-kit';
 
 export interface Embeddings {
   /** L2-normalised, one per input text. */
@@ -55,7 +56,7 @@ export class Embedder {
         vectors.push(...res.embeddings.map(normalise));
       }
     } catch (err) {
-      this.options.logger.warn('embeddings unavailable; full-text ranking only', { texts: texts.length, error: err instanceof Error ? err.message : String(err) });
+      this.options.logger.warn('embeddings unavailable; full-text ranking only', { texts: texts.length, error: errorMessage(err) });
       return null;
     }
     return model === undefined ? null : { vectors, model };

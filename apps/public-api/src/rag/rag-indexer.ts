@@ -7,6 +7,7 @@ import type { Embedder } from './embedder';
 import type { RagIndexJobV1 } from './rag-index-job';
 import type { IndexClaim, RagIndexRepository } from './rag-index.repository';
 import type { RagMetrics } from './rag-metrics';
+import { errorMessage } from '@docflow/service-kit';
 
 export interface RagIndexerDeps {
   repo: RagIndexRepository;
@@ -72,7 +73,7 @@ export class RagIndexer {
         metrics.indexJobs('skipped');
         return;
       }
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       if (err instanceof IndexFailure) {
         await repo.fail(job.document_id, job.job_id, err.message);
         metrics.indexJobs('failed');

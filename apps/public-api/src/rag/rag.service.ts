@@ -2,7 +2,7 @@ import type { DataShieldOptions } from '@docflow/contracts';
 import { randomUUID } from 'node:crypto';
 import type { ModelType } from '@docflow/contracts';
 import type { LlmClient } from '@docflow/llm-client';
-import { NotFoundError, ServiceUnavailableError, type Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger, NotFoundError, ServiceUnavailableError } from '@docflow/service-kit';
 import { fileUrlOf, type RagProcessingStatus, type RagStatus, signedDownloadUrl, type SignedUrlConfig } from '../documents';
 import { type ContextPassage, extractiveAnswer, groundedMessages } from './answer';
 import type { Embedder } from './embedder';
@@ -196,7 +196,7 @@ export class RagService {
       if (res.provider !== 'local' && text) return { answer: text, answer_mode: 'generated', provider: res.provider, model: res.model };
       return { answer: extractiveAnswer(question, passages), answer_mode: 'extractive', provider: res.provider, model: res.model };
     } catch (err) {
-      logger.warn('rag answer: LLM service unavailable, quoting the sources instead', { error: err instanceof Error ? err.message : String(err) });
+      logger.warn('rag answer: LLM service unavailable, quoting the sources instead', { error: errorMessage(err) });
       return { answer: extractiveAnswer(question, passages), answer_mode: 'extractive', provider: null, model: null };
     }
   }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
-import { type JobStatus, type JobStatusResponse, type JobType, queueForJobType } from '@docflow/contracts';
+import { type JobStatus, type JobType, queueForJobType } from '@docflow/contracts';
 import { HttpTarget, type TargetHit, type TargetReply, type TargetRoute } from '@docflow/testing';
 
 /** One job the fake router received. */
@@ -24,8 +24,8 @@ interface StoredJob {
  * A loopback server (HttpTarget) speaking the router's job API (spec 4.16), for the
  * public API's tests. POST /api/v1/jobs answers 200 and records the job, or
  * 503 (mode `broker_down`), or 409 (mode `duplicate`, or a job id it already
- * holds); GET /api/v1/jobs/{job_id} answers what the test stored with
- * `settle`. A wrong X-API-Key is 401. Closing it makes the router unreachable.
+ * holds). The public API never reads a job back from the router (it owns
+ * each job's outcome). A wrong X-API-Key is 401. Closing it makes the router unreachable.
  */
 export class FakeRouter {
   readonly jobs: ReceivedJob[] = [];
@@ -58,11 +58,6 @@ export class FakeRouter {
         'POST /api/v1/jobs/purge',
         keyed((hit) => router.purge(hit)),
       )
-      .onPattern(
-        'GET',
-        /^\/api\/v1\/jobs\/([^/]+)$/,
-        keyed((hit) => router.status(decodeURIComponent(hit.params[0] ?? ''))),
-      )
       .otherwise(keyed(() => ({ status: 404, body: { error: 'not_found', message: 'Not found', details: {} } })));
     return router;
   }
@@ -73,19 +68,6 @@ export class FakeRouter {
 
   job(jobId: string): ReceivedJob | undefined {
     return this.jobs.find((j) => j.job_id === jobId);
-  }
-
-  /** What the router holds for the job from now on, as its results consumer would have stored it. */
-  settle(jobId: string, update: { status: JobStatus; result?: Record<string, unknown> | null; error?: string | null }): void {
-    const stored = this.stored.get(jobId);
-    if (!stored) throw new Error(`the fake router has no job ${jobId}`);
-    stored.status = update.status;
-    stored.result = update.result ?? null;
-    stored.error = update.error ?? null;
-  }
-
-  forget(jobId: string): void {
-    this.stored.delete(jobId);
   }
 
   close(): Promise<void> {
@@ -116,23 +98,6 @@ export class FakeRouter {
       if (this.stored.delete(id)) deleted += 1;
     }
     return { body: { deleted } };
-  }
-
-  private status(jobId: string): TargetReply {
-    const stored = this.stored.get(jobId);
-    if (!stored) return { status: 404, body: { error: 'not_found', message: 'Job not found', details: {} } };
-    const at = '2025-01-01T00:00:00.000Z';
-    const body: JobStatusResponse = {
-      job_id: stored.job.job_id,
-      success: true,
-      message: `Job is ${stored.status}`,
-      status: stored.status,
-      job_type: stored.job.job_type,
-      result: stored.result,
-      error: stored.error,
-      metadata: { status: stored.status, created_at: at, updated_at: at, queue: queueForJobType(stored.job.job_type), completed_at: null },
-    };
-    return { body };
   }
 }
 

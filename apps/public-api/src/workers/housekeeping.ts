@@ -1,4 +1,5 @@
 import type { Logger } from '@docflow/service-kit';
+import { errorMessage } from '@docflow/service-kit';
 
 /** One periodic clean-up; resolves with what it removed, by kind. */
 export interface HousekeepingTask {
@@ -18,7 +19,7 @@ export function startHousekeeping(tasks: readonly HousekeepingTask[], logger: Lo
       (removed) => {
         if (Object.values(removed).some((n) => n > 0)) logger.debug(`housekeeping: ${task.name}`, removed);
       },
-      (err: unknown) => logger.warn(`housekeeping: ${task.name} failed`, { error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => logger.warn(`housekeeping: ${task.name} failed`, { error: errorMessage(err) }),
     );
   const round = () => {
     running = running.then(async () => {

@@ -4,7 +4,9 @@ import type { DocumentsModule } from '../documents';
 import { type AuditLog, type GdprModule, purgeExpiredAuthRecords } from '../identity';
 import type { PublicApiConfig, PublicApiDatabase, RateLimits } from '../platform';
 import type { RagModule } from '../rag';
-import { type EventBusModule, type ExecutionServices, executionRetention, type SchedulesService, startExecutionReaper, startResultsConsumer, startScheduler } from '../workflows';
+import { type EventBusModule, type ExecutionServices, executionRetention, type SchedulesService, startExecutionReaper, startScheduler } from '../workflows';
+import { ResultDispatcher } from './results/result-dispatcher';
+import { startResultsConsumer } from './results/results.consumer';
 import { startHousekeeping } from './housekeeping';
 
 export interface WorkersDeps {
@@ -16,7 +18,7 @@ export interface WorkersDeps {
   /** The shared rate-limit store: its ended windows are purged here. */
   limits: RateLimits;
   executions: ExecutionServices;
-  documents: Pick<DocumentsModule, 'start' | 'stop'>;
+  documents: Pick<DocumentsModule, 'start' | 'stop' | 'extractionResults'>;
   rag: Pick<RagModule, 'start' | 'stop'>;
   schedules: SchedulesService;
   eventBus: Pick<EventBusModule, 'start' | 'stop'>;
@@ -34,7 +36,9 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
   const { config, logger } = deps;
   const drainMs = Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2));
   // The database is ready; the consumer subscribes as soon as the broker is connected (and again after each reconnect).
-  const results = await startResultsConsumer({ broker: deps.broker, results: deps.executions.results });
+  // Every job family's results arrive on one queue, each family's handler writing into the public API's own tables.
+  const dispatcher = new ResultDispatcher({ workflow: deps.executions.results, extraction: deps.documents.extractionResults }, logger.child({ component: 'results' }));
+  const results = await startResultsConsumer({ broker: deps.broker, results: dispatcher });
   lifecycle.onShutdown('results consumer', () => results.cancel(drainMs));
   const reaper = startExecutionReaper({
     repo: deps.executions.repo,

@@ -40,9 +40,11 @@ export const WORKFLOWS_MIGRATIONS = [
 export { activityListSpec } from './activities/activities.repository';
 export type { ActivitiesRepository } from './activities/activities.repository';
 export type { ActivitiesService } from './activities/activities.service';
+export { CreateActivityBody } from './activities/activities.dto';
 export type { Caller } from './activities/activities.service';
 export { startExecutionReaper } from './executions/execution-reaper';
-export { startResultsConsumer } from './executions/results.consumer';
+export { executionIdOf } from './executions/result-application';
+export type { ApplyOutcome as ExecutionResultOutcome, ExecutionResultsService } from './executions/execution-results.service';
 export { EXECUTION_CHANGED_CHANNEL } from './executions/execution-watch';
 export { startScheduler } from './schedules/schedules.service';
 export { workflowsUserData } from './user-data';

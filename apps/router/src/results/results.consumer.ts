@@ -54,7 +54,7 @@ export function createResultsHandler(deps: ResultsConsumerDeps): (msg: ResultMes
     }
   };
   return async (msg, meta) => {
-    // The workflow processor puts its results on the public API's queue itself and says so.
+    // Processors put their results on the public API's queue themselves and say so; only unmarked results are relayed.
     const delivered = meta.headers[RESULT_DELIVERED_TO_HEADER] === RELAY_QUEUES.publicApiResults;
     const relay = delivered ? Promise.resolve() : broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: meta.messageId });
     const outcomes = await Promise.allSettled([record(msg), relay]);

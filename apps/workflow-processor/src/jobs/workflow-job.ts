@@ -90,6 +90,11 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   payload.workflow_definition = raw['workflow_definition'] as Record<string, unknown>;
   if (isPlainObject(raw['inputs'])) payload.inputs = raw['inputs'];
 
+  // Kept although the public API validated this definition where it stored the execution: workflow_queue
+  // takes jobs from any holder of the router's key (spec 4.16 lets callers submit straight to the router),
+  // and `limits` are this processor's own configuration, which the public API does not know. A definition
+  // that fails here becomes a `failed` result instead of a run that breaks halfway (docs/decisions.md,
+  // "Workflow definitions: validated where stored").
   const problems = validateDefinition(payload.workflow_definition, limits);
   if (problems.length) return reject(`Invalid workflow definition: ${problems.join('; ')}`);
   let graph: WorkflowGraph;

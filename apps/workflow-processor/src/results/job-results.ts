@@ -23,8 +23,8 @@ export class JobResults {
     private readonly intervalMs: number,
     private readonly logger: Logger,
   ) {
-    // Straight to the public API's queue as well: the execution record does not wait for the router's relay.
-    this.publisher = new ResultPublisher(broker, { direct: true });
+    // Straight to the public API's queue as well, as every processor does: the execution record does not wait for the router.
+    this.publisher = new ResultPublisher(broker);
   }
 
   /** Notes the live task states; a `processing` message follows now or at the end of the interval. */

@@ -1,5 +1,5 @@
 import type { Mailer } from '@docflow/mail';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { ConversationEntity } from '../conversation.entity';
 
 /** Tells a person that a conversation waits for them (issue 19, item 4). */
@@ -44,7 +44,7 @@ export function mailEscalationNotifier(deps: {
   return {
     notify(session) {
       const p = send(session)
-        .catch((err: unknown) => deps.logger.warn('escalation notice not sent', { sessionId: session.sessionId, error: err instanceof Error ? err.message : String(err) }))
+        .catch((err: unknown) => deps.logger.warn('escalation notice not sent', { sessionId: session.sessionId, error: errorMessage(err) }))
         .finally(() => pending.delete(p));
       pending.add(p);
     },

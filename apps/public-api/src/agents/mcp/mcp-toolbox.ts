@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AppError, type Logger } from '@docflow/service-kit';
+import { AppError, errorMessage, type Logger } from '@docflow/service-kit';
 import type { AgentEntity } from '../agent.entity';
 import type { AgentTool } from '../agent-tools';
 import { credentialHeaders, type McpServerSetting, mcpServersOf } from './mcp-servers';
@@ -89,7 +89,7 @@ export class McpToolbox {
             tools.set(`${server.name}.${t.name}`, this.tool(server, t, connect));
           }
         } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
+          const reason = errorMessage(err);
           unavailable.push({ server: server.name, reason });
           this.options.logger?.warn('MCP server unavailable for this turn', { agentId: agent.id, server: server.name, error: reason });
         }
@@ -158,7 +158,7 @@ export class McpToolbox {
         try {
           result = await client.callTool({ name: t.name, arguments: args }, undefined, { timeout: this.options.callTimeoutMs });
         } catch (err) {
-          throw new McpToolError(`${server.name}.${t.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+          throw new McpToolError(`${server.name}.${t.name} failed: ${errorMessage(err)}`);
         }
         const { text, isError } = textOf(result);
         if (isError) throw new McpToolError(`${server.name}.${t.name} answered an error: ${text.slice(0, 500)}`);

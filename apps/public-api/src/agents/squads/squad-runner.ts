@@ -1,6 +1,6 @@
 import type { DataShieldOptions } from '@docflow/contracts';
 import type { LlmClient } from '@docflow/llm-client';
-import { ServiceUnavailableError } from '@docflow/service-kit';
+import { errorMessage, ServiceUnavailableError } from '@docflow/service-kit';
 import type { AgentEntity } from '../agent.entity';
 import { runAgent } from '../agent-runner';
 import type { AgentTool } from '../agent-tools';
@@ -116,7 +116,7 @@ export async function runSquad(
       } catch (err) {
         if (err instanceof ServiceUnavailableError) throw err;
         failed = true;
-        results.push({ id: task.id, agent_slug: task.agent_slug, status: 'failed', output: null, iterations: 0, error: err instanceof Error ? err.message : String(err) });
+        results.push({ id: task.id, agent_slug: task.agent_slug, status: 'failed', output: null, iterations: 0, error: errorMessage(err) });
       }
     }
     finalOutput = results

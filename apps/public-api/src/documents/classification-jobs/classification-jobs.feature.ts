@@ -1,8 +1,9 @@
-import { NotFoundError } from '@docflow/service-kit';
+import { NotFoundError, parseBody } from '@docflow/service-kit';
 import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
 import type { ApiFeature, PlatformServices } from '../../platform';
 import { RouterClient } from '../../platform';
+import { GenerateJobBody } from './classification-jobs.dto';
 import { describeClassificationJobRoutes } from './classification-jobs.openapi';
 import { ClassificationJobsRepository } from './classification-jobs.repository';
 import { ClassificationJobsService, COLLECTION_NOT_FOUND, JOB_NOT_FOUND } from './classification-jobs.service';
@@ -31,7 +32,7 @@ export const classificationJobsFeature: ApiFeature<Pick<PlatformServices, 'confi
     api.post('/jobs/collection/:collection_id/generate', auth, async (req, res) => {
       const collectionId = idParam(req.params['collection_id']);
       if (collectionId === undefined) throw new NotFoundError(COLLECTION_NOT_FOUND);
-      res.json(await jobs.submit(currentUser(req), collectionId, requestFields(req.body)));
+      res.json(await jobs.submit(currentUser(req), collectionId, parseBody(GenerateJobBody, requestFields(req.body), { message: 'Invalid job request' })));
     });
 
     api.get('/jobs/:job_id/status', auth, async (req, res) => {

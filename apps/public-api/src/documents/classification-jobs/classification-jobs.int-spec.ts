@@ -1,7 +1,9 @@
+import type { ResultMessage } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
 import request from 'supertest';
 import { openDocumentsKit, SERVICE_KEY, upload, type Actor, type DocumentsKit, type ErrorBody, type UploadBody } from '../test-support/documents-kit';
 import { FakeRouter } from '../../test-support/fake-router';
+import type { ExtractionResultOutcome } from './extraction-job-results';
 
 const ROUTER_KEY = 'classification-router-key-0123456789';
 const JOB_ID = /^cls_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -170,19 +172,29 @@ describe('POST /api/jobs/collection/{collection_id}/generate', () => {
 describe('GET /api/jobs/{job_id}/status', () => {
   let jobId: string;
 
+  /** A new job over the invoice, as the router took it. */
+  async function newJob(): Promise<string> {
+    return ((await submit(kit.alice, aliceCollection, { document_ids: [invoiceDoc] })).body as SubmitBody).job_id;
+  }
+
+  /** What the results consumer does with a result on public_api_results_queue (the extraction family's handler). */
+  function deliver(msg: Omit<ResultMessage, 'job_id'> & { job_id?: string }): Promise<ExtractionResultOutcome> {
+    return kit.api.documents.extractionResults.apply({ job_id: jobId, ...msg });
+  }
+
   beforeAll(async () => {
-    jobId = ((await submit(kit.alice, aliceCollection, { document_ids: [invoiceDoc] })).body as SubmitBody).job_id;
+    jobId = await newJob();
   });
 
-  it('answers the router’s status with no result while the job is queued or processing', async () => {
+  it('answers the job’s own status with no result while the job is queued or processing', async () => {
     const queued = await status(kit.alice, jobId);
     expect(queued.status).toBe(200);
     expect(queued.body).toMatchObject({ job_id: jobId, job_type: 'classification', status: 'queued', result: null, error: null });
-    router.settle(jobId, { status: 'processing', result: { outputs: {}, task_states: {} } });
+    expect(await deliver({ status: 'processing', outputs: {}, task_states: {}, sequence: 1 })).toEqual({ outcome: 'applied', jobId, status: 'processing' });
     expect((await status(kit.alice, jobId)).body).toMatchObject({ status: 'processing', result: null });
   });
 
-  it('maps the stored result’s outputs into {extraction_result, metadata} once completed', async () => {
+  it('maps the stored outputs into {extraction_result, metadata} once completed', async () => {
     const extraction = {
       classification: 'invoice',
       document_type: 'invoice',
@@ -195,27 +207,46 @@ describe('GET /api/jobs/{job_id}/status', () => {
       match_reasoning: 'Matches "Invoice Extraction".',
     };
     const metadata = { document_name: 'invoice', category: 'Finance', classification_method: 'local' };
-    router.settle(jobId, { status: 'completed', result: { outputs: { extraction_result: extraction, metadata }, task_states: {}, sequence: 3 } });
+    await deliver({ status: 'completed', outputs: { extraction_result: extraction, metadata }, task_states: {}, sequence: 3 });
     const res = await status(kit.alice, jobId);
     expect(res.status).toBe(200);
     const body = res.body as StatusBody;
     expect(body.status).toBe('completed');
     expect(body.result).toEqual({ extraction_result: extraction, metadata });
     expect(body.error).toBeNull();
-    expect(body.updated_at).toBe('2025-01-01T00:00:00.000Z');
+    expect(Date.parse(body.updated_at ?? '')).toBeGreaterThanOrEqual(Date.parse(body.created_at));
+  });
+
+  it('applies a duplicate delivery once, and changes nothing of a finished job', async () => {
+    const before = (await status(kit.alice, jobId)).body as StatusBody;
+    expect(await deliver({ status: 'completed', outputs: { extraction_result: { document_type: 'other' } }, sequence: 3 })).toEqual({ outcome: 'ignored', jobId, status: 'completed' });
+    expect(await deliver({ status: 'processing', outputs: {}, sequence: 2 })).toEqual({ outcome: 'ignored', jobId, status: 'completed' });
+    expect(await deliver({ status: 'failed', error: 'too late', sequence: 9 })).toEqual({ outcome: 'ignored', jobId, status: 'completed' });
+    expect((await status(kit.alice, jobId)).body).toEqual(before);
+  });
+
+  it('ignores a result for a job it never recorded, recording nothing', async () => {
+    const rows = await jobRows();
+    expect(await deliver({ job_id: 'cls_00000000-0000-0000-0000-000000000000', status: 'completed', outputs: {} })).toEqual({
+      outcome: 'unknown_job',
+      jobId: 'cls_00000000-0000-0000-0000-000000000000',
+    });
+    expect(await jobRows()).toBe(rows);
   });
 
   it('passes per-document results through for several documents, with nulls when a key is missing', async () => {
+    jobId = await newJob();
     const documents = [
       { document_id: invoiceDoc, extraction_result: { document_type: 'invoice' } },
       { document_id: contractDoc, extraction_result: { document_type: 'contract' } },
     ];
-    router.settle(jobId, { status: 'completed', result: { outputs: { documents } } });
+    await deliver({ status: 'completed', outputs: { documents } });
     expect(((await status(kit.alice, jobId)).body as StatusBody).result).toEqual({ extraction_result: null, metadata: null, documents });
   });
 
   it('reports a failed job’s error without a result', async () => {
-    router.settle(jobId, { status: 'failed', error: 'Document 5 has no text to work on', result: { outputs: {} } });
+    jobId = await newJob();
+    await deliver({ status: 'failed', error: 'Document 5 has no text to work on', outputs: {} });
     expect((await status(kit.alice, jobId)).body).toMatchObject({ status: 'failed', result: null, error: 'Document 5 has no text to work on' });
   });
 
@@ -225,8 +256,11 @@ describe('GET /api/jobs/{job_id}/status', () => {
     expect((other.body as ErrorBody).error.message).toBe('Job not found');
     expect((await status(kit.alice, 'cls_nope')).status).toBe(404);
     expect((await request(kit.app).get(`/api/jobs/${jobId}/status`)).status).toBe(401);
-    router.forget(jobId);
-    expect((await status(kit.alice, jobId)).status).toBe(404);
+  });
+
+  it('answers from its own table while the router is down', async () => {
+    await router.close();
+    expect((await status(kit.alice, jobId)).body).toMatchObject({ status: 'failed', error: 'Document 5 has no text to work on' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import type { JobStatus } from '@docflow/contracts';
 import type { ExtractionJobType } from './classification-jobs.dto';
 import { ClassificationJobEntity } from './classification-job.entity';
 
@@ -25,6 +26,21 @@ function toJobDocument(r: RawDocument): JobDocumentRow {
   return { id: r.id, title: r.title, mimeType: r.mime_type, visibility: r.visibility, globalKey: r.global_key, textStatus: r.text_status };
 }
 
+/** What one result asks an extraction job to become. */
+export interface ExtractionResultUpdate {
+  jobId: string;
+  status: Exclude<JobStatus, 'queued'>;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  /** null: the message has no usable sequence (then only the status order guards it). */
+  sequence: number | null;
+}
+
+export type ExtractionApplyOutcome = { outcome: 'applied'; from: JobStatus } | { outcome: 'ignored'; from: JobStatus } | { outcome: 'unknown' };
+
+/** Progress order of an extraction job (spec 3.2, as the router's): a job never moves back, a terminal one never changes. */
+const RANK_SQL = (expr: string) => `(CASE ${expr} WHEN 'queued' THEN 0 WHEN 'processing' THEN 1 WHEN 'awaiting_user_input' THEN 2 ELSE 3 END)`;
+
 const DOCUMENT_COLUMNS = 'd.id, d.title, d.mime_type, d.visibility, d.global_key, d.text_status';
 
 export class ClassificationJobsRepository {
@@ -44,6 +60,34 @@ export class ClassificationJobsRepository {
 
   findOwned(jobId: string, userId: number): Promise<ClassificationJobEntity | null> {
     return this.repo.findOneBy({ jobId, userId });
+  }
+
+  /**
+   * Applies one result in one statement: the row lock serialises results of
+   * one job; a terminal job never changes, a lower status rank or a sequence
+   * not above the last applied one is stale (a duplicate delivery included).
+   */
+  async applyResult(update: ExtractionResultUpdate): Promise<ExtractionApplyOutcome> {
+    const rows = (await this.ds.query(
+      `WITH cur AS (
+         SELECT job_id, status, last_sequence FROM classification_jobs WHERE job_id = $1 FOR UPDATE
+       ), upd AS (
+         UPDATE classification_jobs j
+            SET status = $2, outputs = $3::jsonb, error = $4, last_sequence = COALESCE($5::bigint, cur.last_sequence), updated_at = now(),
+                completed_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE NULL END
+           FROM cur
+          WHERE j.job_id = cur.job_id
+            AND cur.status NOT IN ('completed', 'failed')
+            AND ${RANK_SQL('$2::text')} >= ${RANK_SQL('cur.status')}
+            AND ($5::bigint IS NULL OR cur.last_sequence IS NULL OR $5::bigint > cur.last_sequence)
+         RETURNING 1
+       )
+       SELECT (SELECT status FROM cur) AS current, EXISTS (SELECT 1 FROM upd) AS applied`,
+      [update.jobId, update.status, update.outputs === null ? null : JSON.stringify(update.outputs), update.error, update.sequence],
+    )) as { current: JobStatus | null; applied: boolean }[];
+    const row = rows[0];
+    if (!row || row.current === null) return { outcome: 'unknown' };
+    return { outcome: row.applied ? 'applied' : 'ignored', from: row.current };
   }
 
   /** Whether the collection exists and belongs to the user. */

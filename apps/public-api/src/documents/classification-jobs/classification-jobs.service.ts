@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ExtractionJobPayload, JobStatus } from '@docflow/contracts';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, isPlainObject, Logger, NotFoundError } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
 import { fileUrlOf } from '../document-view';
 import type { RouterClient } from '../../platform';
-import { GenerateJobBody, MAX_JOB_DOCUMENTS, type ExtractionJobType } from './classification-jobs.dto';
+import { type GenerateJobBody, MAX_JOB_DOCUMENTS, type ExtractionJobType } from './classification-jobs.dto';
 import type { ClassificationJobsRepository, JobDocumentRow } from './classification-jobs.repository';
+import { EXTRACTION_JOB_ID_PREFIX } from './extraction-job-results';
 
 export const JOB_NOT_FOUND = 'Job not found';
 export const COLLECTION_NOT_FOUND = 'Collection not found';
-
-const JOB_ID_PREFIX: Record<ExtractionJobType, string> = { classification: 'cls', document_extraction: 'ext', OCR: 'ocr' };
 
 export interface SubmittedJob {
   job_id: string;
@@ -35,7 +34,7 @@ export interface JobStatusView {
 
 export interface ClassificationJobsDeps {
   repo: ClassificationJobsRepository;
-  router: Pick<RouterClient, 'submitJob' | 'getJob'>;
+  router: Pick<RouterClient, 'submitJob'>;
   publicBaseUrl: string;
   logger: Logger;
   /** INTERNAL_SERVICE_JWT_SECRET: signs the user each job acts for. */
@@ -48,8 +47,8 @@ export interface ClassificationJobsDeps {
  * document, plus `documents` with one entry each when there are several),
  * with `extraction_result` and `metadata` always present.
  */
-export function resultFromRouter(stored: Record<string, unknown> | null | undefined): JobStatusView['result'] {
-  const outputs = isPlainObject(stored) && isPlainObject(stored['outputs']) ? stored['outputs'] : {};
+export function resultFromOutputs(stored: Record<string, unknown> | null | undefined): JobStatusView['result'] {
+  const outputs = isPlainObject(stored) ? stored : {};
   return { ...outputs, extraction_result: outputs['extraction_result'] ?? null, metadata: outputs['metadata'] ?? null };
 }
 
@@ -57,17 +56,15 @@ export function resultFromRouter(stored: Record<string, unknown> | null | undefi
 export class ClassificationJobsService {
   constructor(private readonly deps: ClassificationJobsDeps) {}
 
-  async submit(user: Pick<AuthUser, 'id'>, collectionId: number, fields: Record<string, unknown>): Promise<SubmittedJob> {
-    const parsed = validatePlain(GenerateJobBody, fields);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid job request', parsed.errors);
-    const body = parsed.value;
+  /** `body` as the route read it (parseBody with GenerateJobBody). */
+  async submit(user: Pick<AuthUser, 'id'>, collectionId: number, body: GenerateJobBody): Promise<SubmittedJob> {
     const { repo, router, logger } = this.deps;
     if (!(await repo.ownsCollection(collectionId, user.id))) throw new NotFoundError(COLLECTION_NOT_FOUND);
 
     // null, like leaving the field out, means every document of the collection (as null metadata or config means none).
     const documents = await this.documentsFor(user.id, collectionId, body.document_ids ?? undefined);
     const jobType = body.job_type ?? 'classification';
-    const jobId = `${JOB_ID_PREFIX[jobType]}_${randomUUID()}`;
+    const jobId = `${EXTRACTION_JOB_ID_PREFIX[jobType]}_${randomUUID()}`;
     const payload: ExtractionJobPayload = {
       documents: documents.map((d) => ({ id: d.id, title: d.title, mime_type: d.mimeType, file_url: fileUrlOf(d, this.deps.publicBaseUrl), text_status: d.textStatus })),
       collection_id: collectionId,
@@ -98,18 +95,17 @@ export class ClassificationJobsService {
   }
 
   async status(user: Pick<AuthUser, 'id'>, jobId: string): Promise<JobStatusView> {
+    // The job's own row, which the results consumer keeps (issue #12 item 3): no call to the router.
     const job = await this.deps.repo.findOwned(jobId, user.id);
     if (!job) throw new NotFoundError(JOB_NOT_FOUND);
-    const routed = await this.deps.router.getJob(jobId);
-    if (!routed) throw new NotFoundError('Job not found at the router', { job_id: jobId });
     return {
       job_id: jobId,
       job_type: job.jobType,
-      status: routed.status,
-      result: routed.status === 'completed' ? resultFromRouter(routed.result) : null,
-      error: routed.status === 'failed' ? (routed.error ?? 'The job failed') : null,
+      status: job.status,
+      result: job.status === 'completed' ? resultFromOutputs(job.outputs) : null,
+      error: job.status === 'failed' ? (job.error ?? 'The job failed') : null,
       created_at: job.createdAt.toISOString(),
-      updated_at: routed.metadata?.updated_at ?? null,
+      updated_at: job.updatedAt.toISOString(),
     };
   }
 

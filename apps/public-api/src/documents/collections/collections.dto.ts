@@ -1,10 +1,4 @@
-import { BadRequestError, isPlainObject } from '@docflow/service-kit';
-
-export interface CreateCollectionBody {
-  name: string;
-  description: string | null;
-  documents: number[];
-}
+import { BadRequestError, isPlainObject, parseBody, Satisfies } from '@docflow/service-kit';
 
 const NAME_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
@@ -28,43 +22,60 @@ function fieldsOf(body: unknown): Record<string, unknown> {
   throw BadRequestError.withErrors('Invalid request', ['data: must be an object']);
 }
 
-/** `{data: {name, description, documents}}` or flat `{name, description, documents}`; documents are ids (or `{id}` objects). */
-export function parseCreateCollection(body: unknown): CreateCollectionBody {
-  const errors: string[] = [];
-  const fields = fieldsOf(body);
-  let name = '';
-  if (fields.name !== undefined && fields.name !== null && typeof fields.name !== 'string') errors.push('name: must be a string');
-  else {
-    name = typeof fields.name === 'string' ? fields.name.trim() : '';
-    if (name === '') errors.push('name: is required');
-    else if (name.length > NAME_MAX) errors.push(`name: must be at most ${NAME_MAX} characters`);
-  }
-  let description: string | null = null;
-  if (fields.description !== undefined && fields.description !== null) {
-    if (typeof fields.description !== 'string') errors.push('description: must be a string');
-    else if (fields.description.length > DESCRIPTION_MAX) errors.push(`description: must be at most ${DESCRIPTION_MAX} characters`);
-    else description = fields.description;
-  }
-  const documents: number[] = [];
-  if (fields.documents !== undefined && fields.documents !== null) {
-    if (!Array.isArray(fields.documents)) errors.push('documents: must be an array of document ids');
-    else if (fields.documents.length > DOCUMENTS_MAX) errors.push(`documents: at most ${DOCUMENTS_MAX}`);
-    else {
-      for (const [i, item] of fields.documents.entries()) {
-        const id = toId(isPlainObject(item) ? item.id : item);
-        if (id !== undefined) documents.push(id);
-        else errors.push(`documents[${i}]: must be a document id`);
-      }
-    }
-  }
-  if (errors.length > 0) throw BadRequestError.withErrors('Invalid collection', errors);
-  return { name, description, documents };
+function nameProblems(value: unknown): string[] {
+  if (value !== undefined && value !== null && typeof value !== 'string') return ['must be a string'];
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (name === '') return ['is required'];
+  return name.length > NAME_MAX ? [`must be at most ${NAME_MAX} characters`] : [];
 }
 
-/** `{documentId}` (also `document_id`, or inside `data`). */
+function descriptionProblems(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== 'string') return ['must be a string'];
+  return value.length > DESCRIPTION_MAX ? [`must be at most ${DESCRIPTION_MAX} characters`] : [];
+}
+
+function documentsProblems(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return ['must be an array of document ids'];
+  if (value.length > DOCUMENTS_MAX) return [`at most ${DOCUMENTS_MAX}`];
+  return value.flatMap((item: unknown, i) => (toId(isPlainObject(item) ? item.id : item) === undefined ? [`documents[${i}]: must be a document id`] : []));
+}
+
+/** POST /collections/create-collection: `name` (trimmed, required), `description`, `documents` (ids, numeric strings or `{id}` objects). */
+export class CreateCollectionRequest {
+  @Satisfies(nameProblems)
+  name!: string;
+
+  @Satisfies(descriptionProblems)
+  description?: string | null;
+
+  @Satisfies(documentsProblems)
+  documents?: unknown[] | null;
+}
+
+export interface CreateCollectionBody {
+  name: string;
+  description: string | null;
+  documents: number[];
+}
+
+/** `{data: {name, description, documents}}` or flat `{name, description, documents}`, read with parseBody (400 `Invalid collection`). */
+export function parseCreateCollection(body: unknown): CreateCollectionBody {
+  const request = parseBody(CreateCollectionRequest, fieldsOf(body), { message: 'Invalid collection' });
+  const documents = (request.documents ?? []).map((item) => toId(isPlainObject(item) ? item.id : item) as number);
+  return { name: request.name.trim(), description: request.description ?? null, documents };
+}
+
+/** The document of add-document and remove-document. */
+export class DocumentRefRequest {
+  @Satisfies((value) => (toId(value) === undefined ? ['a document id is required'] : []))
+  documentId!: number | string;
+}
+
+/** `{documentId}` (also `document_id`, or inside `data`), read with parseBody (400 `Invalid request`). */
 export function parseDocumentRef(body: unknown): number {
   const fields = fieldsOf(body);
-  const id = toId(fields.documentId ?? fields.document_id);
-  if (id === undefined) throw BadRequestError.withErrors('Invalid request', ['documentId: a document id is required']);
-  return id;
+  const request = parseBody(DocumentRefRequest, { documentId: fields.documentId ?? fields.document_id }, { message: 'Invalid request' });
+  return toId(request.documentId) as number;
 }

@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { BadRequestError, parseBody } from '@docflow/service-kit';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { PROMPT_LEVELS, PROMPT_TYPES, RTIO_OUTPUT_FORMATS, RTIO_ROLES, type PromptLevel, type PromptType, type RtioOutputFormat, type RtioRoleName } from '@docflow/rtio';
 
@@ -126,4 +127,18 @@ export function withApiSpellings(fields: Record<string, unknown>): Record<string
   delete out['output_format'];
   delete out['example_output'];
   return out;
+}
+
+/**
+ * The body of POST /prompts (CreatePromptBody) or PUT /prompts/{id}
+ * (UpdatePromptBody), read with parseBody in the route: 400 `Invalid prompt`
+ * listing every problem, then the serialised size of `exampleOutput`.
+ */
+export function parsePromptBody<T extends CreatePromptBody | UpdatePromptBody>(cls: new () => T, fields: Record<string, unknown>): T {
+  const body = parseBody(cls, withApiSpellings(fields), { message: 'Invalid prompt' });
+  const example = body.exampleOutput;
+  if (example !== undefined && example !== null && Buffer.byteLength(JSON.stringify(example)) > MAX_EXAMPLE_OUTPUT_BYTES) {
+    throw BadRequestError.withErrors('Invalid prompt', [`exampleOutput must be at most ${MAX_EXAMPLE_OUTPUT_BYTES} bytes as JSON`]);
+  }
+  return body;
 }

@@ -7,6 +7,8 @@ import { BadRequestError, NotFoundError, parseBody } from '@docflow/service-kit'
 import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
 import type { ApiFeature, PlatformServices } from '../../platform';
+import { GenerateRtioBody } from './generate-rtio.dto';
+import { CreatePromptBody, parsePromptBody, UpdatePromptBody } from './prompts.dto';
 import { describePromptRoutes } from './prompts.openapi';
 import { promptListSpec, PromptsRepository } from './prompts.repository';
 import { PROMPT_NOT_FOUND, PromptsService, type PromptView } from './prompts.service';
@@ -55,6 +57,17 @@ function singleQuery(req: Request, name: string): string | undefined {
   return value;
 }
 
+/** The body of POST /prompts/generate-rtio (spec 4.4): both fields named when missing, then the GenerateRtioBody class. */
+function parseGenerateRtio(fields: Record<string, unknown>): GenerateRtioBody {
+  const missing = ['document_id', 'classification_result'].filter((k) => fields[k] === undefined || fields[k] === null);
+  if (missing.length)
+    throw BadRequestError.withErrors(
+      'document_id and classification_result are required',
+      missing.map((k) => `${k} is required`),
+    );
+  return parseBody(GenerateRtioBody, fields, { message: 'Invalid RTIO generation request' });
+}
+
 /** /prompts (spec 4.4) and the internal read of a user's visible prompts (for the extraction processor). */
 export const promptsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi'> & { auth: AuthGuards; audit: AuditLog; quotas: Pick<QuotasService, 'assertLlmBudget'> }> =
   {
@@ -69,13 +82,13 @@ export const promptsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'datab
       });
 
       api.post('/prompts', auth, async (req, res) => {
-        res.status(201).json(written(await prompts.create(currentUser(req), requestFields(req.body))));
+        res.status(201).json(written(await prompts.create(currentUser(req), parsePromptBody(CreatePromptBody, requestFields(req.body)))));
       });
 
       api.post('/prompts/generate-rtio', auth, async (req, res) => {
         // Generation is a model call of the caller's: refused (429) once their monthly LLM cost quota is used up.
         await ctx.quotas.assertLlmBudget(currentUser(req).id);
-        res.json(await rtio.generate(currentUser(req), requestFields(req.body)));
+        res.json(await rtio.generate(currentUser(req), parseGenerateRtio(requestFields(req.body))));
       });
 
       api.get('/prompts/:id', auth, async (req, res) => {
@@ -83,7 +96,8 @@ export const promptsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'datab
       });
 
       api.put('/prompts/:id', auth, async (req, res) => {
-        res.json(written(await prompts.update(currentUser(req), promptId(req.params['id']), requestFields(req.body))));
+        const id = promptId(req.params['id']);
+        res.json(written(await prompts.update(currentUser(req), id, parsePromptBody(UpdatePromptBody, requestFields(req.body)))));
       });
 
       // Issue 18 item 4: the linter's report, and publishing behind it.

@@ -1,9 +1,9 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
 import type { PromptType, RtioRole } from '@docflow/rtio';
-import { BadRequestError, ForbiddenError, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { ForbiddenError, NotFoundError } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
 import type { PromptEntity } from './prompt.entity';
-import { CreatePromptBody, MAX_EXAMPLE_OUTPUT_BYTES, UpdatePromptBody, withApiSpellings } from './prompts.dto';
+import type { CreatePromptBody, UpdatePromptBody } from './prompts.dto';
 import { type NewPromptRow, type PromptChanges, type PromptListQuery, type PromptsRepository, UNPUBLISHED } from './prompts.repository';
 
 /** A prompt as the API returns it (spec 2.4), with the spec's camelCase names: the stored fields, without the owner's id. */
@@ -56,16 +56,6 @@ function canRead(user: PromptCaller, p: Pick<PromptEntity, 'level' | 'ownerId'>)
   return p.level === 'system' || p.ownerId === user.id || isAdmin(user);
 }
 
-function parse<T extends object>(cls: new () => T, fields: Record<string, unknown>): T {
-  const parsed = validatePlain(cls, withApiSpellings(fields));
-  if (!parsed.ok) throw BadRequestError.withErrors('Invalid prompt', parsed.errors);
-  const example = (parsed.value as { exampleOutput?: unknown }).exampleOutput;
-  if (example !== undefined && example !== null && Buffer.byteLength(JSON.stringify(example)) > MAX_EXAMPLE_OUTPUT_BYTES) {
-    throw BadRequestError.withErrors('Invalid prompt', [`exampleOutput must be at most ${MAX_EXAMPLE_OUTPUT_BYTES} bytes as JSON`]);
-  }
-  return parsed.value;
-}
-
 /** The validated roles as plain `{role, prompt}` objects, without any other field a client sent. */
 function plainRoles(roles: { role: RtioRole['role']; prompt: string }[]): RtioRole[] {
   return roles.map((r) => ({ role: r.role, prompt: r.prompt }));
@@ -95,8 +85,7 @@ export class PromptsService {
    * Creates a prompt owned by the caller. `level` is required; a caller who
    * is not a super administrator always gets `user`, whatever was asked.
    */
-  async create(user: PromptCaller, fields: Record<string, unknown>): Promise<PromptView> {
-    const body = parse(CreatePromptBody, fields);
+  async create(user: PromptCaller, body: CreatePromptBody): Promise<PromptView> {
     const created = await this.repo.insert({
       title: body.title.trim(),
       type: body.type,
@@ -114,19 +103,19 @@ export class PromptsService {
     return toPromptView(created);
   }
 
-  async update(user: PromptCaller, id: number, fields: Record<string, unknown>): Promise<PromptView> {
+  /** `body` as parsePromptBody read it: a field it holds is a field the request sent (null clears section, description, exampleOutput). */
+  async update(user: PromptCaller, id: number, body: UpdatePromptBody): Promise<PromptView> {
     const current = await this.findWritable(user, id);
-    const body = parse(UpdatePromptBody, fields);
     const changes: PromptChanges = {};
     if (body.title !== undefined) changes.title = body.title.trim();
     if (body.type !== undefined) changes.type = body.type;
-    if ('section' in fields) changes.section = body.section ?? null;
-    if ('description' in fields) changes.description = body.description ?? null;
+    if ('section' in body) changes.section = body.section ?? null;
+    if ('description' in body) changes.description = body.description ?? null;
     if (body.roles !== undefined) changes.roles = plainRoles(body.roles);
     if (body.tasks !== undefined) changes.tasks = body.tasks;
     if (body.instructions !== undefined) changes.instructions = body.instructions;
     if (body.outputFormat !== undefined) changes.outputFormat = body.outputFormat;
-    if ('exampleOutput' in withApiSpellings(fields)) changes.exampleOutput = body.exampleOutput ?? null;
+    if ('exampleOutput' in body) changes.exampleOutput = body.exampleOutput ?? null;
     if (body.version !== undefined) changes.version = body.version;
     // Only a super administrator changes the level; a user-level prompt needs an owner, so an ownerless one becomes the admin's.
     if (body.level !== undefined && isAdmin(user) && body.level !== current.level) {

@@ -1,9 +1,9 @@
 import { InternalServiceError, type ExtractResult, type LlmClient } from '@docflow/llm-client';
 import { fillExampleOutput, jsonObjectFrom, renderRtioMessages, rtioFromClassification, type RtioPromptDraft } from '@docflow/rtio';
-import { AppError, BadRequestError, ForbiddenError, Logger, NotFoundError, RequestTimeoutError, validatePlain } from '@docflow/service-kit';
+import { AppError, ForbiddenError, Logger, NotFoundError, RequestTimeoutError } from '@docflow/service-kit';
 import type { PublicApiDatabase } from '../../platform';
 import { getDocumentText } from '../document-text';
-import { GenerateRtioBody } from './generate-rtio.dto';
+import type { GenerateRtioBody } from './generate-rtio.dto';
 import type { PromptCaller } from './prompts.service';
 import type { PromptsRepository } from './prompts.repository';
 
@@ -49,17 +49,10 @@ function round2(n: number): number {
 export class RtioGenerationService {
   constructor(private readonly deps: RtioGenerationDeps) {}
 
-  async generate(user: PromptCaller, fields: Record<string, unknown>): Promise<GenerateRtioResponse> {
+  /** `body` as the route read it (parseBody with GenerateRtioBody). */
+  async generate(user: PromptCaller, body: GenerateRtioBody): Promise<GenerateRtioResponse> {
     const started = Date.now();
-    const missing = ['document_id', 'classification_result'].filter((k) => fields[k] === undefined || fields[k] === null);
-    if (missing.length)
-      throw BadRequestError.withErrors(
-        'document_id and classification_result are required',
-        missing.map((k) => `${k} is required`),
-      );
-    const parsed = validatePlain(GenerateRtioBody, fields);
-    if (!parsed.ok) throw BadRequestError.withErrors('Invalid RTIO generation request', parsed.errors);
-    const { document_id: documentId, classification_result: c } = parsed.value;
+    const { document_id: documentId, classification_result: c } = body;
 
     const owner = documentId <= MAX_ID ? await this.deps.prompts.documentOwner(documentId) : undefined;
     if (owner === undefined) throw new NotFoundError('Document not found');

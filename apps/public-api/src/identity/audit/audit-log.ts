@@ -1,5 +1,5 @@
 import type { Counter } from 'prom-client';
-import { currentCorrelationId, type Logger, type Metrics } from '@docflow/service-kit';
+import { currentCorrelationId, errorMessage, type Logger, type Metrics } from '@docflow/service-kit';
 import type { PublicApiDatabase } from '../../platform';
 import { AuditRepository, type AuditRow } from './audit.repository';
 import { redactDetails } from './redact';
@@ -141,7 +141,7 @@ export class AuditLog {
       details: JSON.stringify(redactDetails(entry.details)),
     };
     this.repo.countRepeated(row).catch((err: unknown) => {
-      this.options.logger.warn('counting a repeated audit action failed; recording it as a row', { action: entry.action, error: err instanceof Error ? err.message : String(err) });
+      this.options.logger.warn('counting a repeated audit action failed; recording it as a row', { action: entry.action, error: errorMessage(err) });
       this.record({ action: entry.action, actorUserId: entry.actorUserId, details: { ...entry.details, count: 1 }, ...(correlationId ? { correlationId } : {}) });
     });
   }
@@ -155,7 +155,7 @@ export class AuditLog {
   startClosingWindows(intervalMs = 15_000): void {
     if (this.windowTimer) return;
     this.windowTimer = setInterval(() => {
-      this.closeWindows().catch((err: unknown) => this.options.logger.warn('closing audit windows failed', { error: err instanceof Error ? err.message : String(err) }));
+      this.closeWindows().catch((err: unknown) => this.options.logger.warn('closing audit windows failed', { error: errorMessage(err) }));
     }, intervalMs);
     this.windowTimer.unref();
   }
@@ -165,7 +165,7 @@ export class AuditLog {
     this.windowTimer = undefined;
     await this.flush();
     // Windows still open stay in audit_aggregates, a logged table: the next process to run closes them.
-    await this.closeWindows().catch((err: unknown) => this.options.logger.warn('closing audit windows failed', { error: err instanceof Error ? err.message : String(err) }));
+    await this.closeWindows().catch((err: unknown) => this.options.logger.warn('closing audit windows failed', { error: errorMessage(err) }));
   }
 
   /** Deletes rows whose retention has ended (the table's trigger allows only those); returns how many. */
@@ -181,7 +181,7 @@ export class AuditLog {
         this.pending.splice(0, batch.length);
       } catch (err) {
         // Kept for the next flush; the next record() schedules one.
-        this.options.logger.warn('writing audit rows failed', { rows: batch.length, error: err instanceof Error ? err.message : String(err) });
+        this.options.logger.warn('writing audit rows failed', { rows: batch.length, error: errorMessage(err) });
         return;
       }
     }

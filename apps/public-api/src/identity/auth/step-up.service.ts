@@ -1,7 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { safeEqual } from '@docflow/internal-auth';
 import type { Mailer } from '@docflow/mail';
-import { BadRequestError, ServiceUnavailableError } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, ServiceUnavailableError } from '@docflow/service-kit';
 import { type Limit, type RateLimits, tooManyRequests } from '../../platform';
 import type { AuthUser } from './auth-user';
 import type { AuthEvents } from './auth-events';
@@ -65,7 +65,7 @@ export class StepUpService {
       });
     } catch (err) {
       await repo.deleteCode(user.id);
-      events.audited('step_up_mail_failed', 'auth.step_up.mail_failed', user.id, { error: err instanceof Error ? err.message : String(err) }, 'error');
+      events.audited('step_up_mail_failed', 'auth.step_up.mail_failed', user.id, { error: errorMessage(err) }, 'error');
       throw new ServiceUnavailableError('The verification code could not be sent; try again later', {}, 'mail_unavailable');
     }
     events.audited('step_up_requested', 'auth.step_up.requested', user.id, { expiresIn: STEP_UP_CODE_TTL_SECONDS });

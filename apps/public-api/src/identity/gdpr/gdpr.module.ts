@@ -1,5 +1,5 @@
 import type { StorageDriver } from '@docflow/storage';
-import type { Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger } from '@docflow/service-kit';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../../platform';
 import type { AuditLog } from '../audit/audit-log';
 import type { AuthGuards } from '../auth/guards';
@@ -80,7 +80,7 @@ export function createGdprModule(deps: GdprModuleDeps): GdprModule {
     start(intervalMs) {
       let running: Promise<unknown> = Promise.resolve();
       const round = () => {
-        running = running.then(() => tick()).catch((err: unknown) => logger.warn('gdpr round failed', { error: err instanceof Error ? err.message : String(err) }));
+        running = running.then(() => tick()).catch((err: unknown) => logger.warn('gdpr round failed', { error: errorMessage(err) }));
       };
       const timer = setInterval(round, intervalMs);
       timer.unref();

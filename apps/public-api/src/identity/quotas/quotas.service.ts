@@ -1,5 +1,5 @@
 import type { Mailer } from '@docflow/mail';
-import { NotFoundError, TooManyRequestsError, type Logger } from '@docflow/service-kit';
+import { errorMessage, type Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { AuditLog } from '../audit/audit-log';
 import { NO_OVERRIDES, type QuotaOverrides, type QuotasRepository, type QuotaUsageRow } from './quotas.repository';
 
@@ -130,7 +130,7 @@ export class QuotasService {
   /** The user's usage against their quotas; any warning not yet mailed this month is mailed in the background (a read never waits for SMTP). */
   async usage(userId: number): Promise<UsageView> {
     const { view, mailed } = await this.usageAndMail(userId);
-    mailed.catch((err: unknown) => this.deps.logger.warn('quota warning mail failed', { userId, error: err instanceof Error ? err.message : String(err) }));
+    mailed.catch((err: unknown) => this.deps.logger.warn('quota warning mail failed', { userId, error: errorMessage(err) }));
     return view;
   }
 
@@ -141,7 +141,7 @@ export class QuotasService {
         await this.usageAndMail(userId)
       ).mailed;
     } catch (err) {
-      this.deps.logger.warn('quota warning check failed', { userId, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('quota warning check failed', { userId, error: errorMessage(err) });
     }
   }
 
@@ -173,7 +173,7 @@ export class QuotasService {
       } catch (err) {
         // Not marked, so a later check tries again.
         await this.deps.repo.unmarkWarned(userId, period, name);
-        this.deps.logger.warn('quota warning mail not sent', { userId, quota: name, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.warn('quota warning mail not sent', { userId, quota: name, error: errorMessage(err) });
       }
     }
   }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AppError } from '@docflow/service-kit';
+import { AppError, errorMessage } from '@docflow/service-kit';
 import { PASSWORD_MIN_LENGTH } from './password';
 import type { NewUser, UsersService } from './users.service';
 
@@ -18,7 +18,7 @@ export function parseUserCreateArgs(argv: readonly string[]): ParsedUserCreateAr
       allowPositionals: false,
     }));
   } catch (err) {
-    return { ok: false, errors: [err instanceof Error ? err.message : String(err)] };
+    return { ok: false, errors: [errorMessage(err)] };
   }
   const errors: string[] = [];
   for (const name of ['email', 'username', 'password'] as const) {

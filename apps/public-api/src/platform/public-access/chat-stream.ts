@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { type AppError, isAppError, type Logger } from '@docflow/service-kit';
+import { type AppError, errorMessage, isAppError, type Logger } from '@docflow/service-kit';
 import { randomUUID } from 'node:crypto';
 
 /** A comment line this often keeps proxies from closing a stream while the model answers. */
@@ -42,7 +42,7 @@ function errorBody(err: unknown, logger: Logger): { error: { status: number; nam
     return { error: { status: e.status, name: e.name, message: e.message, details: e.details } };
   }
   const errorId = randomUUID();
-  logger.error('unexpected error in a chat stream', { errorId, error: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined });
+  logger.error('unexpected error in a chat stream', { errorId, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
   return { error: { status: 500, name: 'InternalServerError', message: 'An unexpected error occurred', details: { errorId } } };
 }
 

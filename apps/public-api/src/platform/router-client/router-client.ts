@@ -1,4 +1,4 @@
-import { JOB_PURGE_MAX, JOB_STATUSES, JobPurgeRequest, JobRequest, type JobStatusResponse, type JobType, WorkflowJobPayload } from '@docflow/contracts';
+import { JOB_ID_PATTERN, JOB_PURGE_MAX, JOB_TYPES, JobPurgeRequest, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
 import { errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
@@ -68,10 +68,13 @@ export class RouterClient {
       job_type: submission.jobType,
       payload: submission.payload,
     };
-    // The same contract class the router validates with: a bad request is our bug, caught before sending.
-    const checked = validatePlain(JobRequest, body);
-    if (!checked.ok) throw new Error(`invalid job request ${submission.jobId}: ${checked.errors.join('; ')}`);
-
+    // A job id or type the router would refuse is our bug, caught before sending. The payload is not
+    // validated again here: the router checks it with the JobRequest contract, and the workflow
+    // definition inside was validated once, where the execution stored it (docs/decisions.md,
+    // "Workflow definitions: validated where stored"); a class-validator pass here deep-copied it on every start.
+    if (submission.jobId.length === 0 || submission.jobId.length > 200 || !JOB_ID_PATTERN.test(submission.jobId) || !JOB_TYPES.includes(submission.jobType)) {
+      throw new Error(`invalid job request ${submission.jobId}: job_id must be 1 to 200 letters, digits or . _ : -, job_type one of ${JOB_TYPES.join(', ')}`);
+    }
     let response: InternalResponse;
     try {
       response = await this.http.request({ method: 'POST', path: '/api/v1/jobs', json: body });
@@ -89,33 +92,6 @@ export class RouterClient {
       response.status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${response.status})`,
       response.status,
     );
-  }
-
-  /**
-   * The router's record of a job (GET {router_url}/api/v1/jobs/{job_id}), or
-   * null when the router does not know it. Throws RouterUnavailableError when
-   * the router cannot be reached or answers anything else.
-   */
-  async getJob(jobId: string): Promise<JobStatusResponse | null> {
-    let response: InternalResponse;
-    try {
-      response = await this.http.request({ method: 'GET', path: `/api/v1/jobs/${encodeURIComponent(jobId)}` });
-    } catch (err) {
-      this.options.logger.warn('router unreachable', { jobId, error: errorMessage(err) });
-      throw new RouterUnavailableError('The job router is unavailable; retry later');
-    }
-    if (response.status === 404) return null;
-    if (response.status !== 200) {
-      this.options.logger.warn('router refused a status read', { jobId, status: response.status, body: bodyText(response.body, 300) });
-      throw new RouterUnavailableError(`The job router could not read the job (status ${response.status})`, response.status);
-    }
-    const parsed = response.body;
-    const status = parsed && typeof parsed === 'object' ? (parsed as { status?: unknown }).status : undefined;
-    if (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status)) {
-      this.options.logger.warn('router answered a status read without a known status', { jobId });
-      throw new RouterUnavailableError('The job router answered an unreadable job status');
-    }
-    return parsed as JobStatusResponse;
   }
 
   /**

@@ -1,7 +1,8 @@
 import { listQueryString, parseListQuery } from '@docflow/list-query';
-import { NotFoundError } from '@docflow/service-kit';
+import { NotFoundError, parseBody } from '@docflow/service-kit';
 import { currentUser } from '../../identity';
 import type { ApiFeature, PlatformServices } from '../../platform';
+import { CreateActivityBody, InstantiateActivityBody, UpdateActivityBody } from './activities.dto';
 import { describeActivityRoutes } from './activities.openapi';
 import { activityListSpec, ActivitiesRepository } from './activities.repository';
 import { ACTIVITY_NOT_FOUND, ActivitiesService } from './activities.service';
@@ -31,7 +32,7 @@ export const activitiesFeature: ApiFeature<Pick<PlatformServices, 'database' | '
     });
 
     api.post('/activities', auth, async (req, res) => {
-      res.status(201).json({ data: await activities.create(currentUser(req), requestFields(req.body)) });
+      res.status(201).json({ data: await activities.create(currentUser(req), parseBody(CreateActivityBody, requestFields(req.body), { message: 'Invalid activity' })) });
     });
 
     api.get('/activities/:id', auth, async (req, res) => {
@@ -39,7 +40,8 @@ export const activitiesFeature: ApiFeature<Pick<PlatformServices, 'database' | '
     });
 
     api.put('/activities/:id', auth, async (req, res) => {
-      res.json({ data: await activities.update(currentUser(req), activityId(req.params['id']), requestFields(req.body)) });
+      const id = activityId(req.params['id']);
+      res.json({ data: await activities.update(currentUser(req), id, parseBody(UpdateActivityBody, requestFields(req.body), { message: 'Invalid activity' })) });
     });
 
     api.delete('/activities/:id', auth, async (req, res) => {
@@ -47,7 +49,8 @@ export const activitiesFeature: ApiFeature<Pick<PlatformServices, 'database' | '
     });
 
     api.post('/activities/:id/instantiate', auth, async (req, res) => {
-      res.json({ data: await activities.instantiate(currentUser(req), activityId(req.params['id']), requestFields(req.body)) });
+      const id = activityId(req.params['id']);
+      res.json({ data: await activities.instantiate(currentUser(req), id, parseBody(InstantiateActivityBody, requestFields(req.body), { message: 'Invalid instantiate request' })) });
     });
 
     describeActivityRoutes(ctx.openapi);

@@ -1,7 +1,7 @@
 import { paginationMeta, type PaginationMeta } from '@docflow/list-query';
-import { BadRequestError, ForbiddenError, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { ForbiddenError, NotFoundError } from '@docflow/service-kit';
 import type { AuthUser } from '../../identity';
-import { CreateActivityBody, InstantiateActivityBody, UpdateActivityBody } from './activities.dto';
+import type { CreateActivityBody, InstantiateActivityBody, UpdateActivityBody } from './activities.dto';
 import type { ActivitiesRepository, ActivityChanges, ActivityListQuery } from './activities.repository';
 import { DEFAULT_ACTIVITY_STATUS, DEFAULT_WORKFLOW_TYPE, type ActivityLevel, type ActivityStatus } from './activity-vocabulary';
 import type { ActivityEntity } from './activity.entity';
@@ -54,12 +54,6 @@ export function canRead(user: Caller, a: Pick<ActivityEntity, 'level' | 'ownerId
   return a.level === 'system' || a.ownerId === user.id || isAdmin(user);
 }
 
-function parse<T extends object>(cls: new () => T, fields: Record<string, unknown>, message: string): T {
-  const parsed = validatePlain(cls, fields);
-  if (!parsed.ok) throw BadRequestError.withErrors(message, parsed.errors);
-  return parsed.value;
-}
-
 /** Activities CRUD and instantiate (spec 4.6), with the visibility rules of spec 1. */
 export class ActivitiesService {
   constructor(private readonly repo: ActivitiesRepository) {}
@@ -81,8 +75,8 @@ export class ActivitiesService {
     return toActivityView(await this.findReadable(user, id), true);
   }
 
-  async create(user: Caller, fields: Record<string, unknown>): Promise<ActivityView> {
-    const body = parse(CreateActivityBody, fields, 'Invalid activity');
+  /** `body` as the route read it (parseBody with CreateActivityBody). */
+  async create(user: Caller, body: CreateActivityBody): Promise<ActivityView> {
     const created = await this.repo.insert({
       name: body.name.trim(),
       description: body.description ?? null,
@@ -98,17 +92,17 @@ export class ActivitiesService {
     return toActivityView(created, true);
   }
 
-  async update(user: Caller, id: number, fields: Record<string, unknown>): Promise<ActivityView> {
+  /** `body` as the route read it (parseBody with UpdateActivityBody): a field it holds is a field the request sent. */
+  async update(user: Caller, id: number, body: UpdateActivityBody): Promise<ActivityView> {
     await this.findWritable(user, id);
-    const body = parse(UpdateActivityBody, fields, 'Invalid activity');
     const changes: ActivityChanges = {};
     if (body.name !== undefined) changes.name = body.name.trim();
     if (body.description !== undefined) changes.description = body.description;
     if (body.workflow_definition !== undefined) changes.workflowDefinition = body.workflow_definition;
     if (body.status !== undefined) changes.status = body.status;
     if (body.workflow_type !== undefined) changes.workflowType = body.workflow_type;
-    if ('execution_deadline_seconds' in fields) changes.executionDeadlineSeconds = body.execution_deadline_seconds ?? null;
-    if ('data_shield_policy' in fields) changes.dataShieldPolicy = body.data_shield_policy ?? null;
+    if ('execution_deadline_seconds' in body) changes.executionDeadlineSeconds = body.execution_deadline_seconds ?? null;
+    if ('data_shield_policy' in body) changes.dataShieldPolicy = body.data_shield_policy ?? null;
     // A non-admin's `level` is ignored, as on create.
     if (body.level !== undefined && isAdmin(user)) changes.level = body.level;
     const updated = await this.repo.update(id, changes);
@@ -123,9 +117,8 @@ export class ActivitiesService {
   }
 
   /** A user-level copy owned by the caller (spec 4.6), as a draft. */
-  async instantiate(user: Caller, id: number, fields: Record<string, unknown>): Promise<{ workflow_id: number; workflow: ActivityView }> {
+  async instantiate(user: Caller, id: number, body: InstantiateActivityBody): Promise<{ workflow_id: number; workflow: ActivityView }> {
     const source = await this.findReadable(user, id);
-    const body = parse(InstantiateActivityBody, fields, 'Invalid instantiate request');
     const copy = await this.repo.insert({
       name: body.name?.trim() ?? `${source.name} (Copy)`.slice(0, 255),
       description: body.description !== undefined ? body.description : source.description,

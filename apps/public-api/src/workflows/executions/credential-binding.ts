@@ -27,6 +27,23 @@ export function nodeCredentialId(definition: unknown, nodeId: string): number | 
 }
 
 /**
+ * The definition without its nodes' `credential_id`s, for validating the rest
+ * at create: a credential id is checked (and normalised, digits to an
+ * integer, null dropped) by bindCredentials at run start, against the
+ * owner's credentials as they are then. The same object when no node names one.
+ */
+export function withoutCredentialIds(definition: WorkflowDefinition): WorkflowDefinition {
+  const nodes = Array.isArray(definition.nodes) ? definition.nodes : [];
+  if (!nodes.some(hasCredential)) return definition;
+  const stripped = nodes.map((node: unknown) => {
+    if (!hasCredential(node)) return node;
+    const { credential_id: _id, ...config } = node.data.config;
+    return { ...node, data: { ...node.data, config } };
+  });
+  return { ...definition, nodes: stripped } as WorkflowDefinition;
+}
+
+/**
  * Spec 2.7, rest_api_task rule 3, at run start: every `credential_id` a node
  * names must be one of the owner's credentials (400 otherwise). The job keeps
  * only the id (normalised to an integer; a null one is dropped): the values

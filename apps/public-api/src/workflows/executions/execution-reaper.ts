@@ -1,5 +1,6 @@
 import type { Logger } from '@docflow/service-kit';
 import type { WorkflowExecutionsRepository } from './workflow-executions.repository';
+import { errorMessage } from '@docflow/service-kit';
 
 export interface ExecutionReaperOptions {
   repo: WorkflowExecutionsRepository;
@@ -46,7 +47,7 @@ export function startExecutionReaper(options: ExecutionReaperOptions): Execution
   };
 
   const tick = () => {
-    runOnce().catch((err: unknown) => logger.warn('execution reaper pass failed', { error: err instanceof Error ? err.message : String(err) }));
+    runOnce().catch((err: unknown) => logger.warn('execution reaper pass failed', { error: errorMessage(err) }));
   };
   const timer = setInterval(tick, options.intervalSeconds * 1000);
   timer.unref();

@@ -96,6 +96,21 @@ describe('POST /api/workflow-executions', () => {
     expect(await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')).toEqual(before);
   });
 
+  it('validates the definition where the execution stores it: a cycle is 400 with every problem, and nothing is recorded', async () => {
+    const definition = sampleDefinition();
+    const cyclic = { ...definition, edges: [...(definition['edges'] as unknown[]), { id: 'back', source: 'end', target: 'fetch' }] };
+    const activityId = await api.createActivity(actors.alice, cyclic);
+    const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
+    const res = await request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actors.alice.auth)
+      .send({ data: { activity: activityId } });
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error).toMatchObject({ status: 400, name: 'BadRequestError', message: 'Invalid workflow definition' });
+    expect((res.body as ErrorBody).error.details.errors?.join(' | ')).toMatch(/Cycles are not allowed/);
+    expect(await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')).toEqual(before);
+  });
+
   it('validates the inputs against input_schema (400 with details.errors)', async () => {
     const activityId = await api.createActivity(actors.alice);
     const res = await request(app)

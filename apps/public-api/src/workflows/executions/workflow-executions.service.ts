@@ -1,12 +1,21 @@
 import { workflowJobId, type RetryOrigin, type WorkflowJobPayload } from '@docflow/contracts';
-import { isPlainObject, jsonSchemaProblem, MISSING_INPUT_SCHEMA_MESSAGE, normalizeDefinition, validateAgainstSchema, validateInputs, type WorkflowDefinition } from '@docflow/workflow';
+import {
+  isPlainObject,
+  jsonSchemaProblem,
+  MISSING_INPUT_SCHEMA_MESSAGE,
+  normalizeDefinition,
+  validateAgainstSchema,
+  validateDefinition,
+  validateInputs,
+  type WorkflowDefinition,
+} from '@docflow/workflow';
 import { signJobUser } from '@docflow/internal-auth';
-import { BadRequestError, ConflictError, isDatabaseConnectionError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
+import { BadRequestError, ConflictError, errorMessage, isDatabaseConnectionError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
 import type { RouterClient } from '../../platform';
-import { bindCredentials, nodeCredentialId, type CredentialSource } from './credential-binding';
+import { bindCredentials, nodeCredentialId, withoutCredentialIds, type CredentialSource } from './credential-binding';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -143,6 +152,10 @@ export class WorkflowExecutionsService {
     // An unusable schema would refuse every start of the execution.
     const schemaError = inputSchemaError(definition.input_schema);
     if (schemaError !== undefined) throw BadRequestError.withErrors('The workflow definition has an unusable input schema', [schemaError]);
+    // The one full validation of the definition a run executes, where its snapshot is stored: the router
+    // and the client do not look inside it again (docs/decisions.md, "Workflow definitions: validated where stored").
+    const problems = validateDefinition(withoutCredentialIds(definition));
+    if (problems.length) throw BadRequestError.withErrors('Invalid workflow definition', problems);
     if (inputs !== undefined) {
       const errors = validateInputs(definition.input_schema, inputs);
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
@@ -177,7 +190,7 @@ export class WorkflowExecutionsService {
     try {
       return await this.start(user, id, {}, retryOf, maxRunning);
     } catch (err) {
-      const reason = `Not started: ${err instanceof Error ? err.message : String(err)}`;
+      const reason = `Not started: ${errorMessage(err)}`;
       const failed = await this.deps.repo.failUnstarted(id, reason);
       this.deps.logger.warn('execution not started; its record is marked failed', { executionId: id, markedFailed: failed, error: reason });
       throw err;
@@ -288,7 +301,7 @@ export class WorkflowExecutionsService {
         this.revertStartLater(id, jobId, at);
         throw err;
       }
-      this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: errorMessage(err) });
       // Not reverted: results of this job arrived meanwhile, so the router did take it.
       if (reverted) throw err;
     }
@@ -395,7 +408,7 @@ export class WorkflowExecutionsService {
       await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload });
     } catch (err) {
       const reverted = await this.deps.repo.revertResume(revert);
-      this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: errorMessage(err) });
       if (reverted) throw err;
     }
     this.deps.logger.info('workflow execution resumed', { executionId: id, jobId: revert.jobId, node: before.awaitingNode });

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { errorMessage } from '@docflow/service-kit';
 
 /** Whether `tz` is an IANA time zone this runtime knows. */
 export function isTimeZone(tz: string): boolean {
@@ -18,7 +19,7 @@ export function cronProblem(expression: string): string | undefined {
     CronExpressionParser.parse(expression, { tz: 'UTC' }).next();
     return undefined;
   } catch (err) {
-    return `cron_expression: ${err instanceof Error ? err.message : String(err)}`;
+    return `cron_expression: ${errorMessage(err)}`;
   }
 }
 

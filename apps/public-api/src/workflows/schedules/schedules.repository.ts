@@ -1,6 +1,7 @@
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { PublicApiDatabase } from '../../platform';
 import { ScheduleEntity } from './schedule.entity';
+import { errorMessage } from '@docflow/service-kit';
 
 export type NewScheduleRow = Pick<ScheduleEntity, 'ownerId' | 'activityId' | 'name' | 'cronExpression' | 'timezone' | 'isActive' | 'skipIfRunning' | 'inputs' | 'nextRunAt'>;
 export type ScheduleRowChanges = Partial<Omit<NewScheduleRow, 'ownerId'>>;
@@ -57,7 +58,7 @@ export class SchedulesRepository {
         try {
           nextRunAt = next(s);
         } catch (err) {
-          const reason = `paused: the next run cannot be computed (${err instanceof Error ? err.message : String(err)})`;
+          const reason = `paused: the next run cannot be computed (${errorMessage(err)})`;
           await repo.update({ id: s.id }, { isActive: false, nextRunAt: null, lastStatus: 'failed', lastError: reason.slice(0, 2000) });
           continue;
         }

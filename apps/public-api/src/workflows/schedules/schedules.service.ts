@@ -1,4 +1,4 @@
-import { type Logger, NotFoundError } from '@docflow/service-kit';
+import { errorMessage, type Logger, NotFoundError } from '@docflow/service-kit';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, type Caller, canRead } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
@@ -148,7 +148,7 @@ export class SchedulesService {
         this.deps.audit.record({ action: 'workflow.schedule.triggered', actorUserId: owner.id, details: { schedule_id: s.id, execution_id: run.execution_id } });
         started.push(run.execution_id);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorMessage(err);
         logger.warn('scheduled run failed to start', { scheduleId: s.id, error: message });
         await repo.recordFailure(s.id, message);
       }
@@ -163,7 +163,7 @@ export function startScheduler(service: SchedulesService, logger: Logger, interv
   const pass = () => {
     running ??= service
       .tick()
-      .catch((err: unknown) => logger.warn('scheduler pass failed', { error: err instanceof Error ? err.message : String(err) }))
+      .catch((err: unknown) => logger.warn('scheduler pass failed', { error: errorMessage(err) }))
       .finally(() => (running = undefined));
   };
   const timer = setInterval(pass, intervalMs);

@@ -1,4 +1,4 @@
-import { BadRequestError } from '@docflow/service-kit';
+import { BadRequestError, parseBody, Satisfies } from '@docflow/service-kit';
 import { ACCEPTED_MIME_TYPES, normaliseMimeType, type AcceptedMimeType } from '@docflow/text-extraction';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../../platform';
@@ -8,6 +8,7 @@ import { parseAllowedOrigins } from '../../platform';
 export const DEFAULT_MAX_FILE_SIZE_MB = 10;
 const NAME_MAX = 255;
 const EVENT_TYPE_MAX = 100;
+const INVALID_WEBHOOK = 'Invalid webhook';
 
 /** The settings of a webhook a client may write. */
 export interface WebhookSettings {
@@ -78,24 +79,85 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Webhoo
   return out;
 }
 
-/** POST /webhooks: `{activity (required), name, event_type, max_file_size_mb, allowed_mime_types, auto_enable_rag, accept_files, allowed_origins, active}`, wrapped or flat. */
+/** The problems readSettings finds in one field. */
+const settingProblems =
+  (key: string) =>
+  (value: unknown): string[] => {
+    const errors: string[] = [];
+    readSettings({ [key]: value }, errors);
+    return errors;
+  };
+
+/** PUT /webhooks/{id}: any of the settings, each checked as readSettings reads it. */
+export class UpdateWebhookRequest {
+  @Satisfies(settingProblems('name'))
+  name?: unknown;
+
+  @Satisfies(settingProblems('active'))
+  active?: unknown;
+
+  @Satisfies(settingProblems('accept_files'))
+  accept_files?: unknown;
+
+  @Satisfies(settingProblems('auto_enable_rag'))
+  auto_enable_rag?: unknown;
+
+  @Satisfies(settingProblems('event_type'))
+  event_type?: unknown;
+
+  @Satisfies(settingProblems('max_file_size_mb'))
+  max_file_size_mb?: unknown;
+
+  @Satisfies(settingProblems('allowed_mime_types'))
+  allowed_mime_types?: unknown;
+
+  @Satisfies(settingProblems('allowed_origins'))
+  allowed_origins?: unknown;
+}
+
+/** POST /webhooks: an activity (id, numeric string or `{id}`, also as `activity_id`), then the settings as on update. */
+export class CreateWebhookRequest {
+  @Satisfies((value) => (activityIdOf(value) === undefined ? ['activity: is required and must be an activity id'] : []))
+  activity!: unknown;
+
+  @Satisfies(settingProblems('name'))
+  name?: unknown;
+
+  @Satisfies(settingProblems('active'))
+  active?: unknown;
+
+  @Satisfies(settingProblems('accept_files'))
+  accept_files?: unknown;
+
+  @Satisfies(settingProblems('auto_enable_rag'))
+  auto_enable_rag?: unknown;
+
+  @Satisfies(settingProblems('event_type'))
+  event_type?: unknown;
+
+  @Satisfies(settingProblems('max_file_size_mb'))
+  max_file_size_mb?: unknown;
+
+  @Satisfies(settingProblems('allowed_mime_types'))
+  allowed_mime_types?: unknown;
+
+  @Satisfies(settingProblems('allowed_origins'))
+  allowed_origins?: unknown;
+}
+
+/** POST /webhooks: `{activity (required), name, event_type, max_file_size_mb, allowed_mime_types, auto_enable_rag, accept_files, allowed_origins, active}`, wrapped or flat, read with parseBody (400 `Invalid webhook`). */
 export function parseCreateWebhook(body: unknown): CreateWebhookInput {
   const fields = requestFields(body);
-  const errors: string[] = [];
-  const activityId = activityIdOf(fields['activity'] ?? fields['activity_id']);
-  if (activityId === undefined) errors.push('activity: is required and must be an activity id');
-  const settings = readSettings(fields, errors);
-  if (errors.length > 0 || activityId === undefined) throw BadRequestError.withErrors('Invalid webhook', errors);
-  return { activityId, ...settings };
+  const request = parseBody(CreateWebhookRequest, { ...fields, activity: fields['activity'] ?? fields['activity_id'] }, { message: INVALID_WEBHOOK });
+  return { activityId: activityIdOf(request.activity) as number, ...readSettings(fields, []) };
 }
 
 /** PUT /webhooks/{id}: any of the settings; at least one. */
 export function parseUpdateWebhook(body: unknown): WebhookSettings {
   const fields = requestFields(body);
-  const errors: string[] = [];
-  const settings = readSettings(fields, errors);
-  if (errors.length === 0 && Object.keys(settings).length === 0)
-    errors.push('give at least one of name, active, event_type, accept_files, max_file_size_mb, allowed_mime_types, auto_enable_rag, allowed_origins');
-  if (errors.length > 0) throw BadRequestError.withErrors('Invalid webhook', errors);
+  parseBody(UpdateWebhookRequest, fields, { message: INVALID_WEBHOOK });
+  const settings = readSettings(fields, []);
+  if (Object.keys(settings).length === 0)
+    throw BadRequestError.withErrors(INVALID_WEBHOOK, ['give at least one of name, active, event_type, accept_files, max_file_size_mb, allowed_mime_types, auto_enable_rag, allowed_origins']);
   return settings;
 }

@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError, type Logger, NotFoundError } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, ForbiddenError, type Logger, NotFoundError } from '@docflow/service-kit';
 import { ACCEPTED_MIME_TYPES } from '@docflow/text-extraction';
 import { ACTIVITY_NOT_FOUND, type Caller, canRead } from '../activities/activities.service';
 import type { ActivitiesRepository } from '../activities/activities.repository';
@@ -253,7 +253,7 @@ export class WebhooksService {
       return;
     }
     for (const d of documents) {
-      enable(d.id, ownerId).catch((err: unknown) => this.deps.logger.warn('enabling RAG on a webhook document failed', { documentId: d.id, error: err instanceof Error ? err.message : String(err) }));
+      enable(d.id, ownerId).catch((err: unknown) => this.deps.logger.warn('enabling RAG on a webhook document failed', { documentId: d.id, error: errorMessage(err) }));
     }
   }
 }

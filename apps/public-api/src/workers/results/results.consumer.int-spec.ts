@@ -5,12 +5,11 @@ import { Broker, ConsumerHandle } from '@docflow/messaging';
 import { Metrics } from '@docflow/service-kit';
 import { createTestVhost, TestVhost } from '@docflow/testing';
 import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
-import type { ApplyOutcome } from './execution-results.service';
+import { createExecutionServices, type ExecutionResultOutcome as ApplyOutcome } from '../../workflows';
 import { startResultsConsumer } from './results.consumer';
-import { Actors, createActors } from './test-support/actors';
-import { executionEnv, ExecutionApi, ROUTER_KEY } from './test-support/execution-api';
+import { Actors, createActors } from '../../workflows/executions/test-support/actors';
+import { executionEnv, ExecutionApi, ROUTER_KEY } from '../../workflows/executions/test-support/execution-api';
 import { FakeRouter } from '../../test-support/fake-router';
-import { createExecutionServices } from './workflow-executions.feature';
 
 let bed: TestBed;
 let vhost: TestVhost;

@@ -1,0 +1,132 @@
+import { RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
+import { Broker, ConsumerHandle } from '@docflow/messaging';
+import { Metrics } from '@docflow/service-kit';
+import { createTestVhost, TestVhost } from '@docflow/testing';
+import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
+import { FakeRouter } from '../../test-support/fake-router';
+import { createExecutionServices } from '../../workflows';
+import { Actors, createActors } from '../../workflows/executions/test-support/actors';
+import { executionEnv, ROUTER_KEY } from '../../workflows/executions/test-support/execution-api';
+import { type DispatchOutcome, ResultDispatcher } from './result-dispatcher';
+import { startResultsConsumer } from './results.consumer';
+
+let bed: TestBed;
+let vhost: TestVhost;
+let broker: Broker;
+let consumer: ConsumerHandle;
+let router: FakeRouter;
+let actors: Actors;
+
+const outcomes: DispatchOutcome[] = [];
+let wake: (() => void) | undefined;
+
+async function waitForOutcomes(count: number, timeoutMs = 10000): Promise<DispatchOutcome[]> {
+  const deadline = Date.now() + timeoutMs;
+  while (outcomes.length < count) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`expected ${count} dispatched results, got ${outcomes.length}`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+  return outcomes.slice(0, count);
+}
+
+/** Publishes each message (with the message id a processor gives it), waiting until it was applied. */
+async function deliver(...messages: ResultMessage[]): Promise<DispatchOutcome[]> {
+  const out: DispatchOutcome[] = [];
+  for (const msg of messages) {
+    const before = outcomes.length;
+    await broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: `${msg.job_id}:${msg.status}:${msg.sequence ?? 0}` });
+    out.push((await waitForOutcomes(before + 1))[before]!);
+  }
+  return out;
+}
+
+async function recordJob(jobId: string): Promise<void> {
+  await bed.database.query(`INSERT INTO classification_jobs (job_id, user_id, collection_id, job_type) VALUES ($1, $2, 1, 'classification')`, [jobId, actors.alice.id]);
+}
+
+async function jobRow(jobId: string): Promise<Record<string, unknown> | undefined> {
+  const rows = (await bed.database.query('SELECT status, outputs, error, last_sequence, updated_at, completed_at FROM classification_jobs WHERE job_id = $1', [jobId])) as Record<string, unknown>[];
+  return rows[0];
+}
+
+beforeAll(async () => {
+  bed = await openTestBed();
+  vhost = await createTestVhost('docflow_public_api_dispatch');
+  router = await FakeRouter.start(ROUTER_KEY);
+  const config = testConfig(executionEnv(router.url));
+  const logger = recordingLogger();
+  const built = buildTestApi(bed, { config, logger });
+  actors = await createActors(bed.database);
+  broker = Broker.connect({ url: vhost.url, logger, name: 'public-api-dispatch-test' });
+  const { results } = createExecutionServices({ config, database: bed.database, logger, metrics: new Metrics('public-api'), audit: built.audit });
+  const dispatcher = new ResultDispatcher({ workflow: results, extraction: built.documents.extractionResults }, logger);
+  consumer = await startResultsConsumer({
+    broker,
+    results: {
+      apply: async (msg) => {
+        const outcome = await dispatcher.apply(msg);
+        outcomes.push(outcome);
+        wake?.();
+        return outcome;
+      },
+    },
+  });
+  await broker.ready(15000);
+});
+
+afterAll(async () => {
+  await consumer?.cancel(2000);
+  await broker?.close(2000);
+  await vhost?.drop();
+  await router?.close();
+  await bed?.close();
+});
+
+describe('one results consumer, a handler per job family', () => {
+  it('writes an extraction job’s results into its row, in order', async () => {
+    await recordJob('cls_dispatch_1');
+    const [progress, done] = await deliver(
+      { job_id: 'cls_dispatch_1', status: 'processing', outputs: {}, sequence: 1 },
+      { job_id: 'cls_dispatch_1', status: 'completed', outputs: { extraction_result: { document_type: 'invoice' } }, sequence: 2 },
+    );
+    expect(progress).toEqual({ family: 'extraction', result: { outcome: 'applied', jobId: 'cls_dispatch_1', status: 'processing' } });
+    expect(done).toEqual({ family: 'extraction', result: { outcome: 'applied', jobId: 'cls_dispatch_1', status: 'completed' } });
+    expect(await jobRow('cls_dispatch_1')).toMatchObject({ status: 'completed', outputs: { extraction_result: { document_type: 'invoice' } }, error: null, last_sequence: '2' });
+  });
+
+  it('gives a duplicate delivery one effect, and a result for a finished job none', async () => {
+    await recordJob('ocr_dispatch_2');
+    const failed: ResultMessage = { job_id: 'ocr_dispatch_2', status: 'failed', error: 'no text', outputs: {}, sequence: 5 };
+    const [first] = await deliver(failed);
+    expect(first).toEqual({ family: 'extraction', result: { outcome: 'applied', jobId: 'ocr_dispatch_2', status: 'failed' } });
+    const before = await jobRow('ocr_dispatch_2');
+    const [again, late, other] = await deliver(
+      failed,
+      { job_id: 'ocr_dispatch_2', status: 'processing', sequence: 4 },
+      { job_id: 'ocr_dispatch_2', status: 'completed', outputs: { x: 1 }, sequence: 6 },
+    );
+    expect([again, late, other]).toEqual(Array(3).fill({ family: 'extraction', result: { outcome: 'ignored', jobId: 'ocr_dispatch_2', status: 'failed' } }));
+    expect(await jobRow('ocr_dispatch_2')).toEqual(before);
+    expect(before).toMatchObject({ status: 'failed', error: 'no text' });
+  });
+
+  it('acks results for unknown jobs of each family and for jobs of no family, changing nothing', async () => {
+    const count = async () => ((await bed.database.query('SELECT count(*)::int AS n FROM classification_jobs')) as { n: number }[])[0]!.n;
+    const rows = await count();
+    const results = await deliver({ job_id: 'ext_unknown', status: 'completed', outputs: {} }, { job_id: 'wf_987654', status: 'completed' }, { job_id: 'extract_42', status: 'completed' });
+    expect(results).toEqual([
+      { family: 'extraction', result: { outcome: 'unknown_job', jobId: 'ext_unknown' } },
+      { family: 'workflow', result: { outcome: 'unknown_execution', executionId: 987654 } },
+      { family: null, result: { outcome: 'unknown_job', jobId: 'extract_42' } },
+    ]);
+    expect(await count()).toBe(rows);
+    expect((await broker.checkQueue(RELAY_QUEUES.publicApiResults)).messageCount).toBe(0);
+  });
+});
