@@ -12,12 +12,9 @@
 import request from 'supertest';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createGuardedFetch } from '@docflow/outbound-http';
-import { buildDocx, LoopbackFileServer } from '@docflow/testing';
-import { LoopbackMcpServer } from '../libs/testing/src/loopback-mcp-server';
+import { buildDocx, buildPdf, buildPng, LoopbackFileServer, LoopbackMcpServer } from '@docflow/testing';
 import type { AgentEntity } from '../apps/public-api/src/agents/agent.entity';
 import { McpToolbox } from '../apps/public-api/src/agents/mcp/mcp-toolbox';
-import { buildPdf } from '../libs/text-extraction/src/testing/pdf-builder';
-import { buildPng } from '../libs/text-extraction/src/testing/png-builder';
 import { createApp } from '../apps/llm-service/src/app';
 import { HttpDataShield } from '../apps/llm-service/src/data-shield/data-shield.client';
 import { FileResolver } from '../apps/llm-service/src/files/file-inputs';

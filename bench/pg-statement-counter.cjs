@@ -11,7 +11,9 @@ if (file) {
   const byText = new Map();
   Client.prototype.query = function countedQuery(...args) {
     count += 1;
-    const text = String(typeof args[0] === 'string' ? args[0] : (args[0] && args[0].text) || '').replace(/\s+/g, ' ').slice(0, 90);
+    const text = String(typeof args[0] === 'string' ? args[0] : (args[0] && args[0].text) || '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 90);
     byText.set(text, (byText.get(text) || 0) + 1);
     return query.apply(this, args);
   };

@@ -426,16 +426,20 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
 
     const ragNode = (id: string, taskType: string, body: Record<string, unknown>) => definition([startNode(), taskNode(id, taskType, { body }), endNode()], chain('start', id, 'end'));
 
-    it('refuses a node named after a context variable: validation says so and a run of it fails before any node', async () => {
+    it('refuses a node named after a context variable: validation says so and no execution of it is created', async () => {
       const def = ragNode('user_id', 'rag_query_task', { query: SECRET_WORD });
+      const reserved = 'Node user_id: the id "user_id" is reserved for the run\'s context (user_id, execution_id)';
       const checked = await bob.validate(def);
       expect(checked.valid).toBe(false);
-      expect(checked.errors).toContain('Node user_id: the id "user_id" is reserved for the run\'s context (user_id, execution_id)');
-      // Activities are stored as drafts without graph validation (decisions: Activities); the run is where it stops.
-      const run = await bob.run(await bob.createActivity({ name: 'impersonation', workflow_definition: def }), {});
-      expect(run.status).toBe('failed');
-      expect(run.error).toContain('the id "user_id" is reserved');
-      expect(run.task_states['user_id']?.status).not.toBe('completed');
+      expect(checked.errors).toContain(reserved);
+      // Activities are stored as drafts without graph validation (decisions: Activities); the execution's
+      // snapshot is validated where it is stored (decisions: Workflow definitions: validated where stored).
+      const activityId = await bob.createActivity({ name: 'impersonation', workflow_definition: def });
+      const refused = await bob.request<{ error: { status: number; details: { errors: string[] } } }>('POST', '/workflow-executions', { data: { activity: activityId, inputs: {} } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.errors).toContain(reserved);
+      const mine = await bob.expect<{ data: { activity: { id: number } }[] }>(200, 'GET', '/workflow-executions');
+      expect(mine.data.filter((e) => e.activity.id === activityId)).toEqual([]);
     });
 
     it('fails a query or an index request in alice’s name with a configuration error, and shows nothing of hers', async () => {

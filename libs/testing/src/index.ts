@@ -14,3 +14,5 @@ export * from './effect-ledger';
 export * from './loopback-file-server';
 export * from './loopback-mcp-server';
 export * from './otlp-receiver';
+export * from './pdf-builder';
+export * from './png-builder';

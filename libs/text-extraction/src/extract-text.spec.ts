@@ -4,8 +4,7 @@ import path from 'node:path';
 import { ExtractionInputTooLargeError, ExtractionTimeoutError, ExtractorUnavailableError, TextExtractionError, UnsupportedDocumentTypeError } from './errors';
 import { extractText } from './extract-text';
 import { buildDocx } from '@docflow/testing';
-import { buildPdf } from './testing/pdf-builder';
-import { buildPng, buildPngHeader } from './testing/png-builder';
+import { buildPdf, buildPng, buildPngHeader } from '@docflow/testing';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

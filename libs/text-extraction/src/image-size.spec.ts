@@ -1,5 +1,5 @@
 import { imageSize } from './image-size';
-import { buildPng } from './testing/png-builder';
+import { buildPng } from '@docflow/testing';
 
 describe('imageSize', () => {
   it('reads a PNG header', () => {

@@ -1,8 +1,7 @@
 import { sniffMime } from './sniff-mime';
 import { buildCompoundFile } from './testing/cfb-builder';
 import { buildDocx, ROOT_RELS_XML } from '@docflow/testing';
-import { buildPdf } from './testing/pdf-builder';
-import { buildPng } from './testing/png-builder';
+import { buildPdf, buildPng } from '@docflow/testing';
 import { buildZip } from '@docflow/testing';
 
 const contentTypes = (main: string): string =>

@@ -1,9 +1,7 @@
 import request from 'supertest';
 import { createShieldRuntime } from '@docflow/data-shield';
 import { Metrics, silentLogger } from '@docflow/service-kit';
-import { buildDocx, LoopbackFileServer } from '@docflow/testing';
-import { buildPdf } from '../../../../libs/text-extraction/src/testing/pdf-builder';
-import { buildPng } from '../../../../libs/text-extraction/src/testing/png-builder';
+import { buildDocx, buildPdf, buildPng, LoopbackFileServer } from '@docflow/testing';
 import { createApp } from '../app';
 import { HttpDataShield } from '../data-shield/data-shield.client';
 import { InProcessDataShield } from '../data-shield/in-process.data-shield';
