@@ -183,7 +183,7 @@ export class QuotasService {
    * (429, audited `quota.exceeded`) when the executions or the LLM cost
    * quota is used up. Returns what gives the start back if it fails.
    */
-  async takeExecution(userId: number): Promise<() => Promise<void>> {
+  async takeExecution(userId: number): Promise<{ giveBack: () => Promise<void>; limited: boolean }> {
     const period = periodOf(this.now());
     const limits = this.effective(await this.deps.repo.overrides(userId));
     await this.assertLlmBudget(userId, limits, period);
@@ -192,7 +192,8 @@ export class QuotasService {
       const used = (await this.deps.repo.usage(userId, period)).executions;
       throw this.exceeded(userId, 'executions', used, limits.executionsMonthly ?? 0, period);
     }
-    return () => this.deps.repo.releaseExecution(userId, period);
+    // Without an execution or LLM cost quota a start cannot cross an 80 % mark: the caller skips the warning check.
+    return { giveBack: () => this.deps.repo.releaseExecution(userId, period), limited: limits.executionsMonthly !== null || limits.llmCostMonthly !== null };
   }
 
   /** Refuses (429) an LLM call made for `userId` once the month's LLM cost reached its quota. */

@@ -32,8 +32,8 @@ export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
 /** The monthly quotas a start counts against (identity's QuotasService; issue 18). */
 export interface ExecutionQuotas {
-  /** Counts one start, or refuses it (429); returns what gives it back if the start fails. */
-  takeExecution(userId: number): Promise<() => Promise<void>>;
+  /** Counts one start, or refuses it (429); returns what gives it back if the start fails, and whether a start quota applies to the user. */
+  takeExecution(userId: number): Promise<{ giveBack: () => Promise<void>; limited: boolean }>;
   /** Mails a quota's 80 % warning once a month; never throws. */
   checkWarnings(userId: number): Promise<void>;
 }
@@ -251,7 +251,7 @@ export class WorkflowExecutionsService {
   private async start(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
     const quotas = this.deps.quotas;
     if (!quotas) return this.startCounted(user, id, fields, retryOf, maxRunning);
-    const giveBack = await quotas.takeExecution(user.id);
+    const { giveBack, limited } = await quotas.takeExecution(user.id);
     let started: StartResponse;
     try {
       started = await this.startCounted(user, id, fields, retryOf, maxRunning);
@@ -259,7 +259,7 @@ export class WorkflowExecutionsService {
       await giveBack();
       throw err;
     }
-    void quotas.checkWarnings(user.id);
+    if (limited) void quotas.checkWarnings(user.id);
     return started;
   }
 
