@@ -66,3 +66,16 @@ describe('exportArchive', () => {
     await expect(collect(stream)).rejects.toThrow('object not found');
   });
 });
+
+describe('a stored file that cannot be opened', () => {
+  it('fails the archive stream when its reader starts late, without an unhandled error event', async () => {
+    const missing = Object.assign(new Error('Stored file not found'), { code: 'not_found' });
+    const { stream } = exportArchive({ exportId: 9, userId: 3, generatedAt: new Date('2030-01-01T00:00:00Z') }, [
+      { service: 'documents', copy: { sections: { documents: [{ id: 1 }] }, files: [{ path: 'files/1-a.txt', bytes: 3, mimeType: 'text/plain', open: () => Promise.reject(missing) }] } },
+    ]);
+    // The reader (storage.put) first opens its temporary file: the archive fails before anyone listens.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stream.destroyed).toBe(true);
+    await expect(collect(stream)).rejects.toThrow('Stored file not found');
+  });
+});

@@ -48,6 +48,10 @@ export function exportArchive(meta: { exportId: number; userId: number; generate
   const stream = zip.outputStream as Readable;
   // yazl reports a file that fails to open on the ZipFile; the stream's reader (storage) must see it.
   zip.on('error', (err: unknown) => stream.destroy(err instanceof Error ? err : new Error(String(err))));
+  // The reader attaches its listeners only when it starts (storage.put opens its temporary file first); a file
+  // that fails to open before then must not be an unhandled 'error' event, which would end the process. The
+  // error stays on the stream (`errored`), where the reader's pipeline still finds it and fails the export.
+  stream.on('error', () => undefined);
   const entries: (() => void)[] = [];
   for (const { service, copy } of copies) {
     const folder = archiveSegment(service);
