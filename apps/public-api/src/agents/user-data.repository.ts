@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../platform';
+import { deleteUserRows, type PublicApiDatabase } from '../platform';
 
 type Row = Record<string, unknown>;
 
@@ -47,10 +47,7 @@ export class AgentsUserDataRepository {
   /** Conversations (their messages by cascade), squads, chatbots, agents and pending Composer confirmations. */
   async deleteAll(userId: number): Promise<Record<string, number>> {
     return this.ds.transaction(async (m) => {
-      const del = async (table: string, column = 'owner_id') => {
-        const rows = (await m.query(`WITH gone AS (DELETE FROM ${table} WHERE ${column} = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [userId])) as { n: number }[];
-        return rows[0]?.n ?? 0;
-      };
+      const del = (table: string, column?: string) => deleteUserRows(m, table, userId, column);
       return {
         conversations: await del('agent_conversations'),
         squads: await del('squads'),

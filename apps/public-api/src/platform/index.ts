@@ -4,6 +4,8 @@
 export { PUBLIC_API_ROLES, PublicApiConfig } from './config';
 export type { PublicApiRole } from './config';
 export type { PublicApiDatabase } from './database';
+export { deleteUserRows } from './user-rows.repository';
+export type { SqlRunner } from './user-rows.repository';
 export { bindFeature } from './feature';
 export type { ApiFeature, MountableFeature, PlatformServices } from './feature';
 export { idParam, requestFields } from './request-body';

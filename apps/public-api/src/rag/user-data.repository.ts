@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../platform';
+import { deleteUserRows, type PublicApiDatabase } from '../platform';
 
 /** RAG's rows of one user (issue #18): chunks carry their owner beside their document. */
 export class RagUserDataRepository {
@@ -10,8 +10,7 @@ export class RagUserDataRepository {
     ]) as Promise<Record<string, unknown>[]>;
   }
 
-  async deleteChunks(userId: number): Promise<number> {
-    const rows = (await this.ds.query('WITH gone AS (DELETE FROM rag_chunks WHERE owner_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [userId])) as { n: number }[];
-    return rows[0]?.n ?? 0;
+  deleteChunks(userId: number): Promise<number> {
+    return deleteUserRows(this.ds, 'rag_chunks', userId);
   }
 }

@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../platform';
+import { deleteUserRows, type PublicApiDatabase } from '../platform';
 
 type Row = Record<string, unknown>;
 
@@ -20,8 +20,7 @@ export class ShieldUserDataRepository {
     return this.ds.transaction(async (m) => {
       const counts: Record<string, number> = {};
       for (const [name, table] of Object.entries(TABLES)) {
-        const rows = (await m.query(`WITH gone AS (DELETE FROM ${table} WHERE owner_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [userId])) as { n: number }[];
-        counts[name] = rows[0]?.n ?? 0;
+        counts[name] = await deleteUserRows(m, table, userId);
       }
       return counts;
     });

@@ -1,3 +1,4 @@
+import { startPeriodic } from '@docflow/persistence';
 import type { Logger } from '@docflow/service-kit';
 import { errorMessage } from '@docflow/service-kit';
 
@@ -8,12 +9,11 @@ export interface HousekeepingTask {
 }
 
 /**
- * Runs every task now and then every intervalMs, one round at a time; a
+ * Runs every task now and then every intervalMs, one round at a time (a round still running is not doubled); a
  * failing task is logged and the others still run. `stop()` waits for a
  * round in progress. Safe with replicas when the tasks are plain deletes.
  */
 export function startHousekeeping(tasks: readonly HousekeepingTask[], logger: Logger, intervalMs = 10 * 60_000): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
   const runTask = (task: HousekeepingTask) =>
     task.run().then(
       (removed) => {
@@ -21,18 +21,7 @@ export function startHousekeeping(tasks: readonly HousekeepingTask[], logger: Lo
       },
       (err: unknown) => logger.warn(`housekeeping: ${task.name} failed`, { error: errorMessage(err) }),
     );
-  const round = () => {
-    running = running.then(async () => {
-      for (const task of tasks) await runTask(task);
-    });
-  };
-  const timer = setInterval(round, intervalMs);
-  timer.unref();
-  round();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(async () => {
+    for (const task of tasks) await runTask(task);
+  }, intervalMs);
 }

@@ -1,4 +1,4 @@
-import type { PublicApiDatabase } from '../platform';
+import { deleteUserRows, type PublicApiDatabase } from '../platform';
 
 type Row = Record<string, unknown>;
 
@@ -89,10 +89,7 @@ export class WorkflowsUserDataRepository {
    */
   async deleteAll(userId: number): Promise<Record<string, number>> {
     return this.ds.transaction(async (m) => {
-      const del = async (table: string, column = 'owner_id') => {
-        const rows = (await m.query(`WITH gone AS (DELETE FROM ${table} WHERE ${column} = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [userId])) as { n: number }[];
-        return rows[0]?.n ?? 0;
-      };
+      const del = (table: string, column?: string) => deleteUserRows(m, table, userId, column);
       return {
         executions: await del('workflow_executions', 'user_id'),
         webhooks: await del('webhooks'),

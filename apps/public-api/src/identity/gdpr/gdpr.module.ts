@@ -1,3 +1,4 @@
+import { startPeriodic } from '@docflow/persistence';
 import type { StorageDriver } from '@docflow/storage';
 import { errorMessage, type Logger } from '@docflow/service-kit';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../../platform';
@@ -78,19 +79,9 @@ export function createGdprModule(deps: GdprModuleDeps): GdprModule {
     deletions,
     tick,
     start(intervalMs) {
-      let running: Promise<unknown> = Promise.resolve();
-      const round = () => {
-        running = running.then(() => tick()).catch((err: unknown) => logger.warn('gdpr round failed', { error: errorMessage(err) }));
-      };
-      const timer = setInterval(round, intervalMs);
-      timer.unref();
-      round();
-      return {
-        async stop() {
-          clearInterval(timer);
-          await running;
-        },
-      };
+      return startPeriodic(async () => {
+        await tick().catch((err: unknown) => logger.warn('gdpr round failed', { error: errorMessage(err) }));
+      }, intervalMs);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { startPeriodic } from '@docflow/persistence';
 import { errorMessage, type Logger, NotFoundError } from '@docflow/service-kit';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, type Caller, canRead } from '../activities/activities.service';
@@ -159,20 +160,7 @@ export class SchedulesService {
 
 /** Runs `tick` every intervalMs (main); a pass still running is not doubled. */
 export function startScheduler(service: SchedulesService, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const pass = () => {
-    running ??= service
-      .tick()
-      .catch((err: unknown) => logger.warn('scheduler pass failed', { error: errorMessage(err) }))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  pass();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(async () => {
+    await service.tick().catch((err: unknown) => logger.warn('scheduler pass failed', { error: errorMessage(err) }));
+  }, intervalMs);
 }

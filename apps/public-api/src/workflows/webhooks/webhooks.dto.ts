@@ -116,33 +116,9 @@ export class UpdateWebhookRequest {
 }
 
 /** POST /webhooks: an activity (id, numeric string or `{id}`, also as `activity_id`), then the settings as on update. */
-export class CreateWebhookRequest {
+export class CreateWebhookRequest extends UpdateWebhookRequest {
   @Satisfies((value) => (activityIdOf(value) === undefined ? ['activity: is required and must be an activity id'] : []))
   activity!: unknown;
-
-  @Satisfies(settingProblems('name'))
-  name?: unknown;
-
-  @Satisfies(settingProblems('active'))
-  active?: unknown;
-
-  @Satisfies(settingProblems('accept_files'))
-  accept_files?: unknown;
-
-  @Satisfies(settingProblems('auto_enable_rag'))
-  auto_enable_rag?: unknown;
-
-  @Satisfies(settingProblems('event_type'))
-  event_type?: unknown;
-
-  @Satisfies(settingProblems('max_file_size_mb'))
-  max_file_size_mb?: unknown;
-
-  @Satisfies(settingProblems('allowed_mime_types'))
-  allowed_mime_types?: unknown;
-
-  @Satisfies(settingProblems('allowed_origins'))
-  allowed_origins?: unknown;
 }
 
 /** POST /webhooks: `{activity (required), name, event_type, max_file_size_mb, allowed_mime_types, auto_enable_rag, accept_files, allowed_origins, active}`, wrapped or flat, read with parseBody (400 `Invalid webhook`). */
