@@ -1,6 +1,6 @@
-import { JobMessageV1, QUEUES, RELAY_QUEUES } from '@docflow/contracts';
+import { JobMessageV1, QUEUES } from '@docflow/contracts';
 import type { ContentClient, LlmClient } from '@docflow/llm-client';
-import { JobWorker, ResultPublisher, type Broker } from '@docflow/messaging';
+import { declareResultsTopology, JobWorker, ResultPublisher, type Broker } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 import type { ExtractionProcessorConfig } from './config';
 import { ExtractionJobRunner } from './jobs/job-handlers';
@@ -32,11 +32,10 @@ export interface ExtractionProcessor {
   stop(drainMs: number, settleMs?: number): Promise<void>;
 }
 
-/** Declares the queues the processor uses (durable, with their dead-letter queues); it publishes results to the last two. */
-export async function declareExtractionQueues(broker: Pick<Broker, 'assertWorkQueue'>): Promise<void> {
+/** Declares the queues the processor uses (durable, with their dead-letter queues) and the results exchange it publishes to. */
+export async function declareExtractionQueues(broker: Pick<Broker, 'assertWorkQueue' | 'assertFanoutExchange'>): Promise<void> {
   await broker.assertWorkQueue(QUEUES.extraction);
-  await broker.assertWorkQueue(QUEUES.results);
-  await broker.assertWorkQueue(RELAY_QUEUES.publicApiResults);
+  await declareResultsTopology(broker);
 }
 
 export function createExtractionProcessor(deps: ExtractionProcessorDeps): ExtractionProcessor {

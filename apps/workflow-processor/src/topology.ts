@@ -1,11 +1,12 @@
-import { QUEUES, RELAY_QUEUES } from '@docflow/contracts';
-import type { Broker } from '@docflow/messaging';
+import { QUEUES } from '@docflow/contracts';
+import { type Broker, declareResultsTopology } from '@docflow/messaging';
 
 /**
- * The queues the processor consumes from and publishes to, declared now and
- * on every reconnect; the public API's results queue too, since results are
- * published there directly (a publish to a missing queue is refused).
+ * The queue the processor consumes from and the results exchange with both
+ * results queues it publishes to, declared now and on every reconnect (a
+ * publish that reaches no queue is refused).
  */
-export async function declareWorkflowQueues(broker: Pick<Broker, 'assertWorkQueue'>): Promise<void> {
-  for (const queue of [QUEUES.workflow, QUEUES.results, RELAY_QUEUES.publicApiResults]) await broker.assertWorkQueue(queue);
+export async function declareWorkflowQueues(broker: Pick<Broker, 'assertWorkQueue' | 'assertFanoutExchange'>): Promise<void> {
+  await broker.assertWorkQueue(QUEUES.workflow);
+  await declareResultsTopology(broker);
 }

@@ -8,18 +8,27 @@ export const QUEUES = {
 /**
  * The public API's queue of results, the one way every result reaches its
  * owner (docs/decisions.md, "One path for every result"): processors publish
- * each result here themselves (ResultPublisher) and mark the results_queue
- * copy with RESULT_DELIVERED_TO_HEADER; the router, sole consumer of
- * `results_queue`, records every job's status and relays here only the
- * unmarked messages. Each result therefore arrives here by exactly one path.
+ * each result once to RESULTS_EXCHANGE, which routes it to this queue and to
+ * `results_queue`, marked with RESULT_DELIVERED_TO_HEADER; the router, sole
+ * consumer of `results_queue`, records every job's status and relays here
+ * only the unmarked messages (published straight to `results_queue`). Each
+ * result therefore arrives here by exactly one path.
  */
 export const RELAY_QUEUES = {
   publicApiResults: 'public_api_results_queue',
 } as const;
 
 /**
- * Header of a results_queue message whose publisher already put the same
- * message on the queue it names; the router then records it without
+ * Durable fanout exchange of results, bound to `results_queue` and
+ * `public_api_results_queue`: one publish (one confirm) puts a result on
+ * both. Declared, with both queues and bindings, by every service that
+ * publishes or consumes results.
+ */
+export const RESULTS_EXCHANGE = 'docflow.results';
+
+/**
+ * Header of a result whose publisher put it on the public API's queue
+ * itself (through RESULTS_EXCHANGE); the router then records it without
  * relaying it there again.
  */
 export const RESULT_DELIVERED_TO_HEADER = 'x-docflow-delivered-to';

@@ -4,12 +4,14 @@ import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { currentCorrelationId, errorMessage, HealthCheck, Logger, newCorrelationId } from '@docflow/service-kit';
 import { withOutgoingSpan } from '@docflow/telemetry';
 import { encodeMessage } from './codec';
-import { Consumer, ConsumerHost } from './consumer';
+import { BatchConsumer } from './batch-consumer';
+import { Consumer } from './consumer';
+import type { ConsumerHost, Subscription } from './subscription';
 import { BrokerUnavailableError, InvalidMessageError } from './errors';
 import { ReturnTracker, sendConfirmed } from './publisher';
 import { bounded, describeUrl, noop } from './util';
 import { backoffDelay, workQueueDeclaration, WorkQueueDeclaration, WorkQueueOptions } from './topology';
-import type { BrokerOptions, BrokerState, ConsumeOptions, ConsumerHandle, MessageHandler, PublishOptions, QueueStats } from './types';
+import type { BatchConsumeOptions, BatchHandler, BrokerOptions, BrokerState, ConsumeOptions, ConsumerHandle, MessageHandler, PublishOptions, QueueStats } from './types';
 
 /** One AMQP connection and what was set up on it. */
 interface Session {
@@ -43,7 +45,9 @@ export class Broker {
   private readonly publishTimeoutMs: number;
 
   private readonly queues = new Map<string, WorkQueueDeclaration>();
-  private readonly consumers = new Set<Consumer<object>>();
+  /** Fanout exchanges and the queues bound to each. */
+  private readonly exchanges = new Map<string, readonly string[]>();
+  private readonly consumers = new Set<Subscription>();
   private readonly stateListeners = new Set<(state: BrokerState) => void>();
   private readonly readyWaiters = new Set<Waiter>();
   private readonly sleepers = new Set<() => void>();
@@ -156,9 +160,32 @@ export class Broker {
   }
 
   /**
+   * Declares a durable fanout exchange bound to `queues` (each asserted with
+   * `assertWorkQueue` first), now when connected and again on every
+   * reconnect. A publish with `{ exchange }` then puts one message on every
+   * bound queue for one confirm.
+   */
+  async assertFanoutExchange(name: string, queues: readonly string[]): Promise<void> {
+    const missing = queues.filter((q) => !this.queues.has(q));
+    if (missing.length) throw new Error(`assertWorkQueue(${missing.join(', ')}) before binding to exchange ${name}`);
+    const known = this.exchanges.get(name) ?? [];
+    const bound = [...new Set([...known, ...queues])];
+    this.exchanges.set(name, bound);
+    const s = this.session;
+    if (!this.connected || !s || s.lost || (s.declared.has(exchangeKey(name)) && queues.every((q) => known.includes(q)))) return;
+    try {
+      await this.declareExchange(s, name, bound);
+    } catch (err) {
+      throw new BrokerUnavailableError(`Could not declare exchange ${name}: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
    * Validates `message` against `cls`, publishes it persistently and waits
    * for the broker's confirm. Throws InvalidMessageError (nothing sent) or
    * BrokerUnavailableError (not connected, not confirmed, or no such queue).
+   * With `opts.exchange`, the message goes to that exchange with `queue` as
+   * its routing key (unroutable: BrokerUnavailableError).
    */
   async publish<T extends object>(queue: string, cls: new () => T, message: T, opts: PublishOptions = {}): Promise<void> {
     const encoded = encodeMessage(cls, message);
@@ -174,7 +201,7 @@ export class Broker {
     await withOutgoingSpan(`publish ${queue}`, 'producer', attributes, (trace) => {
       const headers = { ...opts.headers, ...trace, 'x-correlation-id': correlationId, kind: cls.name };
       const options = { contentType: 'application/json', messageId, correlationId, type: cls.name, appId: this.name, timestamp: Math.floor(Date.now() / 1000), headers };
-      return sendConfirmed(ch, queue, encoded.value, options, this.returns, this.publishTimeoutMs);
+      return sendConfirmed(ch, queue, encoded.value, options, this.returns, this.publishTimeoutMs, opts.exchange);
     });
   }
 
@@ -186,19 +213,22 @@ export class Broker {
    * The subscription survives reconnects.
    */
   consume<T extends object>(queue: string, cls: new () => T, handler: MessageHandler<T>, opts: ConsumeOptions = {}): ConsumerHandle {
-    if (this.closed) throw new Error('broker client is closed');
-    const known = this.queues.has(queue) || [...this.queues.values()].some((d) => d.deadLetterQueue === queue);
-    if (!known) throw new Error(`assertWorkQueue('${queue}') before consuming it`);
-    const prefetch = opts.prefetch ?? 16;
-    if (!Number.isInteger(prefetch) || prefetch < 1) throw new Error('prefetch must be a positive integer');
-    const consumer = new Consumer<T>(this.host, queue, cls, handler, prefetch);
-    const asObject = consumer as unknown as Consumer<object>;
-    this.consumers.add(asObject);
-    const s = this.session;
-    if (this.connected && s && !s.lost) {
-      this.attach(s, asObject).catch((err: unknown) => this.resetSession(s, `could not subscribe to ${queue}: ${errorMessage(err)}`));
-    }
-    return consumer.handle();
+    const prefetch = this.checkConsume(queue, opts.prefetch ?? 16);
+    return this.subscribe(new Consumer<T>(this.host, queue, cls, handler, prefetch));
+  }
+
+  /**
+   * Like `consume`, but `handler` gets every validated message the prefetch
+   * window holds that has arrived (up to `maxBatch`; no waiting for more)
+   * and applies them all or none; the batch is then acked with one
+   * multiple-ack. When the handler throws, each message is handed to it
+   * again alone and settled as `consume` would (see BatchConsumer).
+   */
+  consumeBatch<T extends object>(queue: string, cls: new () => T, handler: BatchHandler<T>, opts: BatchConsumeOptions = {}): ConsumerHandle {
+    const prefetch = this.checkConsume(queue, opts.prefetch ?? 64);
+    const maxBatch = opts.maxBatch ?? Math.max(1, Math.floor(prefetch / 2));
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error('maxBatch must be a positive integer');
+    return this.subscribe(new BatchConsumer<T>(this.host, queue, cls, handler, prefetch, maxBatch));
   }
 
   /** Message and consumer counts of a queue (passive declare); BrokerUnavailableError when not connected or missing. */
@@ -228,6 +258,24 @@ export class Broker {
   }
 
   // ---- internals -------------------------------------------------------
+
+  /** Refuses a subscription to an undeclared queue or with a bad prefetch; answers the prefetch. */
+  private checkConsume(queue: string, prefetch: number): number {
+    if (this.closed) throw new Error('broker client is closed');
+    const known = this.queues.has(queue) || [...this.queues.values()].some((d) => d.deadLetterQueue === queue);
+    if (!known) throw new Error(`assertWorkQueue('${queue}') before consuming it`);
+    if (!Number.isInteger(prefetch) || prefetch < 1) throw new Error('prefetch must be a positive integer');
+    return prefetch;
+  }
+
+  private subscribe(consumer: Subscription): ConsumerHandle {
+    this.consumers.add(consumer);
+    const s = this.session;
+    if (this.connected && s && !s.lost) {
+      this.attach(s, consumer).catch((err: unknown) => this.resetSession(s, `could not subscribe to ${consumer.queue}: ${errorMessage(err)}`));
+    }
+    return consumer.handle();
+  }
 
   private async shutdown(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -349,6 +397,11 @@ export class Broker {
         await this.declare(session, decl);
         continue;
       }
+      const exchange = [...this.exchanges].find(([name]) => !session.declared.has(exchangeKey(name)));
+      if (exchange) {
+        await this.declareExchange(session, exchange[0], exchange[1]);
+        continue;
+      }
       const consumer = [...this.consumers].find((c) => !c.cancelled && c.sessionId !== session.id);
       if (consumer) {
         await this.attach(session, consumer);
@@ -370,7 +423,19 @@ export class Broker {
     }
   }
 
-  private async attach(session: Session, consumer: Consumer<object>): Promise<void> {
+  private async declareExchange(session: Session, name: string, queues: readonly string[]): Promise<void> {
+    const ch = await session.conn.createChannel();
+    ch.on('error', (err: Error) => this.logger.error('exchange declaration refused', { exchange: name, error: err.message }));
+    try {
+      await ch.assertExchange(name, 'fanout', { durable: true });
+      for (const q of queues) await ch.bindQueue(q, name, '');
+      session.declared.add(exchangeKey(name));
+    } finally {
+      await ch.close().catch(noop);
+    }
+  }
+
+  private async attach(session: Session, consumer: Subscription): Promise<void> {
     const ch = await session.conn.createChannel();
     await consumer.attach(session.id, ch);
   }
@@ -399,4 +464,9 @@ export class Broker {
     this.onSessionLost(session, reason);
     void bounded(session.conn.close(), 2000);
   }
+}
+
+/** An exchange's entry in a session's set of declared names (queues are entered by their own name). */
+function exchangeKey(name: string): string {
+  return `exchange:${name}`;
 }

@@ -3,9 +3,9 @@ export { BrokerUnavailableError, InvalidMessageError, NonRetryableMessageError }
 export { HandlerRegistry } from './handler-registry';
 export { InFlightJobs, JobWorker } from './job-worker';
 export type { JobWorkerOptions } from './job-worker';
-export { nextResultSequence, ResultPublisher, resultMessage } from './result-publisher';
+export { declareResultsTopology, nextResultSequence, ResultPublisher, resultMessage } from './result-publisher';
 export type { ResultBody } from './result-publisher';
 export type { KindHandler } from './handler-registry';
 export { workQueueDeclaration } from './topology';
 export type { WorkQueueOptions, WorkQueueDeclaration } from './topology';
-export type { BrokerOptions, BrokerState, ConsumeOptions, ConsumerHandle, MessageHandler, MessageMeta, PublishOptions, QueueStats } from './types';
+export type { BatchConsumeOptions, BatchHandler, BatchItem, BrokerOptions, BrokerState, ConsumeOptions, ConsumerHandle, MessageHandler, MessageMeta, PublishOptions, QueueStats } from './types';

@@ -35,8 +35,20 @@ export class ReturnTracker {
   }
 }
 
-/** Publishes to a queue through the default exchange and resolves on the broker's confirm; BrokerUnavailableError otherwise. */
-export function sendConfirmed(ch: ConfirmChannel, queue: string, content: Buffer, options: Options.Publish & { messageId: string }, returns: ReturnTracker, timeoutMs: number): Promise<void> {
+/**
+ * Publishes to a queue through the default exchange (or to `exchange` with
+ * `queue` as routing key) and resolves on the broker's confirm;
+ * BrokerUnavailableError otherwise.
+ */
+export function sendConfirmed(
+  ch: ConfirmChannel,
+  queue: string,
+  content: Buffer,
+  options: Options.Publish & { messageId: string },
+  returns: ReturnTracker,
+  timeoutMs: number,
+  exchange = '',
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const finish = (err?: Error) => {
@@ -48,8 +60,8 @@ export function sendConfirmed(ch: ConfirmChannel, queue: string, content: Buffer
     };
     const timer = setTimeout(() => finish(new BrokerUnavailableError('Message broker did not confirm the message in time', { queue })), timeoutMs);
     try {
-      ch.sendToQueue(queue, content, { ...options, persistent: true, mandatory: true }, (err: unknown) => {
-        if (returns.take(queue, options.messageId)) finish(new BrokerUnavailableError(`Queue ${queue} does not exist`, { queue }));
+      ch.publish(exchange, queue, content, { ...options, persistent: true, mandatory: true }, (err: unknown) => {
+        if (returns.take(queue, options.messageId)) finish(new BrokerUnavailableError(exchange ? `Exchange ${exchange} routes ${queue} to no queue` : `Queue ${queue} does not exist`, { queue }));
         else if (err) finish(new BrokerUnavailableError('Message broker did not accept the message', { queue }));
         else finish();
       });

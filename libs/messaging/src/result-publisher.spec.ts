@@ -1,4 +1,4 @@
-import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, RESULT_MESSAGE_VERSION, type ResultMessage } from '@docflow/contracts';
+import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, RESULT_MESSAGE_VERSION, RESULTS_EXCHANGE, type ResultMessage } from '@docflow/contracts';
 import { ResultPublisher, resultMessage } from './result-publisher';
 import type { PublishOptions } from './types';
 
@@ -20,14 +20,13 @@ describe('resultMessage', () => {
 });
 
 describe('ResultPublisher', () => {
-  it('puts a result on the public API queue and on results_queue, one id, the results_queue copy marked', async () => {
+  it('publishes a result once, to the results exchange, marked as delivered to the public API queue', async () => {
     const broker = new FakeBroker();
     const msg = resultMessage({ job_id: 'ocr_1', status: 'completed', outputs: {} });
     await new ResultPublisher(broker as never).publish(msg);
     const id = `ocr_1:completed:${msg.sequence}`;
     expect(broker.published).toEqual([
-      { queue: RELAY_QUEUES.publicApiResults, msg, options: { messageId: id } },
-      { queue: QUEUES.results, msg, options: { messageId: id, headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } } },
+      { queue: QUEUES.results, msg, options: { exchange: RESULTS_EXCHANGE, messageId: id, headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } } },
     ]);
   });
 });

@@ -21,10 +21,30 @@ export interface ConsumeOptions {
   prefetch?: number;
 }
 
+/** One validated message of a batch and its delivery. */
+export interface BatchItem<T> {
+  msg: T;
+  meta: MessageMeta;
+}
+
+/**
+ * Applies a batch all or nothing (one transaction): resolving means every
+ * message's effect is committed; throwing means none is (the consumer then
+ * hands each message over again alone).
+ */
+export type BatchHandler<T> = (batch: readonly BatchItem<T>[]) => Promise<void>;
+
+export interface BatchConsumeOptions extends ConsumeOptions {
+  /** Messages handed to the handler at most at once. Default half the prefetch, so the next batch arrives while one is applied. */
+  maxBatch?: number;
+}
+
 export interface PublishOptions {
   headers?: Record<string, string | number | boolean>;
   /** Defaults to a random UUID. */
   messageId?: string;
+  /** Publish to this exchange (declared with `assertFanoutExchange`), the queue argument being the routing key. */
+  exchange?: string;
 }
 
 export interface ConsumerHandle {

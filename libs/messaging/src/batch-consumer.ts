@@ -1,0 +1,186 @@
+import type { Channel, ConsumeMessage } from 'amqplib';
+import { errorMessage, newCorrelationId, runWithContext } from '@docflow/service-kit';
+import { endSpan, withIncomingSpan } from '@docflow/telemetry';
+import { decodeMessage } from './codec';
+import { NonRetryableMessageError } from './errors';
+import { requeueDelay } from './topology';
+import { type ConsumerHost, Subscription } from './subscription';
+import type { BatchHandler, BatchItem } from './types';
+
+interface Delivery<T> extends BatchItem<T> {
+  readonly raw: ConsumeMessage;
+}
+
+/**
+ * A subscription whose handler takes every message the prefetch window
+ * holds that has arrived, up to `maxBatch`: no timer, so under light load a
+ * batch of one goes at once; deliveries that arrive together (one socket
+ * read) wait only for the next macrotask. One batch runs at a time per
+ * channel; when the handler resolves (its effects committed) the batch is
+ * acked with one multiple-ack of its last delivery tag, unless an earlier
+ * delivery of the channel is still unsettled (a failed message waiting for
+ * its requeue), in which case each is acked on its own.
+ *
+ * Messages that fail their contract are dead-lettered before the handler
+ * sees the batch. When the handler throws, its transaction took nothing
+ * (the handler's contract: all of a batch or none of it), so each message
+ * is handed to it again alone: the others are applied and acked, and the
+ * failing one is dead-lettered (NonRetryableMessageError) or requeued after
+ * the usual delay until the queue's delivery limit, as with Consumer.
+ */
+export class BatchConsumer<T extends object> extends Subscription {
+  private buffer: ConsumeMessage[] = [];
+  /** Delivery tags of the current channel not yet acked or nacked. */
+  private unsettled = new Set<number>();
+  private scheduled = false;
+  private running = false;
+
+  constructor(
+    host: ConsumerHost,
+    queue: string,
+    private readonly cls: new () => T,
+    private readonly handler: BatchHandler<T>,
+    prefetch: number,
+    private readonly maxBatch: number,
+  ) {
+    super(host, queue, prefetch);
+  }
+
+  protected override onChannelChange(): void {
+    // What the old channel delivered and nobody settled is requeued by RabbitMQ with the channel.
+    this.buffer = [];
+    this.unsettled = new Set();
+  }
+
+  protected onMessage(channel: Channel, msg: ConsumeMessage): void {
+    if (channel !== this.channel) return;
+    this.unsettled.add(msg.fields.deliveryTag);
+    this.buffer.push(msg);
+    this.schedule();
+  }
+
+  /** Takes the next batch after the current macrotask, so that deliveries parsed from the same read join it. */
+  private schedule(): void {
+    if (this.scheduled || this.running || this.buffer.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.runNext();
+    });
+  }
+
+  private runNext(): void {
+    const channel = this.channel;
+    if (this.running || !channel || this.buffer.length === 0) return;
+    const taken = this.buffer.splice(0, this.maxBatch);
+    if (this.cancelled || this.host.isClosing()) {
+      for (const msg of taken) this.settleOne(channel, msg, 'requeue');
+      return;
+    }
+    this.running = true;
+    this.track(
+      this.process(channel, taken).finally(() => {
+        this.running = false;
+        this.schedule();
+      }),
+    );
+  }
+
+  /** The batch in a consumer span (tracing on), the child of its first message's publisher span. */
+  private process(channel: Channel, taken: ConsumeMessage[]): Promise<void> {
+    const first = this.metaOf(taken[0] as ConsumeMessage);
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': this.queue,
+      'messaging.batch.message_count': taken.length,
+      'docflow.correlation_id': first.correlationId,
+    };
+    const context = taken.length === 1 ? { correlationId: first.correlationId, messageId: first.messageId } : { correlationId: newCorrelationId() };
+    return withIncomingSpan(`process ${this.queue}`, 'consumer', first.headers, attributes, (span) => {
+      const done = runWithContext(context, () => this.handleBatch(channel, taken));
+      if (!span) return done;
+      return done.then(
+        () => endSpan(span),
+        (err: unknown) => {
+          endSpan(span, err);
+          throw err;
+        },
+      );
+    });
+  }
+
+  private async handleBatch(channel: Channel, taken: ConsumeMessage[]): Promise<void> {
+    const { logger } = this.host;
+    const batch: Delivery<T>[] = [];
+    for (const raw of taken) {
+      const meta = this.metaOf(raw);
+      const decoded = decodeMessage(this.cls, raw.content);
+      if (decoded.ok) {
+        batch.push({ msg: decoded.value, meta, raw });
+        continue;
+      }
+      logger.warn('message rejected: does not match its contract', { queue: this.queue, kind: meta.kind, expected: this.cls.name, errors: decoded.errors });
+      this.settleOne(channel, raw, 'reject');
+    }
+    if (batch.length === 0) return;
+    try {
+      await this.handler(batch.map(({ msg, meta }) => ({ msg, meta })));
+    } catch (err) {
+      if (batch.length === 1) {
+        this.failed(channel, batch[0] as Delivery<T>, err);
+        return;
+      }
+      logger.warn('batch failed; applying its messages one by one', { queue: this.queue, size: batch.length, error: errorMessage(err) });
+      for (const item of batch) await this.applyAlone(channel, item);
+      return;
+    }
+    this.ackAll(channel, batch.map((d) => d.raw));
+  }
+
+  private async applyAlone(channel: Channel, item: Delivery<T>): Promise<void> {
+    try {
+      await this.handler([{ msg: item.msg, meta: item.meta }]);
+    } catch (err) {
+      this.failed(channel, item, err);
+      return;
+    }
+    this.settleOne(channel, item.raw, 'ack');
+  }
+
+  /** Dead-letters a message its handler refused; requeues any other failure after a delay that grows with its deliveries, without holding up the next batch. */
+  private failed(channel: Channel, item: Delivery<T>, err: unknown): void {
+    const { logger } = this.host;
+    const { meta } = item;
+    if (err instanceof NonRetryableMessageError) {
+      logger.warn('message rejected by its handler', { queue: this.queue, kind: meta.kind, messageId: meta.messageId, error: err.message });
+      this.settleOne(channel, item.raw, 'reject');
+      return;
+    }
+    logger.warn('handler failed; message will be retried', { queue: this.queue, kind: meta.kind, messageId: meta.messageId, deliveryCount: meta.deliveryCount, error: errorMessage(err) });
+    this.track(this.host.sleep(requeueDelay(meta.deliveryCount, this.host.requeueDelayMs)).then(() => this.settleOne(channel, item.raw, 'requeue')));
+  }
+
+  /**
+   * Acks a handled batch: one multiple-ack of its last tag when every
+   * unsettled delivery up to that tag is in the batch (a multiple-ack covers
+   * all of them), otherwise one ack each.
+   */
+  private ackAll(channel: Channel, msgs: ConsumeMessage[]): void {
+    const tags = new Set(msgs.map((m) => m.fields.deliveryTag));
+    const last = msgs.reduce((a, b) => (b.fields.deliveryTag > a.fields.deliveryTag ? b : a));
+    const lastTag = last.fields.deliveryTag;
+    const covered = channel === this.channel && [...this.unsettled].every((t) => t > lastTag || tags.has(t));
+    if (msgs.length > 1 && covered) {
+      for (const t of tags) this.unsettled.delete(t);
+      this.settle(channel, last, 'ack', true);
+      return;
+    }
+    for (const m of msgs) this.settleOne(channel, m, 'ack');
+  }
+
+  private settleOne(channel: Channel, msg: ConsumeMessage, outcome: 'ack' | 'requeue' | 'reject'): void {
+    if (channel === this.channel) this.unsettled.delete(msg.fields.deliveryTag);
+    this.settle(channel, msg, outcome);
+  }
+}

@@ -1,0 +1,182 @@
+import type { Channel, ConsumeMessage } from 'amqplib';
+import { errorMessage, Logger, newCorrelationId, sanitizeCorrelationId } from '@docflow/service-kit';
+import { annotateActiveSpan } from '@docflow/telemetry';
+import { deliveryCountOf } from './codec';
+import { bounded } from './util';
+import type { ConsumerHandle, MessageMeta } from './types';
+
+/** What a subscription needs from its broker. */
+export interface ConsumerHost {
+  readonly logger: Logger;
+  readonly requeueDelayMs: number;
+  /** Resolves after `ms`, or at once when the broker is closing. */
+  sleep(ms: number): Promise<void>;
+  isClosing(): boolean;
+  /** Called when RabbitMQ cancels the subscription (queue deleted) or the channel dies under it. */
+  onConsumerLost(consumer: Subscription, reason: string): void;
+  /** Removes a cancelled subscription from the broker. */
+  forget(consumer: Subscription): void;
+}
+
+export type Outcome = 'ack' | 'requeue' | 'reject';
+
+/**
+ * One subscription to a queue. It lives across reconnects: on each new
+ * connection the broker calls `attach` with a fresh channel of its own (own
+ * prefetch, own failures). Subclasses decide how deliveries are handled:
+ * one by one (Consumer) or in batches (BatchConsumer).
+ */
+export abstract class Subscription {
+  protected channel: Channel | undefined;
+  private tag: string | undefined;
+  /** Id of the broker session the consumer is subscribed on. */
+  sessionId: number | undefined;
+  cancelled = false;
+  readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    protected readonly host: ConsumerHost,
+    readonly queue: string,
+    private readonly prefetch: number,
+  ) {}
+
+  /** A delivery on `channel` (never null: the broker's cancel is handled here). */
+  protected abstract onMessage(channel: Channel, msg: ConsumeMessage): void;
+
+  /** The channel changed (attached or gone): whatever was delivered on the old one is RabbitMQ's to redeliver. */
+  protected onChannelChange(): void {}
+
+  isActive(): boolean {
+    return this.channel !== undefined && this.tag !== undefined && !this.cancelled;
+  }
+
+  /** Subscribes on a fresh channel of the given session. */
+  async attach(sessionId: number, channel: Channel): Promise<void> {
+    this.detach();
+    channel.on('error', (err: Error) => this.host.logger.warn('consumer channel error', { queue: this.queue, error: err.message }));
+    channel.on('close', () => {
+      if (this.channel !== channel) return;
+      this.channel = undefined;
+      this.tag = undefined;
+      this.onChannelChange();
+      if (!this.cancelled && !this.host.isClosing()) {
+        // Deferred: when the whole connection drops, its close event follows and handles everything.
+        setImmediate(() => this.host.onConsumerLost(this, 'consumer channel closed'));
+      }
+    });
+    await channel.prefetch(this.prefetch);
+    this.channel = channel;
+    this.sessionId = sessionId;
+    this.onChannelChange();
+    const { consumerTag } = await channel.consume(this.queue, (msg) => this.onDelivery(channel, msg), { noAck: false });
+    if (this.channel !== channel) return;
+    this.tag = consumerTag;
+    if (this.cancelled) await this.stop();
+  }
+
+  /** Forgets the current channel (the connection is gone). */
+  detach(): void {
+    this.channel = undefined;
+    this.tag = undefined;
+    this.sessionId = undefined;
+    this.onChannelChange();
+  }
+
+  /** Stops the subscription; deliveries already on their way are requeued. */
+  async stop(): Promise<void> {
+    this.cancelled = true;
+    const { channel, tag } = this;
+    if (!channel || !tag) return;
+    this.tag = undefined;
+    await channel.cancel(tag).catch(() => undefined);
+  }
+
+  async waitForInFlight(timeoutMs: number): Promise<void> {
+    if (this.inFlight.size) await bounded(Promise.allSettled([...this.inFlight]), timeoutMs);
+  }
+
+  /**
+   * Closes the channel with a close/close-ok exchange. RabbitMQ 3.10 quorum
+   * queues can lose an ack that is immediately followed by the connection
+   * closing (the message comes back); a channel close first makes it stick.
+   */
+  async closeChannel(timeoutMs = 2000): Promise<void> {
+    const channel = this.channel;
+    this.detach();
+    if (channel) await bounded(channel.close(), timeoutMs);
+  }
+
+  handle(): ConsumerHandle {
+    return {
+      queue: this.queue,
+      isActive: () => this.isActive(),
+      cancel: async (timeoutMs = 10000) => {
+        await this.stop();
+        await this.waitForInFlight(timeoutMs);
+        this.host.forget(this);
+        await this.closeChannel();
+      },
+    };
+  }
+
+  /** Runs `work` as in-flight work of this subscription (shutdown waits for it); failures are logged. */
+  protected track(work: Promise<void>): void {
+    const tracked: Promise<void> = work
+      .catch((err: unknown) => this.host.logger.error('consumer failure', { queue: this.queue, error: errorMessage(err) }))
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private onDelivery(channel: Channel, msg: ConsumeMessage | null): void {
+    if (msg === null) {
+      if (!this.cancelled && !this.host.isClosing()) this.host.onConsumerLost(this, 'subscription cancelled by the broker');
+      return;
+    }
+    if (this.cancelled || this.host.isClosing()) {
+      this.settle(channel, msg, 'requeue');
+      return;
+    }
+    this.onMessage(channel, msg);
+  }
+
+  protected metaOf(msg: ConsumeMessage): MessageMeta {
+    const headers: Record<string, unknown> = { ...(msg.properties.headers ?? {}) };
+    const props = msg.properties as { messageId?: unknown; correlationId?: unknown };
+    const messageId = typeof props.messageId === 'string' && props.messageId ? props.messageId : `${this.queue}:${msg.fields.deliveryTag}`;
+    const correlationId = sanitizeCorrelationId(headers['x-correlation-id']) ?? sanitizeCorrelationId(props.correlationId) ?? newCorrelationId();
+    const kind = typeof headers['kind'] === 'string' ? headers['kind'] : undefined;
+    return {
+      deliveryCount: deliveryCountOf(headers, msg.fields.redelivered),
+      redelivered: msg.fields.redelivered,
+      headers,
+      correlationId,
+      messageId,
+      queue: this.queue,
+      kind,
+    };
+  }
+
+  /** Ack or nack on the channel the message came on; when that channel is gone, RabbitMQ has already requeued it. */
+  protected settle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
+    annotateActiveSpan({ 'docflow.message.outcome': outcome }, outcome === 'ack' ? undefined : `message ${outcome === 'reject' ? 'dead-lettered' : 'requeued'}`);
+    try {
+      switch (outcome) {
+        case 'ack':
+          channel.ack(msg, multiple);
+          return;
+        case 'requeue':
+          channel.nack(msg, false, true);
+          return;
+        case 'reject':
+          channel.nack(msg, false, false);
+          return;
+        default: {
+          const never: never = outcome;
+          throw new Error(`unknown outcome ${String(never)}`);
+        }
+      }
+    } catch (err) {
+      this.host.logger.warn('could not settle message; the broker redelivers it', { queue: this.queue, outcome, error: errorMessage(err) });
+    }
+  }
+}
