@@ -20,12 +20,12 @@ export class RouterConfig extends BaseConfig {
   @Secret()
   ROUTER_API_KEY!: string;
 
-  /** Unacknowledged results messages the router holds at most. */
+  /** Unacknowledged results messages the router holds at most; a batch takes up to half of them (the other half arrives meanwhile). */
   @EnvInt()
   @IsInt()
   @Min(1)
   @Max(1000)
-  RESULTS_PREFETCH = 16;
+  RESULTS_PREFETCH = 64;
 
   @EnvInt()
   @IsInt()

@@ -2,7 +2,7 @@ import type { JobStatus, ResultStatus } from '@docflow/contracts';
 import type express from 'express';
 import request from 'supertest';
 import { JobMessageV1, JobType, QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
-import { Broker, MessageMeta } from '@docflow/messaging';
+import { Broker, declareResultsTopology, MessageMeta, ResultPublisher, resultMessage } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createTestDatabase, createTestVhost, TestDatabase, TestVhost } from '@docflow/testing';
@@ -25,14 +25,20 @@ type Received<T> = { msg: T; meta: MessageMeta };
 class Inbox<T> {
   private readonly items = new Map<string, Received<T>>();
   private readonly waiters = new Map<string, (r: Received<T>) => void>();
+  private readonly counts = new Map<string, number>();
 
   put(key: string, r: Received<T>): void {
     this.items.set(key, r);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     this.waiters.get(key)?.(r);
   }
 
   has(key: string): boolean {
     return this.items.has(key);
+  }
+
+  count(key: string): number {
+    return this.counts.get(key) ?? 0;
   }
 
   take(key: string, ms = 15000): Promise<Received<T>> {
@@ -77,7 +83,8 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     // Stands in for the processors and the public API's results consumer.
     probe = Broker.connect({ url: vhost.url, logger: silentLogger, name: 'router-int-probe' });
     await probe.ready(10000);
-    for (const q of [QUEUES.workflow, QUEUES.extraction, RELAY_QUEUES.publicApiResults]) await probe.assertWorkQueue(q);
+    for (const q of [QUEUES.workflow, QUEUES.extraction]) await probe.assertWorkQueue(q);
+    await declareResultsTopology(probe);
     for (const q of [QUEUES.workflow, QUEUES.extraction]) {
       probe.consume(q, JobMessageV1, async (msg, meta) => work.put(msg.job_id, { msg, meta }));
     }
@@ -311,6 +318,38 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     // A later message without the header is relayed: had the first been relayed, it would be taken here first.
     await deliver({ job_id: 'wf_direct', status: 'processing' });
     expect(relayed.has('wf_direct:completed')).toBe(false);
+  });
+
+  it('records a result published once to the results exchange, which the public API queue gets once, not relayed', async () => {
+    expect((await submit({ job_id: 'wf_exchange', job_type: 'task_based_workflow', payload: WF_PAYLOAD })).status).toBe(200);
+    const before = await recordedTotal();
+    const msg = resultMessage({ job_id: 'wf_exchange', status: 'completed', outputs: { n: 1 } });
+    await new ResultPublisher(probe).publish(msg);
+    expect((await relayed.take('wf_exchange:completed')).msg).toEqual(msg);
+    for (let i = 0; i < 500 && (await recordedTotal()) <= before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await status('wf_exchange')).body).toMatchObject({ status: 'completed', result: { outputs: { n: 1 } } });
+    // A marker relay would arrive with the next one; the router relays the unmarked message only.
+    await deliver({ job_id: 'wf_exchange', status: 'processing' });
+    expect(relayed.count('wf_exchange:completed')).toBe(1);
+  });
+
+  it('applies results arriving together as a batch: per job the monotonic outcome, every unmarked one relayed once', async () => {
+    const ids = ['wf_b1', 'wf_b2', 'wf_b3'];
+    for (const id of ids) expect((await submit({ job_id: id, job_type: 'task_based_workflow', payload: WF_PAYLOAD })).status).toBe(200);
+    const before = await recordedTotal();
+    const burst: ResultMessage[] = ids.flatMap((job_id, i) => [
+      { job_id, status: 'processing' as const },
+      i === 1 ? { job_id, status: 'failed' as const, error: 'boom' } : { job_id, status: 'completed' as const, outputs: { i } },
+      { job_id, status: 'awaiting_user_input' as const },
+    ]);
+    await Promise.all(burst.map((m) => probe.publish(QUEUES.results, ResultMessage, m)));
+    await Promise.all(burst.map((m) => relayed.take(`${m.job_id}:${m.status}`)));
+    for (let i = 0; i < 500 && (await recordedTotal()) < before + burst.length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await recordedTotal()).toBe(before + burst.length);
+    expect((await status('wf_b1')).body).toMatchObject({ status: 'completed', result: { outputs: { i: 0 } } });
+    expect((await status('wf_b2')).body).toMatchObject({ status: 'failed', error: 'boom' });
+    expect((await status('wf_b3')).body).toMatchObject({ status: 'completed', result: { outputs: { i: 2 } } });
+    for (const m of burst) expect(relayed.count(`${m.job_id}:${m.status}`)).toBe(1);
   });
 
   it('relays a result for an unknown job without creating it', async () => {

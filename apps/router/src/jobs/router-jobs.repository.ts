@@ -1,7 +1,7 @@
 import { DataSource, In } from 'typeorm';
 import { preparedRows } from '@docflow/persistence';
 import type { JobStatus, JobType, QueueName, ResultStatus } from '@docflow/contracts';
-import { isTerminal, JOB_STATUS_RANK } from './job-status';
+import { JOB_STATUS_RANK, lastEffectiveUpdates } from './job-status';
 import { RouterJobEntity } from './router-job.entity';
 
 export interface NewRouterJob {
@@ -22,6 +22,11 @@ function RANK_SQL(expr: string): string {
     .map(([status, rank]) => `WHEN '${status}' THEN ${rank}`)
     .join(' ');
   return `(CASE ${expr}::text ${cases} END)`;
+}
+
+/** A result for one job, as a batch carries it. */
+export interface JobResultUpdate extends ResultUpdate {
+  jobId: string;
 }
 
 export type ApplyOutcome = { outcome: 'applied'; from: JobStatus } | { outcome: 'ignored'; from: JobStatus } | { outcome: 'unknown' };
@@ -72,32 +77,47 @@ export class RouterJobsRepository {
     return this.ds.getRepository(RouterJobEntity).findOneBy({ jobId });
   }
 
-  /**
-   * Applies a results message in one statement: the row lock taken by the
-   * CTE serialises concurrent messages for one job, and the guard mirrors
-   * `decideTransition` (a terminal job never changes; a lower rank is stale).
-   */
+  /** Applies one results message; see `applyResults`. */
   async applyResult(jobId: string, update: ResultUpdate): Promise<ApplyOutcome> {
-    const rows = await preparedRows<{ current: JobStatus | null; applied: boolean }>(
+    const outcomes = await this.applyResults([{ jobId, ...update }]);
+    return outcomes.get(jobId) ?? { outcome: 'unknown' };
+  }
+
+  /**
+   * Applies a batch of results messages in one statement (so one
+   * transaction): per job, the update that applying them in order would
+   * leave (`lastEffectiveUpdates`), guarded like `decideTransition` (a
+   * terminal job never changes; a lower rank is stale). The rows are locked
+   * in job id order, so batches of concurrent consumers cannot deadlock.
+   * Answers each job's outcome.
+   */
+  async applyResults(updates: readonly JobResultUpdate[]): Promise<Map<string, ApplyOutcome>> {
+    const rows = lastEffectiveUpdates(updates);
+    const found = await preparedRows<{ jobId: string; current: JobStatus | null; applied: boolean }>(
       this.ds,
-      'router_apply_result',
-      `WITH cur AS (
-         SELECT job_id, status FROM router_jobs WHERE job_id = $1 FOR UPDATE
+      'router_apply_results',
+      `WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[]) AS v(job_id, status, result, error)
+       ), cur AS (
+         SELECT j.job_id, j.status FROM router_jobs j WHERE j.job_id IN (SELECT job_id FROM v) ORDER BY j.job_id FOR UPDATE
        ), upd AS (
          UPDATE router_jobs j
-            SET status = $2, result = $3::jsonb, error = $4, updated_at = now(),
-                completed_at = CASE WHEN $5::boolean THEN now() ELSE NULL END
-           FROM cur
+            SET status = v.status, result = v.result, error = v.error, updated_at = now(),
+                completed_at = CASE WHEN v.status IN ('completed', 'failed') THEN now() ELSE NULL END
+           FROM cur JOIN v ON v.job_id = cur.job_id
           WHERE j.job_id = cur.job_id
             AND cur.status NOT IN ('completed', 'failed')
-            AND ${RANK_SQL('$2')} >= ${RANK_SQL('cur.status')}
-         RETURNING 1
+            AND ${RANK_SQL('v.status')} >= ${RANK_SQL('cur.status')}
+         RETURNING j.job_id
        )
-       SELECT (SELECT status FROM cur) AS current, EXISTS (SELECT 1 FROM upd) AS applied`,
-      [jobId, update.status, update.result === null ? null : JSON.stringify(update.result), update.error, isTerminal(update.status)],
+       SELECT v.job_id AS "jobId", cur.status AS current, upd.job_id IS NOT NULL AS applied
+         FROM v LEFT JOIN cur ON cur.job_id = v.job_id LEFT JOIN upd ON upd.job_id = v.job_id`,
+      [rows.map((r) => r.jobId), rows.map((r) => r.status), rows.map((r) => (r.result === null ? null : JSON.stringify(r.result))), rows.map((r) => r.error)],
     );
-    const row = rows[0];
-    if (!row || row.current === null) return { outcome: 'unknown' };
-    return { outcome: row.applied ? 'applied' : 'ignored', from: row.current };
+    const outcomes = new Map<string, ApplyOutcome>();
+    for (const row of found) {
+      outcomes.set(row.jobId, row.current === null ? { outcome: 'unknown' } : { outcome: row.applied ? 'applied' : 'ignored', from: row.current });
+    }
+    return outcomes;
   }
 }

@@ -1,11 +1,11 @@
 import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
-import type { Broker, ConsumerHandle, MessageMeta } from '@docflow/messaging';
+import type { BatchHandler, BatchItem, Broker, ConsumerHandle } from '@docflow/messaging';
 import type { Logger } from '@docflow/service-kit';
 import type { RouterJobsRepository } from '../jobs/router-jobs.repository';
 import type { RouterMetrics } from '../metrics';
 
 export interface ResultsConsumerDeps {
-  broker: Pick<Broker, 'consume' | 'publish'>;
+  broker: Pick<Broker, 'consumeBatch' | 'publish'>;
   jobs: RouterJobsRepository;
   metrics: RouterMetrics;
   logger: Logger;
@@ -22,48 +22,51 @@ function resultOf(msg: ResultMessage): Record<string, unknown> {
 }
 
 /**
- * Handles one message from `results_queue`: records the job's status
- * (monotonic, idempotent) and relays the same message to the public API's
- * queue (unless its publisher already put it there: RESULT_DELIVERED_TO_HEADER),
- * both at once: neither depends on the other, and running them side
- * by side takes a database round trip off every result's way to the
- * execution record. The message is acked only after both succeeded; when
- * either fails it is retried, and the repeat of the one that succeeded is a
- * no-op (the status update is guarded, the public API ignores a result it
- * already applied).
+ * Handles a batch from `results_queue`: records every job's status in one
+ * statement (monotonic, idempotent; RouterJobsRepository.applyResults) and
+ * relays the unmarked messages to the public API's queue (a message whose
+ * publisher put it there already carries RESULT_DELIVERED_TO_HEADER), all
+ * at once: neither depends on the other, and the relays' confirms are
+ * awaited together. The batch is acked only after both succeeded; when
+ * either fails the consumer retries each message alone, and the repeat of
+ * what succeeded is a no-op (the status update is guarded, the public API
+ * ignores a result it already applied).
  */
-export function createResultsHandler(deps: ResultsConsumerDeps): (msg: ResultMessage, meta: MessageMeta) => Promise<void> {
+export function createResultsHandler(deps: ResultsConsumerDeps): BatchHandler<ResultMessage> {
   const { broker, jobs, metrics, logger } = deps;
-  const record = async (msg: ResultMessage) => {
-    const applied = await jobs.applyResult(msg.job_id, { status: msg.status, result: resultOf(msg), error: msg.error ?? null });
-    metrics.results.inc({ status: msg.status });
-    switch (applied.outcome) {
-      case 'applied':
-        logger.info('job status updated', { jobId: msg.job_id, from: applied.from, to: msg.status });
-        break;
-      case 'ignored':
-        logger.info('stale or duplicate result ignored', { jobId: msg.job_id, current: applied.from, reported: msg.status });
-        break;
-      case 'unknown':
-        logger.warn('result for an unknown job; relaying it anyway', { jobId: msg.job_id, status: msg.status });
-        break;
-      default: {
-        const never: never = applied;
-        throw new Error(`unexpected outcome ${JSON.stringify(never)}`);
+  const record = async (batch: readonly BatchItem<ResultMessage>[]) => {
+    const outcomes = await jobs.applyResults(batch.map(({ msg }) => ({ jobId: msg.job_id, status: msg.status, result: resultOf(msg), error: msg.error ?? null })));
+    for (const { msg } of batch) metrics.results.inc({ status: msg.status });
+    for (const [jobId, applied] of outcomes) {
+      switch (applied.outcome) {
+        case 'applied':
+          logger.info('job status updated', { jobId, from: applied.from });
+          break;
+        case 'ignored':
+          logger.info('stale or duplicate result ignored', { jobId, current: applied.from });
+          break;
+        case 'unknown':
+          logger.warn('result for an unknown job; relaying it anyway', { jobId });
+          break;
+        default: {
+          const never: never = applied;
+          throw new Error(`unexpected outcome ${JSON.stringify(never)}`);
+        }
       }
     }
   };
-  return async (msg, meta) => {
-    // Processors put their results on the public API's queue themselves and say so; only unmarked results are relayed.
-    const delivered = meta.headers[RESULT_DELIVERED_TO_HEADER] === RELAY_QUEUES.publicApiResults;
-    const relay = delivered ? Promise.resolve() : broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: meta.messageId });
-    const outcomes = await Promise.allSettled([record(msg), relay]);
+  return async (batch) => {
+    // Processors put their results on the public API's queue themselves (the results exchange) and say so; only unmarked results are relayed.
+    const relays = batch
+      .filter(({ meta }) => meta.headers[RESULT_DELIVERED_TO_HEADER] !== RELAY_QUEUES.publicApiResults)
+      .map(({ msg, meta }) => broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, msg, { messageId: meta.messageId }));
+    const outcomes = await Promise.allSettled([record(batch), ...relays]);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
   };
 }
 
-/** Subscribes the results handler; queues must have been asserted (see `declareRouterQueues`). */
+/** Subscribes the results handler in batches; queues must have been asserted (see `declareRouterQueues`). */
 export function startResultsConsumer(deps: ResultsConsumerDeps): ConsumerHandle {
-  return deps.broker.consume(QUEUES.results, ResultMessage, createResultsHandler(deps), { prefetch: deps.prefetch ?? 16 });
+  return deps.broker.consumeBatch(QUEUES.results, ResultMessage, createResultsHandler(deps), { prefetch: deps.prefetch ?? 64 });
 }
