@@ -34,3 +34,38 @@ export async function queryRows<T>(ds: DataSource, text: string, values: unknown
 export async function preparedRows<T>(ds: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
   return (await pgPool(ds).query({ name, text, values })).rows as T[];
 }
+
+/** A connection of the pool inside a transaction: plain and named (prepared) statements. */
+export interface PgTransaction {
+  query(text: string, values?: unknown[]): Promise<PgResult>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<PgResult>;
+}
+
+interface PgPoolClient extends PgTransaction {
+  release(err?: Error | boolean): void;
+}
+
+/**
+ * Runs `work` in one transaction on one pooled connection of node-postgres
+ * (BEGIN, the statements, COMMIT: one commit for everything `work` sends),
+ * rolled back when it throws. Named statements stay prepared on the
+ * connection, as with `preparedRows`.
+ */
+export async function withPgTransaction<T>(ds: DataSource, work: (tx: PgTransaction) => Promise<T>): Promise<T> {
+  const client = await (pgPool(ds) as unknown as { connect(): Promise<PgPoolClient> }).connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const out = await work(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
+      // A connection that cannot roll back is not given back to the pool.
+      broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

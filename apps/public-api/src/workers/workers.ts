@@ -1,4 +1,5 @@
 import type { Broker } from '@docflow/messaging';
+import { withPgTransaction } from '@docflow/persistence';
 import type { Lifecycle, Logger } from '@docflow/service-kit';
 import type { DocumentsModule } from '../documents';
 import { type AuditLog, type GdprModule, purgeExpiredAuthRecords } from '../identity';
@@ -37,7 +38,9 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
   const drainMs = Math.max(1000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2));
   // The database is ready; the consumer subscribes as soon as the broker is connected (and again after each reconnect).
   // Every job family's results arrive on one queue, each family's handler writing into the public API's own tables.
-  const dispatcher = new ResultDispatcher({ workflow: deps.executions.results, extraction: deps.documents.extractionResults }, logger.child({ component: 'results' }));
+  const dispatcher = new ResultDispatcher({ workflow: deps.executions.results, extraction: deps.documents.extractionResults }, logger.child({ component: 'results' }), (work) =>
+    withPgTransaction(deps.database, work),
+  );
   const results = await startResultsConsumer({ broker: deps.broker, results: dispatcher });
   lifecycle.onShutdown('results consumer', () => results.cancel(drainMs));
   const reaper = startExecutionReaper({

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { JobStatus } from '@docflow/contracts';
+import type { PgTransaction } from '@docflow/persistence';
 import type { ExtractionJobType } from './classification-jobs.dto';
 import { ClassificationJobEntity } from './classification-job.entity';
 
@@ -43,6 +44,22 @@ const RANK_SQL = (expr: string) => `(CASE ${expr} WHEN 'queued' THEN 0 WHEN 'pro
 
 const DOCUMENT_COLUMNS = 'd.id, d.title, d.mime_type, d.visibility, d.global_key, d.text_status';
 
+/** $1 job id, $2 status, $3 outputs, $4 error, $5 sequence: the guarded update of one extraction job's result (see `applyResult`). */
+const APPLY_EXTRACTION_RESULT_SQL = `WITH cur AS (
+   SELECT job_id, status, last_sequence FROM classification_jobs WHERE job_id = $1 FOR UPDATE
+ ), upd AS (
+   UPDATE classification_jobs j
+      SET status = $2, outputs = $3::jsonb, error = $4, last_sequence = COALESCE($5::bigint, cur.last_sequence), updated_at = now(),
+          completed_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE NULL END
+     FROM cur
+    WHERE j.job_id = cur.job_id
+      AND cur.status NOT IN ('completed', 'failed')
+      AND ${RANK_SQL('$2::text')} >= ${RANK_SQL('cur.status')}
+      AND ($5::bigint IS NULL OR cur.last_sequence IS NULL OR $5::bigint > cur.last_sequence)
+   RETURNING 1
+ )
+ SELECT (SELECT status FROM cur) AS current, EXISTS (SELECT 1 FROM upd) AS applied`;
+
 export class ClassificationJobsRepository {
   constructor(private readonly ds: DataSource) {}
 
@@ -67,24 +84,9 @@ export class ClassificationJobsRepository {
    * one job; a terminal job never changes, a lower status rank or a sequence
    * not above the last applied one is stale (a duplicate delivery included).
    */
-  async applyResult(update: ExtractionResultUpdate): Promise<ExtractionApplyOutcome> {
-    const rows = (await this.ds.query(
-      `WITH cur AS (
-         SELECT job_id, status, last_sequence FROM classification_jobs WHERE job_id = $1 FOR UPDATE
-       ), upd AS (
-         UPDATE classification_jobs j
-            SET status = $2, outputs = $3::jsonb, error = $4, last_sequence = COALESCE($5::bigint, cur.last_sequence), updated_at = now(),
-                completed_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE NULL END
-           FROM cur
-          WHERE j.job_id = cur.job_id
-            AND cur.status NOT IN ('completed', 'failed')
-            AND ${RANK_SQL('$2::text')} >= ${RANK_SQL('cur.status')}
-            AND ($5::bigint IS NULL OR cur.last_sequence IS NULL OR $5::bigint > cur.last_sequence)
-         RETURNING 1
-       )
-       SELECT (SELECT status FROM cur) AS current, EXISTS (SELECT 1 FROM upd) AS applied`,
-      [update.jobId, update.status, update.outputs === null ? null : JSON.stringify(update.outputs), update.error, update.sequence],
-    )) as { current: JobStatus | null; applied: boolean }[];
+  async applyResult(update: ExtractionResultUpdate, tx?: PgTransaction): Promise<ExtractionApplyOutcome> {
+    const values = [update.jobId, update.status, update.outputs === null ? null : JSON.stringify(update.outputs), update.error, update.sequence];
+    const rows = (tx ? (await tx.query(APPLY_EXTRACTION_RESULT_SQL, values)).rows : await this.ds.query(APPLY_EXTRACTION_RESULT_SQL, values)) as { current: JobStatus | null; applied: boolean }[];
     const row = rows[0];
     if (!row || row.current === null) return { outcome: 'unknown' };
     return { outcome: row.applied ? 'applied' : 'ignored', from: row.current };

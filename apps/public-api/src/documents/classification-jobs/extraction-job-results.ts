@@ -2,7 +2,8 @@ import type { Counter } from 'prom-client';
 import type { JobStatus, ResultMessage } from '@docflow/contracts';
 import { isPlainObject, type Logger, type Metrics } from '@docflow/service-kit';
 import type { ExtractionJobType } from './classification-jobs.dto';
-import type { ClassificationJobsRepository } from './classification-jobs.repository';
+import type { PgTransaction } from '@docflow/persistence';
+import type { ClassificationJobsRepository, ExtractionApplyOutcome, ExtractionResultUpdate } from './classification-jobs.repository';
 
 /** The prefix of each extraction job's id (`cls_<uuid>`...): the public API names these jobs, so the id says whose result it is. */
 export const EXTRACTION_JOB_ID_PREFIX: Record<ExtractionJobType, string> = { classification: 'cls', document_extraction: 'ext', OCR: 'ocr' };
@@ -45,16 +46,17 @@ export class ExtractionJobResultsService {
 
   /** Applies one message; resolves once its effect is committed (or it was found to be a no-op). */
   async apply(msg: ResultMessage): Promise<ExtractionResultOutcome> {
-    const sequence = typeof msg.sequence === 'number' && Number.isSafeInteger(msg.sequence) && msg.sequence >= 0 ? msg.sequence : null;
-    const failed = msg.status === 'failed';
-    const applied = await this.deps.repo.applyResult({
-      jobId: msg.job_id,
-      status: msg.status,
-      outputs: isPlainObject(msg.outputs) ? msg.outputs : null,
-      error: failed ? (typeof msg.error === 'string' && msg.error !== '' ? msg.error.slice(0, 10000) : 'The job failed') : null,
-      sequence,
-    });
-    const meta = { jobId: msg.job_id, reported: msg.status, sequence };
+    return this.report(msg, await this.deps.repo.applyResult(updateOf(msg)));
+  }
+
+  /** Applies one message of a batch inside the batch's transaction `tx`; answers what to do once `tx` committed (count, log), which gives the outcome. */
+  async applyIn(tx: PgTransaction, msg: ResultMessage): Promise<() => ExtractionResultOutcome> {
+    const applied = await this.deps.repo.applyResult(updateOf(msg), tx);
+    return () => this.report(msg, applied);
+  }
+
+  private report(msg: ResultMessage, applied: ExtractionApplyOutcome): ExtractionResultOutcome {
+    const meta = { jobId: msg.job_id, reported: msg.status, sequence: sequenceOf(msg) };
     switch (applied.outcome) {
       case 'applied':
         this.counter.inc({ status: msg.status, outcome: 'applied' });
@@ -74,4 +76,20 @@ export class ExtractionJobResultsService {
       }
     }
   }
+}
+
+function sequenceOf(msg: ResultMessage): number | null {
+  return typeof msg.sequence === 'number' && Number.isSafeInteger(msg.sequence) && msg.sequence >= 0 ? msg.sequence : null;
+}
+
+/** The row update a result message asks for. */
+function updateOf(msg: ResultMessage): ExtractionResultUpdate {
+  const failed = msg.status === 'failed';
+  return {
+    jobId: msg.job_id,
+    status: msg.status,
+    outputs: isPlainObject(msg.outputs) ? msg.outputs : null,
+    error: failed ? (typeof msg.error === 'string' && msg.error !== '' ? msg.error.slice(0, 10000) : 'The job failed') : null,
+    sequence: sequenceOf(msg),
+  };
 }

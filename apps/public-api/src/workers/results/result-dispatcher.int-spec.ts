@@ -1,12 +1,13 @@
 import { RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
 import { Broker, ConsumerHandle } from '@docflow/messaging';
+import { withPgTransaction } from '@docflow/persistence';
 import { Metrics } from '@docflow/service-kit';
 import { createTestVhost, TestVhost } from '@docflow/testing';
 import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
 import { FakeRouter } from '../../test-support/fake-router';
 import { createExecutionServices } from '../../workflows';
 import { Actors, createActors } from '../../workflows/executions/test-support/actors';
-import { executionEnv, ROUTER_KEY } from '../../workflows/executions/test-support/execution-api';
+import { executionEnv, ExecutionApi, ROUTER_KEY } from '../../workflows/executions/test-support/execution-api';
 import { type DispatchOutcome, ResultDispatcher } from './result-dispatcher';
 import { startResultsConsumer } from './results.consumer';
 
@@ -16,6 +17,8 @@ let broker: Broker;
 let consumer: ConsumerHandle;
 let router: FakeRouter;
 let actors: Actors;
+let dispatcher: ResultDispatcher;
+let api: ExecutionApi;
 
 const outcomes: DispatchOutcome[] = [];
 let wake: (() => void) | undefined;
@@ -64,17 +67,18 @@ beforeAll(async () => {
   const logger = recordingLogger();
   const built = buildTestApi(bed, { config, logger });
   actors = await createActors(bed.database);
+  api = new ExecutionApi(built.app);
   broker = Broker.connect({ url: vhost.url, logger, name: 'public-api-dispatch-test' });
   const { results } = createExecutionServices({ config, database: bed.database, logger, metrics: new Metrics('public-api'), audit: built.audit });
-  const dispatcher = new ResultDispatcher({ workflow: results, extraction: built.documents.extractionResults }, logger);
+  dispatcher = new ResultDispatcher({ workflow: results, extraction: built.documents.extractionResults }, logger, (work) => withPgTransaction(bed.database, work));
   consumer = await startResultsConsumer({
     broker,
     results: {
-      apply: async (msg) => {
-        const outcome = await dispatcher.apply(msg);
-        outcomes.push(outcome);
+      applyBatch: async (msgs) => {
+        const out = await dispatcher.applyBatch(msgs);
+        outcomes.push(...out);
         wake?.();
-        return outcome;
+        return out;
       },
     },
   });
@@ -130,3 +134,66 @@ describe('one results consumer, a handler per job family', () => {
     expect((await broker.checkQueue(RELAY_QUEUES.publicApiResults)).messageCount).toBe(0);
   });
 });
+
+describe('a batch of results in one transaction', () => {
+  it('applies every family in order, a duplicate in the same batch once, and answers in the batch order', async () => {
+    await recordJob('cls_batch_1');
+    const id = await api.started(actors.alice);
+    const done: ResultMessage = { job_id: `wf_${id}`, execution_id: id, status: 'completed', sequence: 2, outputs: { r: 1 }, task_states: { a: { status: 'completed', cost: 0.5 } } };
+    const out = await dispatcher.applyBatch([
+      { job_id: 'cls_batch_1', status: 'completed', outputs: { k: 'v' }, sequence: 9 },
+      { job_id: `wf_${id}`, execution_id: id, status: 'processing', sequence: 1, task_states: { a: { status: 'running' } } },
+      done,
+      done,
+      { job_id: 'extract_43', status: 'completed' },
+      { job_id: 'cls_batch_1', status: 'processing', sequence: 8 },
+    ]);
+    expect(out).toEqual([
+      { family: 'extraction', result: { outcome: 'applied', jobId: 'cls_batch_1', status: 'completed' } },
+      { family: 'workflow', result: { outcome: 'applied', executionId: id, status: 'running' } },
+      { family: 'workflow', result: { outcome: 'applied', executionId: id, status: 'completed' } },
+      { family: 'workflow', result: { outcome: 'ignored', executionId: id, status: 'completed' } },
+      { family: null, result: { outcome: 'unknown_job', jobId: 'extract_43' } },
+      { family: 'extraction', result: { outcome: 'ignored', jobId: 'cls_batch_1', status: 'completed' } },
+    ]);
+    expect(await jobRow('cls_batch_1')).toMatchObject({ status: 'completed', outputs: { k: 'v' }, last_sequence: '9' });
+    const rows = (await bed.database.query('SELECT status, outputs, total_cost::float AS cost FROM workflow_executions WHERE id = $1', [id])) as Record<string, unknown>[];
+    expect(rows[0]).toEqual({ status: 'completed', outputs: { r: 1 }, cost: 0.5 });
+  });
+
+  it('changes nothing when the batch fails: its transaction rolls back', async () => {
+    await recordJob('cls_batch_2');
+    const id = await api.started(actors.alice);
+    const failing = new ResultDispatcher(
+      { workflow: createExecutionServices({ config: testConfig(executionEnv(router.url)), database: bed.database, logger: recordingLogger(), metrics: new Metrics('public-api'), audit: { record: () => undefined } as never }).results, extraction: { apply: async () => ({ outcome: 'unknown_job', jobId: '' }), applyIn: async () => { throw new Error('disk full'); } } },
+      recordingLogger(),
+      (work) => withPgTransaction(bed.database, work),
+    );
+    await expect(
+      failing.applyBatch([
+        { job_id: `wf_${id}`, execution_id: id, status: 'completed', sequence: 1, outputs: { r: 2 } },
+        { job_id: 'cls_batch_2', status: 'completed', outputs: {}, sequence: 1 },
+      ]),
+    ).rejects.toThrow('disk full');
+    expect(await execution(id)).toMatchObject({ status: 'running' });
+  });
+
+  it('applies what arrives on the queue together, acking every message, each with its effect', async () => {
+    const ids = [await api.started(actors.alice), await api.started(actors.alice), await api.started(actors.alice)];
+    const before = outcomes.length;
+    const burst: ResultMessage[] = ids.flatMap((id, i) => [
+      { job_id: `wf_${id}`, execution_id: id, status: 'processing' as const, sequence: 1 },
+      { job_id: `wf_${id}`, execution_id: id, status: 'completed' as const, sequence: 2, outputs: { i } },
+    ]);
+    await Promise.all(burst.map((m) => broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, m, { messageId: `${m.job_id}:${m.status}:${m.sequence ?? 0}` })));
+    const got = (await waitForOutcomes(before + burst.length)).slice(before);
+    expect(got.filter((o) => o.result.outcome === 'applied')).toHaveLength(burst.length);
+    for (const [i, id] of ids.entries()) expect(await execution(id)).toMatchObject({ status: 'completed', outputs: { i } });
+    expect((await broker.checkQueue(RELAY_QUEUES.publicApiResults)).messageCount).toBe(0);
+  });
+});
+
+async function execution(id: number): Promise<Record<string, unknown>> {
+  const rows = (await bed.database.query('SELECT status, outputs FROM workflow_executions WHERE id = $1', [id])) as Record<string, unknown>[];
+  return rows[0] ?? {};
+}

@@ -1,4 +1,5 @@
 import type { ResultMessage } from '@docflow/contracts';
+import type { PgTransaction } from '@docflow/persistence';
 import type { Logger } from '@docflow/service-kit';
 import { type ExtractionJobResultsService, type ExtractionResultOutcome, isExtractionJobId } from '../../documents';
 import { type ExecutionResultsService, type ExecutionResultOutcome, executionIdOf } from '../../workflows';
@@ -9,10 +10,13 @@ export type ResultFamily = (typeof RESULT_FAMILIES)[number];
 
 export interface ResultHandlers {
   /** task_based_workflow jobs (`wf_<execution id>[_resume_<n>]`, or a message naming its execution_id): the execution record. */
-  workflow: Pick<ExecutionResultsService, 'apply'>;
+  workflow: Pick<ExecutionResultsService, 'apply' | 'applyIn'>;
   /** classification, document_extraction and OCR jobs (`cls_`, `ext_`, `ocr_` ids): the job's row. */
-  extraction: Pick<ExtractionJobResultsService, 'apply'>;
+  extraction: Pick<ExtractionJobResultsService, 'apply' | 'applyIn'>;
 }
+
+/** Runs its work in one database transaction (withPgTransaction over the public API's database). */
+export type ResultsTransaction = <T>(work: (tx: PgTransaction) => Promise<T>) => Promise<T>;
 
 export type DispatchOutcome =
   | { family: 'workflow'; result: ExecutionResultOutcome }
@@ -31,12 +35,67 @@ export function resultFamilyOf(msg: Pick<ResultMessage, 'job_id' | 'execution_id
   return undefined;
 }
 
+/** The row a result locks, so that a batch takes its locks in one order whatever the order of its messages. */
+function lockKeyOf(msg: ResultMessage): string {
+  const family = resultFamilyOf(msg);
+  if (family === 'workflow') return `w${String(executionIdOf(msg)).padStart(20, '0')}`;
+  return family === 'extraction' ? `x${msg.job_id}` : '';
+}
+
 /** Hands each result on `public_api_results_queue` to its family's handler (the results consumer's `results`). */
 export class ResultDispatcher {
   constructor(
     private readonly handlers: ResultHandlers,
     private readonly logger: Logger,
+    private readonly transaction: ResultsTransaction,
   ) {}
+
+  /**
+   * Applies a batch in one transaction (one commit): each message by its
+   * family's guarded statement, in the order of the rows they lock (a stable
+   * sort, so the messages of one job keep their order and concurrent
+   * batches cannot deadlock); then counts, logs and audits each, answering
+   * the outcomes in the batch's order. A batch of one is applied as `apply`
+   * (no explicit transaction: one statement). Throws, having changed
+   * nothing, when any statement fails.
+   */
+  async applyBatch(msgs: readonly ResultMessage[]): Promise<DispatchOutcome[]> {
+    const only = msgs.length === 1 ? msgs[0] : undefined;
+    if (only) return [await this.apply(only)];
+    const keys = msgs.map(lockKeyOf);
+    const order = msgs.map((_, i) => i).sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : (keys[a] as string) > (keys[b] as string) ? 1 : a - b));
+    const reports = await this.transaction(async (tx) => {
+      const done = new Map<number, () => DispatchOutcome>();
+      for (const i of order) done.set(i, await this.applyIn(tx, msgs[i] as ResultMessage));
+      return msgs.map((_, i) => done.get(i) as () => DispatchOutcome);
+    });
+    return reports.map((report) => report());
+  }
+
+  private async applyIn(tx: PgTransaction, msg: ResultMessage): Promise<() => DispatchOutcome> {
+    const family = resultFamilyOf(msg);
+    switch (family) {
+      case 'workflow': {
+        const report = await this.handlers.workflow.applyIn(tx, msg);
+        return () => ({ family, result: report() });
+      }
+      case 'extraction': {
+        const report = await this.handlers.extraction.applyIn(tx, msg);
+        return () => ({ family, result: report() });
+      }
+      case undefined:
+        return () => this.noFamily(msg);
+      default: {
+        const never: never = family;
+        throw new Error(`unhandled result family ${String(never)}`);
+      }
+    }
+  }
+
+  private noFamily(msg: ResultMessage): DispatchOutcome {
+    this.logger.warn('result for a job of no known family; dropped', { jobId: msg.job_id, status: msg.status });
+    return { family: null, result: { outcome: 'unknown_job', jobId: msg.job_id } };
+  }
 
   async apply(msg: ResultMessage): Promise<DispatchOutcome> {
     const family = resultFamilyOf(msg);
@@ -46,8 +105,7 @@ export class ResultDispatcher {
       case 'extraction':
         return { family, result: await this.handlers.extraction.apply(msg) };
       case undefined:
-        this.logger.warn('result for a job of no known family; dropped', { jobId: msg.job_id, status: msg.status });
-        return { family: null, result: { outcome: 'unknown_job', jobId: msg.job_id } };
+        return this.noFamily(msg);
       default: {
         const never: never = family;
         throw new Error(`unhandled result family ${String(never)}`);

@@ -2,6 +2,7 @@ import request from 'supertest';
 import type express from 'express';
 import { RELAY_QUEUES, ResultMessage } from '@docflow/contracts';
 import { Broker, ConsumerHandle } from '@docflow/messaging';
+import { withPgTransaction } from '@docflow/persistence';
 import { Metrics } from '@docflow/service-kit';
 import { createTestVhost, TestVhost } from '@docflow/testing';
 import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
@@ -70,14 +71,20 @@ beforeAll(async () => {
 
   broker = Broker.connect({ url: vhost.url, logger, name: 'public-api-test' });
   const { results } = createExecutionServices({ config, database: bed.database, logger, metrics: new Metrics('public-api'), audit: built.audit });
+  // The execution family's handler alone, each batch in one transaction as the dispatcher runs it.
   consumer = await startResultsConsumer({
     broker,
     results: {
-      apply: async (msg) => {
-        const outcome = await results.apply(msg);
-        outcomes.push(outcome);
+      applyBatch: async (msgs) => {
+        const reports = await withPgTransaction(bed.database, async (tx) => {
+          const done: (() => ApplyOutcome)[] = [];
+          for (const msg of msgs) done.push(await results.applyIn(tx, msg));
+          return done;
+        });
+        const out = reports.map((report) => report());
+        outcomes.push(...out);
         wake?.();
-        return outcome;
+        return out;
       },
     },
   });
@@ -169,5 +176,23 @@ describe('results relayed on public_api_results_queue', () => {
     expect(results).toEqual([{ outcome: 'unknown_execution', executionId: 987654 }, { outcome: 'not_a_workflow_job' }]);
     const stats = await broker.checkQueue(RELAY_QUEUES.publicApiResults);
     expect(stats.messageCount).toBe(0);
+  });
+
+  it('applies a burst that arrives together, each execution to its last state, waking a long poll', async () => {
+    const ids = [await api.started(actors.alice), await api.started(actors.alice)];
+    const waiting = request(app).get(`/api/workflow-executions/${ids[1]}/status?wait=10`).set('Authorization', actors.alice.auth);
+    const polled = new Promise<request.Response>((resolve, reject) => waiting.then(resolve, reject));
+    const before = outcomes.length;
+    const burst: Partial<ResultMessage>[] = ids.flatMap((id) => [
+      { job_id: `wf_${id}`, execution_id: id, status: 'processing' as const, sequence: 1, task_states: { a: { status: 'running' } } },
+      { job_id: `wf_${id}`, execution_id: id, status: 'completed' as const, sequence: 2, outputs: { id }, task_states: { a: { status: 'completed' } } },
+    ]);
+    await Promise.all(burst.map((m) => broker.publish(RELAY_QUEUES.publicApiResults, ResultMessage, m as ResultMessage)));
+    const got = (await waitForOutcomes(before + burst.length)).slice(before);
+    expect(got.map((o) => o.outcome)).toEqual(Array(burst.length).fill('applied'));
+    for (const id of ids) expect(await execution(id)).toMatchObject({ status: 'completed', outputs: { id }, task_states: { a: { status: 'completed' } } });
+    const res = await polled;
+    expect(res.status).toBe(200);
+    expect((res.body as { data: { status: string } }).data.status).toBe('completed');
   });
 });

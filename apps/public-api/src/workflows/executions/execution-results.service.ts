@@ -4,8 +4,9 @@ import type { Logger, Metrics } from '@docflow/service-kit';
 import type { AuditLog } from '../../identity';
 import type { ExecutionStatus } from './execution-status';
 import { CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
-import { buildResultUpdate, executionIdOf } from './result-application';
-import type { WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { PgTransaction } from '@docflow/persistence';
+import { buildResultUpdate, executionIdOf, type ExecutionResultUpdate } from './result-application';
+import type { ApplyResultOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export type ApplyOutcome =
   | { outcome: 'applied'; executionId: number; status: ExecutionStatus }
@@ -45,21 +46,47 @@ export class ExecutionResultsService {
 
   /** Applies one message; resolves once its effects are committed (or it was found to be a no-op). */
   async apply(msg: ResultMessage): Promise<ApplyOutcome> {
-    const { logger } = this.deps;
+    const prepared = this.prepare(msg);
+    if (!prepared) return this.notAWorkflowJob(msg);
+    const { update, sealed, hash } = prepared;
+    return this.report(msg, update, await this.deps.repo.applyResult(update, sealed, hash));
+  }
+
+  /**
+   * Applies one message of a batch inside the batch's transaction `tx`;
+   * answers what to do once `tx` committed (count, log, audit), which gives
+   * the outcome. Nothing is reported for a batch that rolls back.
+   */
+  async applyIn(tx: PgTransaction, msg: ResultMessage): Promise<() => ApplyOutcome> {
+    const prepared = this.prepare(msg);
+    if (!prepared) return () => this.notAWorkflowJob(msg);
+    const { update, sealed, hash } = prepared;
+    const result = await this.deps.repo.applyResultIn(tx, update, sealed, hash);
+    return () => this.report(msg, update, result);
+  }
+
+  private prepare(msg: ResultMessage): { update: ExecutionResultUpdate; sealed: string | null; hash: string | null } | undefined {
     const executionId = executionIdOf(msg);
-    if (executionId === undefined) {
-      this.counter.inc({ status: msg.status, outcome: 'not_a_workflow_job' });
-      logger.debug('result of a job that is not a workflow run; ignored', { jobId: msg.job_id, status: msg.status });
-      return { outcome: 'not_a_workflow_job' };
-    }
+    if (executionId === undefined) return undefined;
     const update = buildResultUpdate(executionId, msg);
     const token = update.correlationToken;
     if (update.status === 'awaiting_user_input' && token === null) {
-      logger.warn('execution awaits input without a correlation token; it cannot be resumed', { executionId, jobId: msg.job_id });
+      this.deps.logger.warn('execution awaits input without a correlation token; it cannot be resumed', { executionId, jobId: msg.job_id });
     }
     const sealed = token === null ? null : this.deps.sealer.seal(token, executionId);
     const hash = token === null ? null : hashCorrelationToken(token);
-    const result = await this.deps.repo.applyResult(update, sealed, hash);
+    return { update, sealed, hash };
+  }
+
+  private notAWorkflowJob(msg: ResultMessage): ApplyOutcome {
+    this.counter.inc({ status: msg.status, outcome: 'not_a_workflow_job' });
+    this.deps.logger.debug('result of a job that is not a workflow run; ignored', { jobId: msg.job_id, status: msg.status });
+    return { outcome: 'not_a_workflow_job' };
+  }
+
+  private report(msg: ResultMessage, update: ExecutionResultUpdate, result: ApplyResultOutcome): ApplyOutcome {
+    const { logger } = this.deps;
+    const { executionId } = update;
     const meta = { executionId, jobId: msg.job_id, reported: msg.status, sequence: update.sequence };
     switch (result.outcome) {
       case 'applied':

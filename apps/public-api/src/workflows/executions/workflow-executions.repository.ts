@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedRows, queryRows } from '@docflow/persistence';
+import { preparedRows, type PgTransaction, queryRows, withPgTransaction } from '@docflow/persistence';
 import type { ExecutionStatus } from './execution-status';
 import { APPLY_RESULT_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
@@ -344,42 +344,39 @@ export class WorkflowExecutionsRepository {
    * costs the upsert cannot change the sum, so it is skipped.
    */
   async applyResult(u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): Promise<ApplyResultOutcome> {
-    const values = [
-      u.executionId,
-      u.jobId,
-      u.status,
-      u.rank,
-      JSON.stringify(u.taskStates),
-      u.outputs === null ? null : JSON.stringify(u.outputs),
-      u.error,
-      u.errorType,
-      u.failedNode,
-      u.awaitingNode,
-      u.awaitingInputSchema === null ? null : JSON.stringify(u.awaitingInputSchema),
-      tokenHash,
-      sealedToken,
-      u.awaitingSince,
-      u.sequence,
-      JSON.stringify(u.steps),
-    ];
+    const values = applyResultValues(u, sealedToken, tokenHash);
     const costs = u.steps.some((s) => s.cost !== null);
-    const applied = costs
-      ? await this.ds.transaction(async (m) => {
-          const rows = (await m.query(APPLY_RESULT_SQL, values)) as { status: ExecutionStatus; userId: number }[];
-          if (rows[0]) {
-            await m.query(
-              `UPDATE workflow_executions
-                  SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = $1), 0)
-                WHERE id = $1`,
-              [u.executionId],
-            );
-          }
-          return rows[0];
-        })
-      : (await this.prepared<{ status: ExecutionStatus; userId: number }>('wfx_apply_result', APPLY_RESULT_SQL, values))[0];
+    if (costs) return withPgTransaction(this.ds, (tx) => this.applyResultIn(tx, u, sealedToken, tokenHash));
+    const applied = (await this.prepared<{ status: ExecutionStatus; userId: number }>('wfx_apply_result', APPLY_RESULT_SQL, values))[0];
     if (applied) return { outcome: 'applied', status: applied.status, userId: applied.userId };
     const current = await this.rows<{ status: ExecutionStatus }>('SELECT status FROM workflow_executions WHERE id = $1', [u.executionId]);
     return current[0] ? { outcome: 'ignored', status: current[0].status } : { outcome: 'unknown' };
+  }
+
+  /**
+   * `applyResult` inside the caller's transaction `tx` (a batch of results
+   * is applied in one): the same guarded statement, then, when it applied a
+   * step with a cost, the execution's total; its effects commit with `tx`.
+   */
+  async applyResultIn(tx: PgTransaction, u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): Promise<ApplyResultOutcome> {
+    const result = await tx.query({ name: 'wfx_apply_result', text: APPLY_RESULT_SQL, values: applyResultValues(u, sealedToken, tokenHash) });
+    const applied = result.rows[0] as { status: ExecutionStatus; userId: number } | undefined;
+    if (applied) {
+      if (u.steps.some((s) => s.cost !== null)) {
+        await tx.query({
+          name: 'wfx_total_cost',
+          text: `UPDATE workflow_executions
+                    SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = $1), 0)
+                  WHERE id = $1`,
+          values: [u.executionId],
+        });
+      }
+      return { outcome: 'applied', status: applied.status, userId: applied.userId };
+    }
+    const current = (await tx.query({ name: 'wfx_status_only', text: 'SELECT status FROM workflow_executions WHERE id = $1', values: [u.executionId] })).rows[0] as
+      | { status: ExecutionStatus }
+      | undefined;
+    return current ? { outcome: 'ignored', status: current.status } : { outcome: 'unknown' };
   }
 
   /**
@@ -420,4 +417,26 @@ export class WorkflowExecutionsRepository {
 function affected(result: [unknown[], number] | unknown[]): number {
   if (result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[1];
   return result.length;
+}
+
+/** $1..$16 of APPLY_RESULT_SQL. */
+function applyResultValues(u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): unknown[] {
+  return [
+    u.executionId,
+    u.jobId,
+    u.status,
+    u.rank,
+    JSON.stringify(u.taskStates),
+    u.outputs === null ? null : JSON.stringify(u.outputs),
+    u.error,
+    u.errorType,
+    u.failedNode,
+    u.awaitingNode,
+    u.awaitingInputSchema === null ? null : JSON.stringify(u.awaitingInputSchema),
+    tokenHash,
+    sealedToken,
+    u.awaitingSince,
+    u.sequence,
+    JSON.stringify(u.steps),
+  ];
 }
