@@ -1,4 +1,4 @@
-import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, type ResultMessage, type TaskState } from '@docflow/contracts';
+import { QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, RESULTS_EXCHANGE, type ResultMessage, type TaskState } from '@docflow/contracts';
 import { nextResultSequence as nextSequence, type PublishOptions } from '@docflow/messaging';
 import { silentLogger } from '@docflow/service-kit';
 import { sleep } from '../engine/abort';
@@ -48,17 +48,13 @@ describe('JobResults', () => {
     expect(new Set(seq).size).toBe(seq.length);
   });
 
-  it('puts every result on results_queue and on the public API queue, one message id, the first copy marked', async () => {
+  it('publishes every result once, to the results exchange, with a message id and marked as delivered to the public API queue', async () => {
     const broker = new FakeBroker();
     const results = new JobResults(broker as never, { job_id: 'wf_10', execution_id: 10 }, 1000, silentLogger);
     await results.final({ status: 'completed', outputs: {}, task_states: states('completed') });
-    expect(broker.published.map((p) => p.queue).sort()).toEqual([RELAY_QUEUES.publicApiResults, QUEUES.results].sort());
-    const [a, b] = broker.published;
-    expect(a!.msg).toEqual(b!.msg);
-    expect(a!.options.messageId).toEqual(expect.any(String));
-    expect(a!.options.messageId).toBe(b!.options.messageId);
-    const marked = broker.published.find((p) => p.queue === QUEUES.results)!;
-    expect(marked.options.headers).toEqual({ [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults });
-    expect(broker.published.find((p) => p.queue === RELAY_QUEUES.publicApiResults)!.options.headers).toBeUndefined();
+    expect(broker.published).toHaveLength(1);
+    const [only] = broker.published;
+    expect(only!.queue).toBe(QUEUES.results);
+    expect(only!.options).toEqual({ exchange: RESULTS_EXCHANGE, messageId: expect.any(String), headers: { [RESULT_DELIVERED_TO_HEADER]: RELAY_QUEUES.publicApiResults } });
   });
 });
