@@ -135,7 +135,10 @@ export class BatchConsumer<T extends object> extends Subscription {
       for (const item of batch) await this.applyAlone(channel, item);
       return;
     }
-    this.ackAll(channel, batch.map((d) => d.raw));
+    this.ackAll(
+      channel,
+      batch.map((d) => d.raw),
+    );
   }
 
   private async applyAlone(channel: Channel, item: Delivery<T>): Promise<void> {

@@ -165,7 +165,21 @@ describe('a batch of results in one transaction', () => {
     await recordJob('cls_batch_2');
     const id = await api.started(actors.alice);
     const failing = new ResultDispatcher(
-      { workflow: createExecutionServices({ config: testConfig(executionEnv(router.url)), database: bed.database, logger: recordingLogger(), metrics: new Metrics('public-api'), audit: { record: () => undefined } as never }).results, extraction: { apply: async () => ({ outcome: 'unknown_job', jobId: '' }), applyIn: async () => { throw new Error('disk full'); } } },
+      {
+        workflow: createExecutionServices({
+          config: testConfig(executionEnv(router.url)),
+          database: bed.database,
+          logger: recordingLogger(),
+          metrics: new Metrics('public-api'),
+          audit: { record: () => undefined } as never,
+        }).results,
+        extraction: {
+          apply: async () => ({ outcome: 'unknown_job', jobId: '' }),
+          applyIn: async () => {
+            throw new Error('disk full');
+          },
+        },
+      },
       recordingLogger(),
       (work) => withPgTransaction(bed.database, work),
     );

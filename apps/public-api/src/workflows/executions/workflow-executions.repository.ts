@@ -374,8 +374,7 @@ export class WorkflowExecutionsRepository {
       return { outcome: 'applied', status: applied.status, userId: applied.userId };
     }
     const current = (await tx.query({ name: 'wfx_status_only', text: 'SELECT status FROM workflow_executions WHERE id = $1', values: [u.executionId] })).rows[0] as
-      | { status: ExecutionStatus }
-      | undefined;
+      { status: ExecutionStatus } | undefined;
     return current ? { outcome: 'ignored', status: current.status } : { outcome: 'unknown' };
   }
 
