@@ -36,17 +36,22 @@ export function createResultsHandler(deps: ResultsConsumerDeps): BatchHandler<Re
   const { broker, jobs, metrics, logger } = deps;
   const record = async (batch: readonly BatchItem<ResultMessage>[]) => {
     const outcomes = await jobs.applyResults(batch.map(({ msg }) => ({ jobId: msg.job_id, status: msg.status, result: resultOf(msg), error: msg.error ?? null })));
-    for (const { msg } of batch) metrics.results.inc({ status: msg.status });
+    const reported = new Map<string, string[]>();
+    for (const { msg } of batch) {
+      metrics.results.inc({ status: msg.status });
+      reported.set(msg.job_id, [...(reported.get(msg.job_id) ?? []), msg.status]);
+    }
     for (const [jobId, applied] of outcomes) {
+      const statuses = reported.get(jobId);
       switch (applied.outcome) {
         case 'applied':
-          logger.info('job status updated', { jobId, from: applied.from });
+          logger.info('job status updated', { jobId, from: applied.from, reported: statuses });
           break;
         case 'ignored':
-          logger.info('stale or duplicate result ignored', { jobId, current: applied.from });
+          logger.info('stale or duplicate result ignored', { jobId, current: applied.from, reported: statuses });
           break;
         case 'unknown':
-          logger.warn('result for an unknown job; relaying it anyway', { jobId });
+          logger.warn('result for an unknown job; relaying it anyway', { jobId, reported: statuses });
           break;
         default: {
           const never: never = applied;
