@@ -10,7 +10,7 @@ export type ResultFamily = (typeof RESULT_FAMILIES)[number];
 
 export interface ResultHandlers {
   /** task_based_workflow jobs (`wf_<execution id>[_resume_<n>]`, or a message naming its execution_id): the execution record. */
-  workflow: Pick<ExecutionResultsService, 'apply' | 'applyIn'>;
+  workflow: Pick<ExecutionResultsService, 'apply' | 'applyManyIn'>;
   /** classification, document_extraction and OCR jobs (`cls_`, `ext_`, `ocr_` ids): the job's row. */
   extraction: Pick<ExtractionJobResultsService, 'apply' | 'applyIn'>;
 }
@@ -35,13 +35,6 @@ export function resultFamilyOf(msg: Pick<ResultMessage, 'job_id' | 'execution_id
   return undefined;
 }
 
-/** The row a result locks, so that a batch takes its locks in one order whatever the order of its messages. */
-function lockKeyOf(msg: ResultMessage): string {
-  const family = resultFamilyOf(msg);
-  if (family === 'workflow') return `w${String(executionIdOf(msg)).padStart(20, '0')}`;
-  return family === 'extraction' ? `x${msg.job_id}` : '';
-}
-
 /** Hands each result on `public_api_results_queue` to its family's handler (the results consumer's `results`). */
 export class ResultDispatcher {
   constructor(
@@ -51,45 +44,40 @@ export class ResultDispatcher {
   ) {}
 
   /**
-   * Applies a batch in one transaction (one commit): each message by its
-   * family's guarded statement, in the order of the rows they lock (a stable
-   * sort, so the messages of one job keep their order and concurrent
-   * batches cannot deadlock); then counts, logs and audits each, answering
-   * the outcomes in the batch's order. A batch of one is applied as `apply`
-   * (no explicit transaction: one statement). Throws, having changed
-   * nothing, when any statement fails.
+   * Applies a batch in one transaction (one commit): the workflow results in
+   * one multi-row statement per round (ExecutionResultsService.applyManyIn:
+   * the k-th message of each execution in round k, so one execution's
+   * messages keep their order), the extraction results one guarded
+   * statement each, in job id order; then counts, logs and audits each,
+   * answering the outcomes in the batch's order. A batch of one is applied
+   * as `apply` (no explicit transaction: one statement). Throws, having
+   * changed nothing, when any statement fails.
    */
   async applyBatch(msgs: readonly ResultMessage[]): Promise<DispatchOutcome[]> {
     const only = msgs.length === 1 ? msgs[0] : undefined;
     if (only) return [await this.apply(only)];
-    const keys = msgs.map(lockKeyOf);
-    const order = msgs.map((_, i) => i).sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : (keys[a] as string) > (keys[b] as string) ? 1 : a - b));
+    const families = msgs.map(resultFamilyOf);
+    const indexed = msgs.map((msg, i) => ({ msg, i }));
+    const workflow = indexed.filter(({ i }) => families[i] === 'workflow');
+    // A stable sort: the results of one job keep their order, and every batch locks its rows in one order.
+    const extraction = indexed.filter(({ i }) => families[i] === 'extraction').sort((a, b) => (a.msg.job_id < b.msg.job_id ? -1 : a.msg.job_id > b.msg.job_id ? 1 : a.i - b.i));
     const reports = await this.transaction(async (tx) => {
-      const done = new Map<number, () => DispatchOutcome>();
-      for (const i of order) done.set(i, await this.applyIn(tx, msgs[i] as ResultMessage));
-      return msgs.map((_, i) => done.get(i) as () => DispatchOutcome);
+      const done: (() => DispatchOutcome)[] = msgs.map((msg) => () => this.noFamily(msg));
+      const applied = await this.handlers.workflow.applyManyIn(
+        tx,
+        workflow.map((w) => w.msg),
+      );
+      workflow.forEach((w, k) => {
+        const report = applied[k] as () => ExecutionResultOutcome;
+        done[w.i] = () => ({ family: 'workflow', result: report() });
+      });
+      for (const x of extraction) {
+        const report = await this.handlers.extraction.applyIn(tx, x.msg);
+        done[x.i] = () => ({ family: 'extraction', result: report() });
+      }
+      return done;
     });
     return reports.map((report) => report());
-  }
-
-  private async applyIn(tx: PgTransaction, msg: ResultMessage): Promise<() => DispatchOutcome> {
-    const family = resultFamilyOf(msg);
-    switch (family) {
-      case 'workflow': {
-        const report = await this.handlers.workflow.applyIn(tx, msg);
-        return () => ({ family, result: report() });
-      }
-      case 'extraction': {
-        const report = await this.handlers.extraction.applyIn(tx, msg);
-        return () => ({ family, result: report() });
-      }
-      case undefined:
-        return () => this.noFamily(msg);
-      default: {
-        const never: never = family;
-        throw new Error(`unhandled result family ${String(never)}`);
-      }
-    }
   }
 
   private noFamily(msg: ResultMessage): DispatchOutcome {

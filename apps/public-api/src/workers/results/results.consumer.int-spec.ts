@@ -71,16 +71,12 @@ beforeAll(async () => {
 
   broker = Broker.connect({ url: vhost.url, logger, name: 'public-api-test' });
   const { results } = createExecutionServices({ config, database: bed.database, logger, metrics: new Metrics('public-api'), audit: built.audit });
-  // The execution family's handler alone, each batch in one transaction as the dispatcher runs it.
+  // The execution family's handler alone, each batch (one message included) in one transaction and multi-row statements, as the dispatcher runs a batch.
   consumer = await startResultsConsumer({
     broker,
     results: {
       applyBatch: async (msgs) => {
-        const reports = await withPgTransaction(bed.database, async (tx) => {
-          const done: (() => ApplyOutcome)[] = [];
-          for (const msg of msgs) done.push(await results.applyIn(tx, msg));
-          return done;
-        });
+        const reports = await withPgTransaction(bed.database, (tx) => results.applyManyIn(tx, msgs));
         const out = reports.map((report) => report());
         outcomes.push(...out);
         wake?.();

@@ -69,6 +69,50 @@ export const APPLY_RESULT_SQL = `
   )
   SELECT status, user_id AS "userId" FROM upd`;
 
+/** The columns of a results batch row (jsonb_to_recordset), in the order of APPLY_RESULT_SQL's $1..$16. */
+const BATCH_COLUMNS = [
+  'execution_id int',
+  'job_id text',
+  'status text',
+  'rank int',
+  'task_states jsonb',
+  'outputs jsonb',
+  'error text',
+  'error_type text',
+  'failed_node text',
+  'awaiting_node text',
+  'awaiting_input_schema jsonb',
+  'token_hash text',
+  'token_sealed text',
+  'awaiting_since timestamptz',
+  'sequence bigint',
+  'steps jsonb',
+] as const;
+
+/** The JSON keys of a results batch row, in the order of APPLY_RESULT_SQL's $1..$16. */
+export const APPLY_RESULTS_KEYS = BATCH_COLUMNS.map((c) => c.split(' ')[0] as string);
+
+/**
+ * APPLY_RESULT_SQL for many executions in one statement: $1 is a jsonb
+ * array of rows (APPLY_RESULTS_KEYS), at most one per execution, each
+ * guarded exactly as the single statement guards its parameters (derived
+ * from it, so the two cannot drift). Answers, for every row, the execution's
+ * status and owner when it applied, and its current status otherwise (null:
+ * no such execution).
+ */
+export const APPLY_RESULTS_SQL = (() => {
+  const cols = APPLY_RESULTS_KEYS.map((k) => `v.${k}`);
+  const body = APPLY_RESULT_SQL.replace(/\$(\d+)/g, (_, n: string) => cols[Number(n) - 1] as string)
+    .replace('WHERE e.id = v.execution_id', 'FROM v WHERE e.id = v.execution_id')
+    .replace('FROM upd CROSS JOIN jsonb_to_recordset(v.steps::jsonb)', 'FROM upd JOIN v ON v.execution_id = upd.id CROSS JOIN LATERAL jsonb_to_recordset(v.steps::jsonb)')
+    .replace('SELECT status, user_id AS "userId" FROM upd', '');
+  return `WITH v AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(${BATCH_COLUMNS.join(', ')})),
+  ${body.trim().replace(/^WITH /, '')}
+  SELECT v.execution_id AS "executionId", upd.status, upd.user_id AS "userId", upd.id IS NOT NULL AS applied,
+         (SELECT c.status FROM workflow_executions c WHERE c.id = v.execution_id) AS current
+    FROM v LEFT JOIN upd ON upd.id = v.execution_id`;
+})();
+
 /**
  * The two statements of a start, sent as one simple-protocol message (one
  * implicit transaction; no parameters, so values are integers or escaped

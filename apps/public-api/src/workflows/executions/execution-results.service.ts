@@ -53,16 +53,37 @@ export class ExecutionResultsService {
   }
 
   /**
-   * Applies one message of a batch inside the batch's transaction `tx`;
-   * answers what to do once `tx` committed (count, log, audit), which gives
-   * the outcome. Nothing is reported for a batch that rolls back.
+   * Applies the messages of a batch inside its transaction `tx` in as few
+   * statements as order allows: round k holds the k-th message of each
+   * execution, one multi-row statement per round (messages of one execution
+   * merge into its record, so they apply one after the other). Answers, in
+   * the order of `msgs`, what to do once `tx` committed.
    */
-  async applyIn(tx: PgTransaction, msg: ResultMessage): Promise<() => ApplyOutcome> {
-    const prepared = this.prepare(msg);
-    if (!prepared) return () => this.notAWorkflowJob(msg);
-    const { update, sealed, hash } = prepared;
-    const result = await this.deps.repo.applyResultIn(tx, update, sealed, hash);
-    return () => this.report(msg, update, result);
+  async applyManyIn(tx: PgTransaction, msgs: readonly ResultMessage[]): Promise<(() => ApplyOutcome)[]> {
+    const reports: (() => ApplyOutcome)[] = new Array<() => ApplyOutcome>(msgs.length);
+    const rounds: { index: number; msg: ResultMessage; update: ExecutionResultUpdate; sealed: string | null; hash: string | null }[][] = [];
+    const seen = new Map<number, number>();
+    msgs.forEach((msg, index) => {
+      const prepared = this.prepare(msg);
+      if (!prepared) {
+        reports[index] = () => this.notAWorkflowJob(msg);
+        return;
+      }
+      const round = seen.get(prepared.update.executionId) ?? 0;
+      seen.set(prepared.update.executionId, round + 1);
+      (rounds[round] ??= []).push({ index, msg, ...prepared });
+    });
+    for (const round of rounds) {
+      const results = await this.deps.repo.applyResultsIn(
+        tx,
+        round.map((r) => ({ u: r.update, sealedToken: r.sealed, tokenHash: r.hash })),
+      );
+      round.forEach((r, i) => {
+        const result = results[i] as ApplyResultOutcome;
+        reports[r.index] = () => this.report(r.msg, r.update, result);
+      });
+    }
+    return reports;
   }
 
   private prepare(msg: ResultMessage): { update: ExecutionResultUpdate; sealed: string | null; hash: string | null } | undefined {

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedRows, type PgTransaction, queryRows, withPgTransaction } from '@docflow/persistence';
 import type { ExecutionStatus } from './execution-status';
-import { APPLY_RESULT_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
+import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -376,6 +376,59 @@ export class WorkflowExecutionsRepository {
     const current = (await tx.query({ name: 'wfx_status_only', text: 'SELECT status FROM workflow_executions WHERE id = $1', values: [u.executionId] })).rows[0] as
       { status: ExecutionStatus } | undefined;
     return current ? { outcome: 'ignored', status: current.status } : { outcome: 'unknown' };
+  }
+
+  /**
+   * Many results, at most one per execution, in one statement inside `tx`
+   * (APPLY_RESULTS_SQL, guarded like `applyResult`), then one update of the
+   * totals of the executions where an applied step had a cost. Answers the
+   * outcomes in the order of `rows`.
+   */
+  async applyResultsIn(tx: PgTransaction, rows: readonly { u: ExecutionResultUpdate; sealedToken: string | null; tokenHash: string | null }[]): Promise<ApplyResultOutcome[]> {
+    const json = rows.map(({ u, sealedToken, tokenHash }) => {
+      const values = [
+        u.executionId,
+        u.jobId,
+        u.status,
+        u.rank,
+        u.taskStates,
+        u.outputs,
+        u.error,
+        u.errorType,
+        u.failedNode,
+        u.awaitingNode,
+        u.awaitingInputSchema,
+        tokenHash,
+        sealedToken,
+        u.awaitingSince,
+        u.sequence,
+        u.steps,
+      ];
+      return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
+    });
+    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json)] })).rows as {
+      executionId: number;
+      status: ExecutionStatus | null;
+      userId: number | null;
+      applied: boolean;
+      current: ExecutionStatus | null;
+    }[];
+    const byId = new Map(found.map((r) => [r.executionId, r]));
+    const costed = rows.filter(({ u }) => byId.get(u.executionId)?.applied && u.steps.some((st) => st.cost !== null)).map(({ u }) => u.executionId);
+    if (costed.length) {
+      await tx.query({
+        name: 'wfx_total_costs',
+        text: `UPDATE workflow_executions e
+                  SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = e.id), 0)
+                WHERE e.id = ANY($1::int[])`,
+        values: [costed],
+      });
+    }
+    return rows.map(({ u }): ApplyResultOutcome => {
+      const r = byId.get(u.executionId);
+      if (r?.applied && r.status && r.userId !== null) return { outcome: 'applied', status: r.status, userId: r.userId };
+      return r?.current ? { outcome: 'ignored', status: r.current } : { outcome: 'unknown' };
+    });
   }
 
   /**
