@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createShieldRuntime, shieldSelfTest } from '@docflow/data-shield';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
-import { createApp } from './app';
+import { createRequestListener } from './app';
 import { DataShieldConfig } from './config';
 
 async function main(): Promise<void> {
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   if (!shieldSelfTest(runtime.engine)) throw new Error('the detectors failed their self-test');
   lifecycle.onShutdown('audit events', () => runtime.close());
 
-  const app = createApp({
+  const app = createRequestListener({
     metricsToken: config.METRICS_TOKEN,
     logger,
     metrics: new Metrics('data-shield'),
