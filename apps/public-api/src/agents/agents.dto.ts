@@ -30,9 +30,12 @@ const nameProblems: FieldProblems = (value) =>
   value === undefined || (typeof value === 'string' && value.trim() !== '' && value.length <= 255) ? [] : ['name: must be a non-empty string of at most 255 characters'];
 
 const toolsProblems: FieldProblems = (value) =>
-  value === undefined || (Array.isArray(value) && value.length <= 50 && value.every((t) => typeof t === 'string' && t !== '' && t.length <= 100)) ? [] : ['available_tools: must be an array of at most 50 tool names'];
+  value === undefined || (Array.isArray(value) && value.length <= 50 && value.every((t) => typeof t === 'string' && t !== '' && t.length <= 100))
+    ? []
+    : ['available_tools: must be an array of at most 50 tool names'];
 
-const modelProblems: FieldProblems = (value) => (value === undefined || (typeof value === 'string' && (MODEL_TYPES as readonly string[]).includes(value)) ? [] : [`model: one of ${MODEL_TYPES.join(', ')}`]);
+const modelProblems: FieldProblems = (value) =>
+  value === undefined || (typeof value === 'string' && (MODEL_TYPES as readonly string[]).includes(value)) ? [] : [`model: one of ${MODEL_TYPES.join(', ')}`];
 
 const temperatureProblems: FieldProblems = (value) =>
   value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 2) ? [] : ['temperature: must be a number from 0 to 2'];
@@ -133,7 +136,9 @@ export function parseCreateAgent(body: unknown): AgentSettings & { name: string 
 export function parseUpdateAgent(body: unknown): AgentSettings {
   const settings = toSettings(parseBody(UpdateAgentRequest, requestFields(body), { message: INVALID_AGENT }));
   if (Object.keys(settings).length === 0)
-    throw BadRequestError.withErrors(INVALID_AGENT, ['give at least one agent field (name, description, goal, available_tools, model, max_iterations, temperature, active, branding, mcp_servers, ...)']);
+    throw BadRequestError.withErrors(INVALID_AGENT, [
+      'give at least one agent field (name, description, goal, available_tools, model, max_iterations, temperature, active, branding, mcp_servers, ...)',
+    ]);
   return settings;
 }
 

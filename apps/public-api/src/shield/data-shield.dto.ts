@@ -85,7 +85,11 @@ function detectorRequest(kind: DetectorKind, body: unknown, write: 'create' | 'u
   const label = kind.replace('_', ' ');
   const fields = requestFields(body);
   const unknown = Object.keys(fields).filter((key) => !ALLOWED[kind].includes(key));
-  if (unknown.length) throw BadRequestError.withErrors(`Invalid Data Shield ${label}`, unknown.map((key) => `${key} is not a field of a ${label}`));
+  if (unknown.length)
+    throw BadRequestError.withErrors(
+      `Invalid Data Shield ${label}`,
+      unknown.map((key) => `${key} is not a field of a ${label}`),
+    );
   return parseBody(REQUEST_CLASSES[write][kind], fields, { message: `Invalid Data Shield ${label}` });
 }
 
