@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createShieldRuntime, shieldSelfTest } from '@docflow/data-shield';
+import { createShieldRuntime, shieldSelfTest, warmUpShield } from '@docflow/data-shield';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createRequestListener } from './app';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     tenantCacheSeconds: config.DATA_SHIELD_TENANT_CACHE_SECONDS,
   });
   if (!shieldSelfTest(runtime.engine)) throw new Error('the detectors failed their self-test');
+  warmUpShield(runtime.engine);
   lifecycle.onShutdown('audit events', () => runtime.close());
 
   const app = createRequestListener({
