@@ -35,8 +35,8 @@ export class JobsService {
 
   /**
    * Records the job as queued, then publishes it with a publisher confirm.
-   * Concurrent submissions are grouped (docs/decisions.md, "Router: job
-   * registrations grouped"): one INSERT for the batch, the batch's publishes
+   * Concurrent submissions are grouped (docs/decisions.md, "Router job
+   * registrations and execution starts grouped"): one INSERT for the batch, the batch's publishes
    * sent together and their confirms awaited together; each caller still
    * gets its own answer only once its row is committed and its message
    * confirmed. A `token` in the request is dropped: never stored, never

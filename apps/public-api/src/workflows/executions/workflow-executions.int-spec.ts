@@ -138,7 +138,7 @@ describe('POST /api/workflow-executions', () => {
   });
 });
 
-describe('starts grouped in the repository (docs/decisions.md, "Execution starts grouped")', () => {
+describe('starts grouped in the repository (docs/decisions.md, "Router job registrations and execution starts grouped")', () => {
   it('runs concurrent starts as one transaction, each with its own outcome, the running cap counted across the batch, and a failing start alone', async () => {
     const dave = await createActor(bed.database, 'dave');
     const erin = await createActor(bed.database, 'erin');

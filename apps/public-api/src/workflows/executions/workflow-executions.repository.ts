@@ -178,8 +178,8 @@ export class WorkflowExecutionsRepository {
   }
 
   /**
-   * Concurrent starts grouped (docs/decisions.md, "Execution starts
-   * grouped"): the pairs of statements of a batch go as one message, one
+   * Concurrent starts grouped (docs/decisions.md, "Router job registrations and
+   * execution starts grouped"): the pairs of statements of a batch go as one message, one
    * implicit transaction, one commit. Pairs are ordered by owner, so the
    * advisory locks are always taken in the same order (no deadlock between
    * batches); a later pair of the same owner counts the running executions
