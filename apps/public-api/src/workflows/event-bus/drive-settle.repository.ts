@@ -1,4 +1,4 @@
-import { driveEventPayload, type DriveEventType, type DriveFile, type EmissionRecord, type ObserveOutcome, type PendingFile, type SettleStore } from '@docflow/cloud-drive';
+import { driveEventPayload, type DriveEventType, type DriveFile, type EmissionRecord, type Observed, type ObserveOutcome, type PendingFile, type SettleStore } from '@docflow/cloud-drive';
 import type { PublicApiDatabase } from '../../platform';
 
 interface PendingRow {
@@ -43,6 +43,44 @@ export class DriveSettleRepository implements SettleStore {
     const row = rows[0];
     if (row && row.emitted > 0) return 'already_emitted';
     return row?.restarted ? 'pending' : 'unchanged';
+  }
+
+  /**
+   * `observe` for a change page in one statement (`observe`'s rule per
+   * file): the files whose version was emitted lose their pending row, the
+   * others are upserted, their settle clock restarting only when the
+   * version or size differs. Rows are written in file id order, so that two
+   * replicas reading the same page lock them in the same order.
+   */
+  async observeMany(sourceId: number, sightings: ReadonlyArray<{ file: DriveFile; stableSince: Date }>): Promise<Observed[]> {
+    if (sightings.length === 0) return [];
+    const sorted = [...sightings].sort((a, b) => (a.file.id < b.file.id ? -1 : a.file.id > b.file.id ? 1 : 0));
+    const rows = (await this.database.query(
+      `WITH f AS (
+         SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::text[]) WITH ORDINALITY AS f(file_id, version, size, stable_since, file, n)
+       ), emitted AS (
+         SELECT f.file_id FROM f JOIN drive_file_emissions e ON e.source_id = $1 AND e.file_id = f.file_id AND e.version = f.version
+       ), dropped AS (
+         DELETE FROM drive_file_pending p USING emitted WHERE p.source_id = $1 AND p.file_id = emitted.file_id
+       ), upserted AS (
+         INSERT INTO drive_file_pending AS p (source_id, file_id, version, size, stable_since, file)
+         SELECT $1, f.file_id, f.version, f.size, f.stable_since, f.file::jsonb FROM f
+          WHERE NOT EXISTS (SELECT 1 FROM emitted WHERE emitted.file_id = f.file_id) ORDER BY f.n
+         ON CONFLICT (source_id, file_id) DO UPDATE SET
+           stable_since = CASE WHEN p.version <> EXCLUDED.version OR p.size <> EXCLUDED.size THEN EXCLUDED.stable_since ELSE p.stable_since END,
+           version = EXCLUDED.version, size = EXCLUDED.size, file = EXCLUDED.file
+         RETURNING p.file_id, p.stable_since
+       )
+       SELECT f.file_id, (e.file_id IS NOT NULL) AS emitted, u.stable_since, (u.stable_since = f.stable_since) AS restarted
+         FROM f LEFT JOIN emitted e ON e.file_id = f.file_id LEFT JOIN upserted u ON u.file_id = f.file_id`,
+      [sourceId, sorted.map((s) => s.file.id), sorted.map((s) => s.file.version), sorted.map((s) => s.file.size), sorted.map((s) => s.stableSince), sorted.map((s) => JSON.stringify(s.file))],
+    )) as { file_id: string; emitted: boolean; stable_since: Date | null; restarted: boolean | null }[];
+    const byId = new Map(rows.map((r) => [r.file_id, r]));
+    return sightings.map(({ file }) => {
+      const r = byId.get(file.id);
+      if (!r || r.emitted) return { outcome: 'already_emitted', stableSince: null };
+      return { outcome: r.restarted ? 'pending' : 'unchanged', stableSince: r.stable_since };
+    });
   }
 
   async due(stableBefore: Date, limit: number): Promise<PendingFile[]> {
