@@ -157,31 +157,6 @@ describe('FileSettler', () => {
     await Promise.all([h.settler.settleDue(), second.settleDue()]);
     expect(h.events).toHaveLength(1);
   });
-  it('counts the settle time from a trusted modifiedTime, never from later than the sighting', async () => {
-    const events: SettledFileEvent[] = [];
-    const now = Date.parse('2025-01-01T00:00:10Z');
-    const seen = (id: string, modified: string): DriveFile => ({ ...file(id, 'v1'), modifiedTime: modified });
-    const drive = new Map<string, DriveFile>([
-      ['old.pdf', seen('old.pdf', '2025-01-01T00:00:07.000Z')],
-      ['future.pdf', seen('future.pdf', '2025-01-01T00:00:30.000Z')],
-    ]);
-    const settler = new FileSettler({
-      store: new InMemorySettleStore(),
-      settleMs: 3000,
-      logger: silentLogger,
-      clock: () => new Date(now),
-      settleFromModifiedTime: true,
-      recheck: async (p) => drive.get(p.fileId) ?? null,
-      onEvent: (e) => void events.push(e),
-    });
-    await settler.observeChanges(
-      1,
-      [...drive.values()].map((f) => ({ fileId: f.id, removed: false, file: f })),
-    );
-    // old.pdf was last written 3 s ago: settled now; future.pdf's clock starts at the sighting.
-    expect((await settler.settleDue()).emitted.map((e) => e.file.id)).toEqual(['old.pdf']);
-  });
-
   it('once started, runs a pass when an observed file becomes due, without waiting for the tick', async () => {
     const events: SettledFileEvent[] = [];
     const drive = new Map<string, DriveFile>([['a.pdf', file('a.pdf', 'v1')]]);

@@ -31,14 +31,6 @@ export interface FileSettlerOptions {
   concurrency?: number;
   clock?: () => Date;
   newEventId?: () => string;
-  /**
-   * The file's `modifiedTime` is when its content last changed, on this
-   * machine's clock (the local provider): a new or changed version's settle
-   * clock starts then (never later than now) instead of when it was seen, so
-   * the time a change took to be noticed does not add to the settle time.
-   * Off by default: a Google file's modifiedTime may be set by the client.
-   */
-  settleFromModifiedTime?: boolean;
 }
 
 /** What one `settleDue` pass did. */
@@ -102,18 +94,11 @@ export class FileSettler {
       const chunk = present.slice(i, i + OBSERVE_CHUNK);
       const observed = await this.options.store.observeMany(
         sourceId,
-        chunk.map((file) => ({ file, stableSince: this.stableSince(file, now) })),
+        chunk.map((file) => ({ file, stableSince: now })),
       );
       for (const o of observed) if (o.stableSince) this.wakeUpAt(o.stableSince.getTime() + this.options.settleMs);
     }
     await eachLimited(removed, this.concurrency, (fileId) => this.options.store.drop(sourceId, fileId));
-  }
-
-  /** Since when a new or changed version counts as stable: when seen, or its modifiedTime when that is trusted and earlier. */
-  private stableSince(file: DriveFile, now: Date): Date {
-    if (!this.options.settleFromModifiedTime) return now;
-    const modified = Date.parse(file.modifiedTime);
-    return Number.isFinite(modified) && modified < now.getTime() ? new Date(modified) : now;
   }
 
   /** Schedules a pass at `ms` (once started); the soonest pending wake-up holds the one timer. */
@@ -221,7 +206,7 @@ export class FileSettler {
         return;
       }
       if (now.version !== pending.version || now.size !== pending.size) {
-        const at = this.stableSince(now, this.clock());
+        const at = this.clock();
         await store.observe(pending.sourceId, now, at);
         this.wakeUpAt(at.getTime() + this.options.settleMs);
         result.restarted += 1;

@@ -19,7 +19,7 @@ export interface LocalDriveOptions {
   logger: Logger;
   /** Periodic rescan of each watched folder. Default 30 000 ms. */
   rescanMs?: number;
-  /** fs.watch events closer than this give one notification. Default 200 ms. */
+  /** fs.watch events closer than this give one notification. Default 50 ms (reads of one source asked for meanwhile fold into one). */
   debounceMs?: number;
 }
 
@@ -117,7 +117,7 @@ export class LocalDriveProvider implements DriveProvider {
       folder: folder.absolute,
       expiresAt,
       rescanMs: this.options.rescanMs ?? 30_000,
-      debounceMs: this.options.debounceMs ?? 200,
+      debounceMs: this.options.debounceMs ?? 50,
       notify: this.options.onNotification,
       logger: this.options.logger,
     });

@@ -207,8 +207,6 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     store: new DriveSettleRepository(database),
     settleMs,
     logger,
-    // A local file's mtime is on this machine's clock: its settle time runs from its last write, not from when it was seen.
-    settleFromModifiedTime: provider.kind === 'local',
     recheck: async (pending) => {
       const ownerId = await ownerOf(pending.sourceId);
       return ownerId === null ? null : provider.getFile(ownerId, pending.fileId);
