@@ -104,9 +104,16 @@ export class FileSettler {
   /** Schedules a pass at `ms` (once started); the soonest pending wake-up holds the one timer. */
   private wakeUpAt(ms: number): void {
     if (!this.timer) return;
-    const i = this.wakeAt.findIndex((t) => t > ms);
-    if (i === -1) this.wakeAt.push(ms);
-    else this.wakeAt.splice(i, 0, ms);
+    // Binary search for the first later wake-up; a file seen again (or files seen together) add no second one.
+    let lo = 0;
+    let hi = this.wakeAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.wakeAt[mid]! <= ms) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && this.wakeAt[lo - 1] === ms) return;
+    this.wakeAt.splice(lo, 0, ms);
     this.armWakeTimer();
   }
 
