@@ -38,7 +38,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
-import { report, serverCpu, summarize } from './support';
+import { databaseCounters, report, serverCpu, summarize } from './support';
 
 const TOTAL = Number(process.env.BENCH_EXECUTIONS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 30);
@@ -224,9 +224,13 @@ async function main(): Promise<void> {
     const waitedAfter = await snapshot(stack);
     const servers1w = serverCpu();
 
+    const db0 = await databaseCounters(stack.db.url);
     const t0 = performance.now();
     const loaded = await runLoops(TOTAL, CONCURRENCY, runners, POLL_LOADED);
     const seconds = (performance.now() - t0) / 1000;
+    // Stats reach pg_stat_database up to a second after the backends' last commit.
+    await new Promise((r) => setTimeout(r, 1200));
+    const db1 = await databaseCounters(stack.db.url);
     const loadedAfter = await snapshot(stack);
     const client2 = process.cpuUsage();
     const servers2 = serverCpu();
@@ -263,6 +267,10 @@ async function main(): Promise<void> {
     console.table(cpu);
     console.log('CPU milliseconds per execution (target: total ≤ 6 ms):');
     console.table(cpuPerExecution);
+    const stackDb = { commits: +((db1.commits - db0.commits) / TOTAL).toFixed(2), backendCpuMs: +(((db1.backendCpu - db0.backendCpu) * 1000) / TOTAL).toFixed(2) };
+    console.log(
+      `the stack's own database during the concurrency-${CONCURRENCY} run, per execution: ${stackDb.commits} committed transactions (reads included, less the benchmark's two readings), ${stackDb.backendCpuMs} ms of CPU of its backends (the PostgreSQL column above counts every database on the machine)`,
+    );
     console.log(`server-side mean time per route during the concurrency-${CONCURRENCY} run:`);
     console.table(routes);
     report(
@@ -315,6 +323,7 @@ async function main(): Promise<void> {
         cpu_seconds: cpu,
         load_average_1m: load,
         route_means_ms: routes,
+        stack_database_per_execution: stackDb,
       },
     );
   } finally {

@@ -64,6 +64,38 @@ export function serverCpu(): { postgres: number; rabbitmq: number } {
   return out;
 }
 
+/** CPU seconds (user + system) of one process, from /proc (0 when it is gone or not on Linux). */
+function processCpu(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * One database's own share of PostgreSQL: the CPU seconds of the backends
+ * connected to it (the machine's other databases, other runs' included, are
+ * left out; the stack's pooled connections stay up between two readings) and
+ * its committed transactions so far (pg_stat_database.xact_commit, every
+ * statement outside an explicit transaction counting as one; flushed first).
+ */
+export async function databaseCounters(url: string): Promise<{ backendCpu: number; commits: number }> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_stat_force_next_flush()');
+    const pids = (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows;
+    const commits = Number((await client.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0]?.n ?? NaN);
+    return { backendCpu: pids.reduce((sum, r) => sum + processCpu(r.pid), 0), commits };
+  } finally {
+    await client.end();
+  }
+}
+
 /** User + system CPU seconds a service has used so far, from prom-client's process metrics on its /metrics. */
 export async function serviceCpuSeconds(baseUrl: string): Promise<number> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();

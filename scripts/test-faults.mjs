@@ -25,7 +25,7 @@ try {
   const results = JSON.parse(readFileSync(outputFile, 'utf8'));
   passed = results.numPassedTests;
   failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0);
-  for (const suite of results.testResults) for (const t of suite.assertionResults) process.stdout.write(`${t.status === 'passed' ? 'PASS' : 'FAIL'} ${t.title}\n`);
+  for (const suite of results.testResults) for (const t of suite.assertionResults) process.stdout.write(`${{ passed: 'PASS', pending: 'SKIP', skipped: 'SKIP' }[t.status] ?? 'FAIL'} ${t.title}\n`);
 } catch {
   process.stdout.write('the fault suite did not report results\n');
 }

@@ -1,24 +1,26 @@
 import request from 'supertest';
 import { createShieldRuntime, type NamedEntityRecognizer, type ShieldAuditEvent, ShieldService, DetectionEngine, ScopeSealer } from '@docflow/data-shield';
 import { Metrics, silentLogger } from '@docflow/service-kit';
-import { createApp } from './app';
+import { createApp, createRequestListener } from './app';
 
 const SERVICE_KEY = 'test-service-key';
 const auth = { serviceKey: SERVICE_KEY, jwtSecret: 'test-jwt-secret-of-enough-length' };
 
-function build(shield: ShieldService) {
-  return createApp({ logger: silentLogger, metrics: new Metrics('data-shield-test'), health: [], auth, shield });
-}
-
 const runtime = createShieldRuntime({ service: 'test', logger: silentLogger, jwtSecret: auth.jwtSecret, auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 0 });
-const app = build(runtime.service);
-const post = (path: string, body: unknown) =>
-  request(app)
-    .post(path)
-    .set('x-service-key', SERVICE_KEY)
-    .send(body as object);
 
-describe('Data Shield gateway', () => {
+// Every behaviour holds for the express app alone and for what the service runs (tokenise through the JSON lane).
+describe.each([
+  ['express app', createApp],
+  ['request listener with the tokenise lane', createRequestListener],
+] as const)('Data Shield gateway (%s)', (_name, factory) => {
+  const build = (shield: ShieldService) => factory({ logger: silentLogger, metrics: new Metrics('data-shield-test'), health: [], auth, shield });
+  const app = build(runtime.service);
+  const post = (path: string, body: unknown) =>
+    request(app)
+      .post(path)
+      .set('x-service-key', SERVICE_KEY)
+      .send(body as object);
+
   it('refuses calls without service credentials', async () => {
     await request(app)
       .post('/api/v1/tokenise')
@@ -160,5 +162,47 @@ describe('Data Shield gateway', () => {
       .send({ texts: [`POL-123456 ${'a'.repeat(100_000)}!`], tenant: '9' })
       .expect(200);
     expect(res.body.entity_counts).toEqual({ POLICY_NUMBER: 1 });
+  });
+
+  it('answers 401 for a wrong key, 400 for a bad body or malformed JSON, 413 past the limit, 415 for text/plain', async () => {
+    const wrong = await request(app)
+      .post('/api/v1/tokenise')
+      .set('x-service-key', 'nope')
+      .send({ texts: ['x'] })
+      .expect(401);
+    expect(wrong.body).toMatchObject({ error: 'unauthorized', message: 'Invalid service key' });
+    const invalid = await post('/api/v1/tokenise', { texts: 'not a list' }).expect(400);
+    expect(invalid.body.message).toBe('Invalid tokenise request');
+    const malformed = await request(app).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).set('content-type', 'application/json').send('{"texts": [').expect(400);
+    expect(malformed.body.details.errors).toEqual(['body is not valid JSON']);
+    const nested = await request(app)
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .set('content-type', 'application/json')
+      .send(`{"texts": ["a"], "x": ${'['.repeat(70)}${']'.repeat(70)}}`)
+      .expect(400);
+    expect(nested.body.message).toBe('Request body is nested too deeply');
+    await post('/api/v1/tokenise', { texts: ['x'.repeat(11 * 1024 * 1024)] }).expect(413);
+    await request(app).post('/api/v1/tokenise').set('x-service-key', SERVICE_KEY).set('content-type', 'text/plain').send('{"texts": ["a"]}').expect(415);
+  });
+
+  it("answers the caller's correlation id and runs the call under it", async () => {
+    const events: ShieldAuditEvent[] = [];
+    const shield = new ShieldService({ engine: new DetectionEngine(), sealer: new ScopeSealer('k', 60000), logger: silentLogger, audit: { emit: (e) => events.push(e) } });
+    const res = await request(build(shield))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .set('x-correlation-id', 'corr-77')
+      .send({ texts: ['a@b.io'] })
+      .expect(200);
+    expect(res.headers['x-correlation-id']).toBe('corr-77');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(events[0]?.correlation_id).toBe('corr-77');
+    const generated = await request(build(shield))
+      .post('/api/v1/tokenise')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ texts: ['a@b.io'] })
+      .expect(200);
+    expect(generated.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -1,8 +1,9 @@
 import express from 'express';
+import type { RequestListener } from 'node:http';
 import type { ShieldService } from '@docflow/data-shield';
-import { requireServiceAuth } from '@docflow/internal-auth';
-import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
-import { shieldRoutes } from './shield.routes';
+import { requireServiceAuth, serviceCredentialsRefusal } from '@docflow/internal-auth';
+import { createHttpApp, HealthCheck, jsonLane, Logger, Metrics } from '@docflow/service-kit';
+import { shieldRoutes, tokenise } from './shield.routes';
 
 export interface DataShieldDeps {
   logger: Logger;
@@ -15,10 +16,34 @@ export interface DataShieldDeps {
   shield: ShieldService;
 }
 
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
 /** The Data Shield gateway: /api/v1/{tokenise, restore, restore-stream, detect} behind service auth; /_health and /metrics open. */
 export function createApp(deps: DataShieldDeps): express.Express {
-  return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', metricsToken: deps.metricsToken, bodyLimit: '10mb' }, (app) => {
+  return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', metricsToken: deps.metricsToken, bodyLimit: BODY_LIMIT_BYTES }, (app) => {
     app.use('/api/v1', requireServiceAuth(deps.auth));
     app.use('/api/v1', shieldRoutes(deps.shield));
+  });
+}
+
+/**
+ * What the server runs: POST /api/v1/tokenise, which every shielded call
+ * waits for, through the JSON lane (the same authentication, validation,
+ * answers and errors without express's per-request work: see jsonLane and
+ * docs/decisions.md), everything else through createApp's express app.
+ */
+export function createRequestListener(deps: DataShieldDeps): RequestListener {
+  return jsonLane({
+    path: '/api/v1/tokenise',
+    fallback: createApp(deps),
+    maxBodyBytes: BODY_LIMIT_BYTES,
+    errorStyle: 'internal',
+    logger: deps.logger,
+    metrics: deps.metrics,
+    handle: async (headers, body) => {
+      const refused = serviceCredentialsRefusal(headers, deps.auth);
+      if (refused) throw refused;
+      return tokenise(deps.shield, body);
+    },
   });
 }

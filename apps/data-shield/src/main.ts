@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { createShieldRuntime, shieldSelfTest } from '@docflow/data-shield';
+import { createShieldRuntime, shieldSelfTest, warmUpShield } from '@docflow/data-shield';
 import { createLogger, Lifecycle, loadConfigOrExit, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
-import { createApp } from './app';
+import { createRequestListener } from './app';
 import { DataShieldConfig } from './config';
 
 async function main(): Promise<void> {
@@ -27,9 +27,10 @@ async function main(): Promise<void> {
     tenantCacheSeconds: config.DATA_SHIELD_TENANT_CACHE_SECONDS,
   });
   if (!shieldSelfTest(runtime.engine)) throw new Error('the detectors failed their self-test');
+  warmUpShield(runtime.engine);
   lifecycle.onShutdown('audit events', () => runtime.close());
 
-  const app = createApp({
+  const app = createRequestListener({
     metricsToken: config.METRICS_TOKEN,
     logger,
     metrics: new Metrics('data-shield'),

@@ -11,6 +11,25 @@ function failClosed(err: unknown): never {
 }
 
 /**
+ * POST /tokenise: the body → the answer. Served by the express route below
+ * and, in the running service, by the JSON lane ahead of express (app.ts).
+ */
+export async function tokenise(shield: ShieldService, raw: unknown): Promise<Record<string, unknown>> {
+  const body = parseBody(TokeniseBody, raw, { message: 'Invalid tokenise request' });
+  const result = await shield
+    .tokenise({
+      texts: body.texts,
+      entityTypes: body.entity_types,
+      tenant: body.tenant,
+      actorUserId: body.actor_user_id,
+      correlationId: currentCorrelationId(),
+      context: body.context,
+    })
+    .catch(failClosed);
+  return { scope_id: result.scopeId, texts: result.texts, entity_counts: result.entityCounts, layers: result.layers, latencies_ms: result.latencies };
+}
+
+/**
  * The gateway's API for the other services (spec 4.16, 4.17):
  *   POST /tokenise       {texts, entity_types?, tenant?, actor_user_id?, context?} → {scope_id, texts, entity_counts, layers, latencies_ms}
  *   POST /restore        {scope_id, texts} → {texts}
@@ -22,18 +41,7 @@ export function shieldRoutes(shield: ShieldService): Router {
   const router = Router();
 
   router.post('/tokenise', async (req, res) => {
-    const body = parseBody(TokeniseBody, req.body, { message: 'Invalid tokenise request' });
-    const result = await shield
-      .tokenise({
-        texts: body.texts,
-        entityTypes: body.entity_types,
-        tenant: body.tenant,
-        actorUserId: body.actor_user_id,
-        correlationId: currentCorrelationId(),
-        context: body.context,
-      })
-      .catch(failClosed);
-    res.json({ scope_id: result.scopeId, texts: result.texts, entity_counts: result.entityCounts, layers: result.layers, latencies_ms: result.latencies });
+    res.json(await tokenise(shield, req.body));
   });
 
   router.post('/restore', (req, res) => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createShieldRuntime, ScopeSealer, shieldSelfTest } from '@docflow/data-shield';
+import { createShieldRuntime, ScopeSealer, shieldSelfTest, warmUpShield } from '@docflow/data-shield';
 import { createLogger, type HealthCheck, httpHealthCheck, Lifecycle, loadConfigOrExit, type Logger, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
@@ -37,6 +37,7 @@ function buildDataShield(config: LlmServiceConfig, logger: Logger, lifecycle: Li
       tenantCacheSeconds: config.DATA_SHIELD_TENANT_CACHE_SECONDS,
     });
     if (!shieldSelfTest(runtime.engine)) throw new Error('Data Shield detectors failed their self-test');
+    warmUpShield(runtime.engine);
     lifecycle.onShutdown('data shield audit events', () => runtime.close());
     logger.info('Data Shield runs in process (DATA_SHIELD_MODE=in_process)');
     const selfTest: HealthCheck = {

@@ -1,13 +1,14 @@
 import type { JobStatus, ResultStatus } from '@docflow/contracts';
 import type express from 'express';
 import request from 'supertest';
-import { JobMessageV1, JobType, QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
-import { Broker, declareResultsTopology, MessageMeta, ResultPublisher, resultMessage } from '@docflow/messaging';
+import { JobMessageV1, JobRequest, JobType, QUEUES, RELAY_QUEUES, RESULT_DELIVERED_TO_HEADER, ResultMessage } from '@docflow/contracts';
+import { Broker, BrokerUnavailableError, declareResultsTopology, MessageMeta, ResultPublisher, resultMessage } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase } from '@docflow/persistence';
-import { Metrics, silentLogger } from '@docflow/service-kit';
+import { Metrics, runWithContext, silentLogger } from '@docflow/service-kit';
 import { createTestDatabase, createTestVhost, TestDatabase, TestVhost } from '@docflow/testing';
 import { createApp } from './app';
 import { routerDatabaseOptions } from './data-source';
+import { JobsService } from './jobs/jobs.service';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
 import { createRouterMetrics, RouterMetrics } from './metrics';
 import { startResultsConsumer } from './results/results.consumer';
@@ -105,6 +106,7 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     if (key !== null) r.set('X-API-Key', key);
     return r.send(body as object);
   };
+  const createAppSubmitOf = async (jobId: string) => (await submit({ job_id: jobId, job_type: 'OCR', payload: { documents: [] } })).status;
   const status = (jobId: string) =>
     request(app)
       .get(`/api/v1/jobs/${encodeURIComponent(jobId)}`)
@@ -273,6 +275,49 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect(health.body.failing).toEqual([{ name: 'broker', error: 'broker client closed' }]);
     // The same id can be submitted again once the broker is back.
     expect((await submit({ job_id: 'lost_1', job_type: 'OCR', payload: {} })).status).toBe(200);
+  });
+
+  it('groups concurrent submissions: one INSERT per batch, a duplicate refused to its own request only, a failed publish removed and refused alone', async () => {
+    /** The real repository, recording how many jobs each INSERT carried. */
+    class CountingJobs extends RouterJobsRepository {
+      readonly batches: string[][] = [];
+      override insertQueuedMany(list: Parameters<RouterJobsRepository['insertQueuedMany']>[0]) {
+        this.batches.push(list.map((j) => j.jobId));
+        return super.insertQueuedMany(list);
+      }
+    }
+    const counting = new CountingJobs(ds);
+    // The real broker, except that the broker does not take grp_fail.
+    const failing: Pick<Broker, 'publish'> = {
+      publish: (queue, cls, message, opts) =>
+        opts?.messageId === 'grp_fail' ? Promise.reject(new BrokerUnavailableError('Message broker did not accept the message')) : broker.publish(queue, cls, message, opts),
+    };
+    const service = new JobsService({ jobs: counting, broker: failing, metrics: routerMetrics, logger: silentLogger });
+    expect(await jobs.insertQueued({ jobId: 'grp_taken', jobType: 'OCR', queue: 'extraction_queue' })).toBe(true);
+    const job = (id: string, jobType: JobType = 'OCR') => ({ job_id: id, job_type: jobType, payload: jobType === 'OCR' ? { documents: [] } : WF_PAYLOAD }) as JobRequest;
+    // The first submission finds nothing in flight and goes alone at once; the rest queue behind its INSERT.
+    const ids = ['grp_0', 'grp_1', 'grp_2', 'grp_2', 'grp_taken', 'grp_fail', 'grp_3'];
+    const answers = await Promise.allSettled(ids.map((id, i) => runWithContext({ correlationId: `corr-${id}-${i}` }, () => service.submit(job(id, i === 3 ? 'task_based_workflow' : 'OCR')))));
+    expect(counting.batches).toEqual([['grp_0'], ['grp_1', 'grp_2', 'grp_2', 'grp_taken', 'grp_fail', 'grp_3']]);
+    const outcome = (r: PromiseSettledResult<unknown>) => (r.status === 'fulfilled' ? 200 : (r.reason as { status?: number }).status);
+    expect(answers.map(outcome)).toEqual([200, 200, 200, 409, 409, 503, 200]);
+    expect(answers[3]).toMatchObject({ status: 'rejected', reason: { message: 'Job grp_2 already exists' } });
+    // Each accepted job is committed and on its queue; the first of two grp_2 submissions won, as it would one by one.
+    for (const id of ['grp_0', 'grp_1', 'grp_2', 'grp_3']) {
+      const { meta } = await work.take(id);
+      expect(meta.queue).toBe('extraction_queue');
+      // Published by whichever request's flush, yet with its own request's correlation id.
+      expect(meta.correlationId).toBe(`corr-${id}-${ids.indexOf(id)}`);
+      expect((await status(id)).body).toMatchObject({ job_id: id, status: 'queued', job_type: 'OCR' });
+    }
+    expect(await jobs.findById('grp_fail')).toBeNull();
+    expect(work.has('grp_fail')).toBe(false);
+    expect(work.has('grp_taken')).toBe(false);
+    expect((await status('grp_taken')).status).toBe(200);
+    // The refused one can be submitted again, alone.
+    await expect(service.submit(job('grp_fail'))).rejects.toMatchObject({ status: 503 });
+    await expect(createAppSubmitOf('grp_fail')).resolves.toBe(200);
+    expect(counting.batches).toHaveLength(3);
   });
 
   it('records a result, relays it, and ignores a late processing message', async () => {

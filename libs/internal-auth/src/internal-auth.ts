@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
 import { createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { UnauthorizedError } from '@docflow/service-kit';
 
 /** Constant-time string comparison that does not leak the length through early exit. */
@@ -74,22 +75,25 @@ export interface ServiceAuthOptions {
  */
 export function requireServiceAuth(options: ServiceAuthOptions): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const key = req.header('x-service-key');
-    if (key !== undefined) {
-      if (safeEqual(key, options.serviceKey)) return next();
-      return next(new UnauthorizedError('Invalid service key'));
-    }
-    const bearer = /^Bearer +(\S+) *$/i.exec(req.header('authorization') ?? '');
-    if (bearer) {
-      try {
-        verifyServiceToken(options.jwtSecret, bearer[1]!);
-        return next();
-      } catch {
-        return next(new UnauthorizedError('Invalid service token'));
-      }
-    }
-    return next(new UnauthorizedError('Missing service credentials'));
+    const refused = serviceCredentialsRefusal(req.headers, options);
+    return refused ? next(refused) : next();
   };
+}
+
+/** What requireServiceAuth answers for these headers: nothing when they carry a valid service credential. */
+export function serviceCredentialsRefusal(headers: IncomingHttpHeaders, options: ServiceAuthOptions): UnauthorizedError | undefined {
+  const key = headers['x-service-key'];
+  if (key !== undefined) return typeof key === 'string' && safeEqual(key, options.serviceKey) ? undefined : new UnauthorizedError('Invalid service key');
+  const bearer = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? '');
+  if (bearer) {
+    try {
+      verifyServiceToken(options.jwtSecret, bearer[1]!);
+      return undefined;
+    } catch {
+      return new UnauthorizedError('Invalid service token');
+    }
+  }
+  return new UnauthorizedError('Missing service credentials');
 }
 
 /** A static API key in a header, compared in constant time (the router's `X-API-Key`). */

@@ -24,6 +24,18 @@ describe('alignAddressSpans', () => {
     expect(align('Enter on 137 Avenue Teboulbi St. today', (t) => [location(at(t, '137'), at(t, 'St.') + 1)])).toEqual(['LOCATION:137 Avenue Teboulbi']);
   });
 
+  it('keeps the dot of a Hungarian house number, and only there', () => {
+    expect(align('The office is at Király u. 15. Come by.', (t) => [location(at(t, 'Király'), at(t, '15') + 1)])).toEqual(['LOCATION:Király u. 15.']);
+    expect(align('Drop at Árpád fejedelem útja 62. St.', (t) => [location(at(t, 'Árpád'), at(t, '62') + 1)])).toEqual(['LOCATION:Árpád fejedelem útja 62.']);
+    expect(align('She lives at Baker Street 7. Come by.', (t) => [location(at(t, 'Baker'), at(t, '7') + 1)])).toEqual(['LOCATION:Baker Street 7']);
+  });
+
+  it('drops a name that is only a Roman numeral, not a name that holds one', () => {
+    const person = (from: number, to: number): TokenSpan => ({ type: 'PERSON', from, to, score: 0.8 });
+    expect(align('Title VII of the Act applies.', (t) => [person(at(t, 'VII'), at(t, 'VII') + 1)])).toEqual([]);
+    expect(align('Henry VIII and LI Wei met.', (t) => [person(at(t, 'Henry'), at(t, 'VIII') + 1), person(at(t, 'LI'), at(t, 'LI') + 1)])).toEqual(['PERSON:Henry VIII', 'PERSON:LI']);
+  });
+
   it('keeps a street word that is the only one', () => {
     expect(align('He lives on 12 Baker Street now.', (t) => [location(at(t, '12'), at(t, 'Street') + 1)])).toEqual(['LOCATION:12 Baker Street']);
   });

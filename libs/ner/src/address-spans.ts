@@ -11,6 +11,10 @@ export interface TokenSpan {
 }
 
 const DIGITS = /^\d+$/;
+/** II to XXXIX: I, V and X in a valid order, two letters at least (L and C would take names such as "LI"). */
+const ROMAN_NUMERAL = /^(?=[IVX]{2,}$)X{0,3}(?:IX|IV|V?I{0,3})$/;
+/** Street words of Hungarian addresses (utca, út, tér, körút, köz, sor and their abbreviations). */
+const HUNGARIAN_STREET = /^(?:u\.|utca|út|útja|tér|tere|krt\.|körút|köz|sor|sétány|fasor|rakpart)$/i;
 const LINE_OR_LIST_BREAK = /^(?:[\r\n]+|,)$/;
 
 const inList = (hits: readonly GazetteerHit[] | undefined, list: string) => !!hits?.some((h) => h.list === list);
@@ -42,10 +46,14 @@ export function alignAddressSpans(tokens: readonly Token[], hits: readonly Gazet
   const out: TokenSpan[] = [];
   for (const span of extendAddresses(tokens, hits, mergeIntersections(tokens, mergeCorners(tokens, hits, spans)))) {
     if (span.type !== 'LOCATION') {
+      // A Roman numeral alone ("Title VII", "Henry VIII" keeps its name) is a number, not a name.
+      if (span.to - span.from === 1 && ROMAN_NUMERAL.test(text(span.from))) continue;
       out.push(span);
       continue;
     }
     let { from, to } = span;
+    // A Hungarian house number is written with its dot ("Király u. 15.", "Árpád fejedelem útja 62."): the dot is the address's.
+    if (DIGITS.test(text(to - 1)) && text(to) === '.' && tokens[to]!.start === tokens[to - 1]!.end && tokens.slice(from, to - 1).some((t) => HUNGARIAN_STREET.test(t.text))) to += 1;
     // A trailing street word after a complete street (not the second street of a crossing: "... and Komel Club").
     const last = to - 1;
     if (to - from >= 3 && isStreet(last) && !CROSSINGS.has(span)) {

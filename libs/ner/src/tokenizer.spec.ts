@@ -51,6 +51,10 @@ describe('tokenize', () => {
     ]);
   });
 
+  it('reads ∆ standing for a Greek delta as a letter', () => {
+    expect(texts('from ΚΑΤΩ ΠΟΛΕΜΙ∆ΙΑ, and')).toEqual(['from', 'ΚΑΤΩ', 'ΠΟΛΕΜΙ∆ΙΑ', ',', 'and']);
+  });
+
   it('returns nothing for blank text', () => {
     expect(tokenize('')).toEqual([]);
     expect(tokenize('  \t ')).toEqual([]);

@@ -15,7 +15,8 @@ export interface Token {
 }
 
 // One alternation tried in order at each position; sticky so that no slicing happens.
-const WORD = String.raw`[\p{L}\p{N}\p{M}]+(?:['’\-.&][\p{L}\p{N}\p{M}]+)*\.?`;
+// ∆ (U+2206, a math symbol) stands for the Greek capital delta in some place-name data ("ΠΟΛΕΜΙ∆ΙΑ"): a letter here.
+const WORD = String.raw`[\p{L}\p{N}\p{M}\u2206]+(?:['’\-.&][\p{L}\p{N}\p{M}\u2206]+)*\.?`;
 // URLs and e-mail addresses are one token each: split at every dot and slash
 // they would look like a run of short capitalised words. (Trailing punctuation
 // is not part of them.)

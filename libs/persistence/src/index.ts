@@ -4,3 +4,4 @@ export * from './pg-pool';
 export * from './errors';
 export * from './retention';
 export * from './raw-rows';
+export * from './group-commit';

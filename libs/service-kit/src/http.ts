@@ -1,6 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { endSpan, markSpanFailed, type Span, withIncomingSpan } from '@docflow/telemetry';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnauthorizedError } from './errors';
@@ -20,7 +20,7 @@ export interface HttpAppOptions {
   /** `public`: {"error": {status, name, message, details}}; `internal`: {error: code, message, details}. */
   errorStyle: ErrorStyle;
   /** Limit for JSON bodies, e.g. `1mb`. */
-  bodyLimit?: string;
+  bodyLimit?: string | number;
   /** Prefixes under which /_health and /metrics are also served (the public API uses `/api`). */
   aliasPrefixes?: string[];
   /** METRICS_TOKEN (runtime contract): when set, /metrics asks for `Authorization: Bearer <token>`. */
@@ -35,8 +35,8 @@ export interface HttpAppOptions {
 /** Retry-After of a 503 whose error gives no retry_after (a dependency down: the broker, the router). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-/** Writes one error in the style of the service. */
-export function sendError(res: Response, style: ErrorStyle, err: AppError): void {
+/** Writes one error in the style of the service (on an express response or a bare node:http one). */
+export function sendError(res: ServerResponse, style: ErrorStyle, err: AppError): void {
   if (res.headersSent) return;
   const body = style === 'public' ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } } : { error: err.code, message: err.message, details: err.details };
   // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
@@ -44,7 +44,16 @@ export function sendError(res: Response, style: ErrorStyle, err: AppError): void
   if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
   // A 503 that does not know (a broker or service it needs is down) still tells clients when to try again.
   else if (err.status === 503) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
-  res.status(err.status).json(body);
+  sendJson(res, err.status, body);
+}
+
+/** A JSON answer written as express's res.json writes it (no ETag: see createHttpApp). */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 interface BodyParserError {
@@ -98,32 +107,33 @@ export function isDatabaseConnectionError(err: unknown): boolean {
 }
 
 export function errorMiddleware(style: ErrorStyle, logger: Logger) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    if (err instanceof AppError) {
-      if (err.status >= 500) logger.warn('request failed', { status: err.status, error: err.message, path: req.path });
-      sendError(res, style, err);
-      return;
-    }
-    const parsed = fromParserError(err);
-    if (parsed) {
-      sendError(res, style, parsed);
-      return;
-    }
-    if (isDatabaseConnectionError(err)) {
-      logger.warn('request failed: database connection lost', { method: req.method, path: req.path, error: errorMessage(err) });
-      sendError(res, style, new ServiceUnavailableError('The database is unavailable; try again shortly', {}, 'database_unavailable'));
-      return;
-    }
-    const errorId = randomUUID();
-    logger.error('unexpected error', {
-      errorId,
-      method: req.method,
-      path: req.path,
-      error: errorMessage(err),
-      stack: err instanceof Error ? err.stack : undefined,
-    });
-    sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));
-  };
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => respondWithError(res, style, logger, err, { method: req.method, path: req.path });
+}
+
+/**
+ * The answer to an error thrown while serving a request: an AppError (or a
+ * body parser's error) as itself, a lost database as 503, anything else as
+ * 500 with an error id that is logged with the stack and never sent.
+ */
+export function respondWithError(res: ServerResponse, style: ErrorStyle, logger: Logger, err: unknown, where: { method: string; path: string }): void {
+  if (err instanceof AppError) {
+    if (err.status >= 500) logger.warn('request failed', { status: err.status, error: err.message, path: where.path });
+    sendError(res, style, err);
+    return;
+  }
+  const parsed = fromParserError(err);
+  if (parsed) {
+    sendError(res, style, parsed);
+    return;
+  }
+  if (isDatabaseConnectionError(err)) {
+    logger.warn('request failed: database connection lost', { ...where, error: errorMessage(err) });
+    sendError(res, style, new ServiceUnavailableError('The database is unavailable; try again shortly', {}, 'database_unavailable'));
+    return;
+  }
+  const errorId = randomUUID();
+  logger.error('unexpected error', { errorId, ...where, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
+  sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));
 }
 
 const JSON_BODY_TYPES = ['application/json', 'application/*+json'];

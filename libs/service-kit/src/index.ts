@@ -11,3 +11,4 @@ export * from './validation';
 export * from './storable-text';
 export * from './json-depth';
 export * from './values';
+export * from './json-lane';

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { Logger } from './logger';
 import { errorMessage } from './values';
 
@@ -27,7 +28,7 @@ export class Lifecycle {
     return this.stopping !== undefined;
   }
 
-  async listen(app: Express, port: number, host = '0.0.0.0'): Promise<http.Server> {
+  async listen(app: Express | RequestListener, port: number, host = '0.0.0.0'): Promise<http.Server> {
     const server = http.createServer(app);
     server.keepAliveTimeout = 65000;
     await new Promise<void>((resolve, reject) => {

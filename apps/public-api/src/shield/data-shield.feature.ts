@@ -6,7 +6,7 @@ import { currentUser } from '../identity';
 import type { ApiFeature, PlatformServices } from '../platform';
 import type { DetectorKind } from './data-shield-detector.entity';
 import { auditEntriesOf } from './data-shield-audit';
-import { parsePreview } from './data-shield.dto';
+import { parseDetectorCreate, parseDetectorUpdate, parsePreview, parseSubjectSetting } from './data-shield.dto';
 import { describeDataShieldRoutes } from './data-shield.openapi';
 import { DataShieldRepository } from './data-shield.repository';
 import { DataShieldService, tenantOf } from './data-shield.service';
@@ -74,13 +74,13 @@ export const dataShieldFeature: ApiFeature<Pick<PlatformServices, 'config' | 'da
         res.json(await service.list(currentUser(req).id, kind));
       });
       api.post(`/data-shield/${path}`, requireAuth, async (req, res) => {
-        res.status(201).json({ data: await service.create(currentUser(req).id, kind, req.body) });
+        res.status(201).json({ data: await service.create(currentUser(req).id, kind, parseDetectorCreate(kind, req.body)) });
       });
       api.get(`/data-shield/${path}/:id`, requireAuth, async (req, res) => {
         res.json({ data: await service.get(currentUser(req).id, kind, id(req.params['id'])) });
       });
       api.put(`/data-shield/${path}/:id`, requireAuth, async (req, res) => {
-        res.json({ data: await service.update(currentUser(req).id, kind, id(req.params['id']), req.body) });
+        res.json({ data: await service.update(currentUser(req).id, kind, id(req.params['id']), parseDetectorUpdate(kind, req.body)) });
       });
       api.delete(`/data-shield/${path}/:id`, requireAuth, async (req, res) => {
         res.json({ data: await service.remove(currentUser(req).id, kind, id(req.params['id'])) });
@@ -113,7 +113,7 @@ export const dataShieldFeature: ApiFeature<Pick<PlatformServices, 'config' | 'da
         res.json({ data: await service.subjectSetting(currentUser(req).id, kind, id(req.params['id'])) });
       });
       api.put(`/data-shield/${path}/:id`, requireAuth, async (req, res) => {
-        res.json({ data: await service.putSubjectSetting(currentUser(req).id, kind, id(req.params['id']), req.body) });
+        res.json({ data: await service.putSubjectSetting(currentUser(req).id, kind, id(req.params['id']), parseSubjectSetting(req.body)) });
       });
     }
 

@@ -1,11 +1,9 @@
 import type { DataShieldOptions } from '@docflow/contracts';
-import { checkEntityType, DETECTOR_PACKS, type TenantDetectors } from '@docflow/data-shield';
-import { BadRequestError, ConflictError, NotFoundError } from '@docflow/service-kit';
-import { requestFields } from '../platform';
+import { DETECTOR_PACKS, type TenantDetectors } from '@docflow/data-shield';
+import { ConflictError, NotFoundError } from '@docflow/service-kit';
 import { auditRecordView } from '../identity';
 import type { DataShieldDetectorEntity, DetectorKind, ShieldSubjectKind } from './data-shield-detector.entity';
-import { parseDetector } from './data-shield.dto';
-import type { DataShieldRepository } from './data-shield.repository';
+import type { DataShieldRepository, DetectorFields } from './data-shield.repository';
 
 export interface DetectorView {
   id: number;
@@ -82,16 +80,17 @@ export class DataShieldService {
     return toView(row);
   }
 
-  async create(ownerId: number, kind: DetectorKind, body: unknown): Promise<DetectorView> {
-    const outcome = await this.repo.insert(ownerId, kind, parseDetector(kind, body));
+  async create(ownerId: number, kind: DetectorKind, fields: DetectorFields): Promise<DetectorView> {
+    const outcome = await this.repo.insert(ownerId, kind, fields);
     if (!outcome.ok) throw new ConflictError(`A ${kind.replace('_', ' ')} with this name exists`);
     return toView(outcome.row);
   }
 
-  async update(ownerId: number, kind: DetectorKind, id: number, body: unknown): Promise<DetectorView> {
+  /** The fields given replace the stored ones. */
+  async update(ownerId: number, kind: DetectorKind, id: number, changes: Partial<DetectorFields>): Promise<DetectorView> {
     const current = await this.repo.find(ownerId, kind, id);
     if (!current) throw new NotFoundError(`${KIND_LABEL[kind]} not found`);
-    const outcome = await this.repo.update(ownerId, kind, id, parseDetector(kind, body, fieldsOf(current)));
+    const outcome = await this.repo.update(ownerId, kind, id, { ...fieldsOf(current), ...changes });
     if (outcome.ok) return toView(outcome.row);
     switch (outcome.reason) {
       case 'name_taken':
@@ -170,16 +169,9 @@ export class DataShieldService {
     return { kind, id, enabled: row?.enabled ?? false, entity_types: row?.entityTypes ?? null };
   }
 
-  async putSubjectSetting(ownerId: number, kind: ShieldSubjectKind, id: number, body: unknown) {
+  async putSubjectSetting(ownerId: number, kind: ShieldSubjectKind, id: number, setting: { enabled: boolean; entityTypes: string[] | null }) {
     if ((await this.repo.subjectOwner(kind, id)) !== ownerId) throw new NotFoundError(kind === 'agent' ? 'Agent not found' : 'Chatbot not found');
-    const f = requestFields(body);
-    const errors: string[] = [];
-    if (typeof f['enabled'] !== 'boolean') errors.push('enabled must be true or false');
-    const types = f['entity_types'];
-    if (types !== undefined && types !== null && (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !checkEntityType(t).ok)))
-      errors.push('entity_types must be an array of entity type names such as EMAIL or PERSON');
-    if (errors.length) throw BadRequestError.withErrors('Invalid Data Shield setting', errors);
-    const row = await this.repo.saveSubjectSetting({ kind, subjectId: id, ownerId, enabled: f['enabled'] as boolean, entityTypes: Array.isArray(types) && types.length ? (types as string[]) : null });
+    const row = await this.repo.saveSubjectSetting({ kind, subjectId: id, ownerId, ...setting });
     return { kind, id, enabled: row.enabled, entity_types: row.entityTypes };
   }
 

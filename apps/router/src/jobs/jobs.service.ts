@@ -1,5 +1,7 @@
-import { JobAcceptedResponse, JobMessageV1, JobPurgeResponse, JobRequest, JobStatusResponse, queueForJobType } from '@docflow/contracts';
+import { AsyncResource } from 'node:async_hooks';
+import { JobAcceptedResponse, JobMessageV1, JobPurgeResponse, JobRequest, JobStatusResponse, QueueName, queueForJobType } from '@docflow/contracts';
 import type { Broker } from '@docflow/messaging';
+import { GroupCommit, GroupCommitOptions, ItemOutcome } from '@docflow/persistence';
 import { ConflictError, errorMessage, Logger, NotFoundError } from '@docflow/service-kit';
 import type { RouterMetrics } from '../metrics';
 import type { RouterJobsRepository } from './router-jobs.repository';
@@ -9,23 +11,41 @@ export interface JobsServiceDeps {
   broker: Pick<Broker, 'publish'>;
   metrics: RouterMetrics;
   logger: Logger;
+  /** Group commit of submissions: at most `maxItems` per batch (default 64), `lingerMs` (≤ 2, default 0) for a queue to grow. */
+  batch?: Partial<GroupCommitOptions>;
 }
+
+/** A submission waiting for its batch: the request, its queue, and its publish bound to the caller's async context. */
+interface Submission {
+  req: JobRequest;
+  queue: QueueName;
+  publish(): Promise<void>;
+}
+
+/** Submissions per batch at most: one INSERT of that many rows, that many confirms awaited together. */
+export const SUBMIT_BATCH_MAX = 64;
 
 /** Submission and status of router jobs (spec 4.16). */
 export class JobsService {
-  constructor(private readonly deps: JobsServiceDeps) {}
+  private readonly submissions: GroupCommit<Submission, JobAcceptedResponse>;
+
+  constructor(private readonly deps: JobsServiceDeps) {
+    this.submissions = new GroupCommit((batch) => this.register(batch), { maxItems: SUBMIT_BATCH_MAX, lingerMs: 0, ...deps.batch });
+  }
 
   /**
    * Records the job as queued, then publishes it with a publisher confirm.
-   * A `token` in the request is dropped: never stored, never published.
-   * When the broker does not take it, the row is removed and the error (503)
-   * propagates: a job is never acknowledged unless it is on its queue.
+   * Concurrent submissions are grouped (docs/decisions.md, "Router job
+   * registrations and execution starts grouped"): one INSERT for the batch, the batch's publishes
+   * sent together and their confirms awaited together; each caller still
+   * gets its own answer only once its row is committed and its message
+   * confirmed. A `token` in the request is dropped: never stored, never
+   * published. A job id already taken answers 409 to its own request only.
+   * When the broker does not take a job, its row is removed and the error
+   * (503) propagates: a job is never acknowledged unless it is on its queue.
    */
-  async submit(req: JobRequest): Promise<JobAcceptedResponse> {
-    const { jobs, broker, metrics, logger } = this.deps;
+  submit(req: JobRequest): Promise<JobAcceptedResponse> {
     const queue = queueForJobType(req.job_type);
-    const inserted = await jobs.insertQueued({ jobId: req.job_id, jobType: req.job_type, queue });
-    if (!inserted) throw new ConflictError(`Job ${req.job_id} already exists`, { job_id: req.job_id });
     const message: JobMessageV1 = {
       version: 1,
       job_id: req.job_id,
@@ -33,16 +53,39 @@ export class JobsService {
       payload: req.payload,
       submitted_at: new Date().toISOString(),
     };
-    try {
-      await broker.publish(queue, JobMessageV1, message, { messageId: req.job_id });
-    } catch (err) {
-      await jobs.delete(req.job_id).catch((cleanup: unknown) => logger.error('could not remove a job that was not queued', { jobId: req.job_id, error: errorMessage(cleanup) }));
-      logger.warn('job not queued', { jobId: req.job_id, jobType: req.job_type, queue, error: errorMessage(err) });
-      throw err;
+    // Bound here so that the publish carries this request's correlation id and trace, whichever request's flush sends it.
+    const publish = AsyncResource.bind(() => this.deps.broker.publish(queue, JobMessageV1, message, { messageId: req.job_id }));
+    return this.submissions.submit({ req, queue, publish });
+  }
+
+  /** One batch: one multi-row INSERT, the inserted jobs' publishes awaited together, failed ones removed in one DELETE. */
+  private async register(batch: Submission[]): Promise<ItemOutcome<JobAcceptedResponse>[]> {
+    const { jobs, metrics, logger } = this.deps;
+    const inserted = await jobs.insertQueuedMany(batch.map((s) => ({ jobId: s.req.job_id, jobType: s.req.job_type, queue: s.queue })));
+    // An id named twice in one batch is inserted for its first submission; the later ones are duplicates.
+    const owners = new Set<string>();
+    const mine = batch.map((s) => {
+      const own = inserted.has(s.req.job_id) && !owners.has(s.req.job_id);
+      if (own) owners.add(s.req.job_id);
+      return own;
+    });
+    const published = await Promise.allSettled(batch.map((s, i) => (mine[i] ? s.publish() : Promise.resolve())));
+    const failed = batch.filter((s, i) => mine[i] && published[i]?.status === 'rejected').map((s) => s.req.job_id);
+    if (failed.length) {
+      await jobs.deleteMany(failed).catch((cleanup: unknown) => logger.error('could not remove jobs that were not queued', { jobIds: failed, error: errorMessage(cleanup) }));
     }
-    metrics.jobsSubmitted.inc({ job_type: req.job_type });
-    logger.info('job queued', { jobId: req.job_id, jobType: req.job_type, queue });
-    return { job_id: req.job_id, success: true, message: `Job queued on ${queue}` };
+    return batch.map((s, i): ItemOutcome<JobAcceptedResponse> => {
+      const { req, queue } = s;
+      if (!mine[i]) return { ok: false, error: new ConflictError(`Job ${req.job_id} already exists`, { job_id: req.job_id }) };
+      const result = published[i];
+      if (result?.status === 'rejected') {
+        logger.warn('job not queued', { jobId: req.job_id, jobType: req.job_type, queue, error: errorMessage(result.reason) });
+        return { ok: false, error: result.reason };
+      }
+      metrics.jobsSubmitted.inc({ job_type: req.job_type });
+      logger.info('job queued', { jobId: req.job_id, jobType: req.job_type, queue });
+      return { ok: true, value: { job_id: req.job_id, success: true, message: `Job queued on ${queue}` } };
+    });
   }
 
   /** Deletes the named jobs' records (an account deletion, issue #18); a job it does not hold is skipped. */

@@ -36,16 +36,27 @@ export class RouterJobsRepository {
 
   /** Inserts the job as `queued`; false when the job id is taken. */
   async insertQueued(job: NewRouterJob): Promise<boolean> {
-    const rows = await preparedRows(
+    return (await this.insertQueuedMany([job])).has(job.jobId);
+  }
+
+  /**
+   * Inserts the jobs as `queued` in one statement (one commit for a batch of
+   * submissions); answers the ids it inserted: an id already taken, or named
+   * twice, is inserted once. Prepared once per connection: three arrays
+   * whatever the batch size.
+   */
+  async insertQueuedMany(jobs: NewRouterJob[]): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows = await preparedRows<{ job_id: string }>(
       this.ds,
-      'router_insert_queued',
+      'router_insert_queued_many',
       `INSERT INTO router_jobs (job_id, job_type, queue, status)
-       VALUES ($1, $2, $3, 'queued')
+       SELECT j.job_id, j.job_type, j.queue, 'queued' FROM unnest($1::text[], $2::text[], $3::text[]) AS j (job_id, job_type, queue)
        ON CONFLICT (job_id) DO NOTHING
        RETURNING job_id`,
-      [job.jobId, job.jobType, job.queue],
+      [jobs.map((j) => j.jobId), jobs.map((j) => j.jobType), jobs.map((j) => j.queue)],
     );
-    return rows.length === 1;
+    return new Set(rows.map((r) => r.job_id));
   }
 
   async delete(jobId: string): Promise<void> {

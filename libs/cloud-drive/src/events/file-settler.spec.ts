@@ -157,4 +157,25 @@ describe('FileSettler', () => {
     await Promise.all([h.settler.settleDue(), second.settleDue()]);
     expect(h.events).toHaveLength(1);
   });
+  it('once started, runs a pass when an observed file becomes due, without waiting for the tick', async () => {
+    const events: SettledFileEvent[] = [];
+    const drive = new Map<string, DriveFile>([['a.pdf', file('a.pdf', 'v1')]]);
+    const settler = new FileSettler({
+      store: new InMemorySettleStore(),
+      settleMs: 50,
+      logger: silentLogger,
+      recheck: async (p) => drive.get(p.fileId) ?? null,
+      onEvent: (e) => void events.push(e),
+    });
+    settler.start(60_000);
+    try {
+      const t0 = Date.now();
+      await settler.observeChanges(1, [{ fileId: 'a.pdf', removed: false, file: drive.get('a.pdf')! }]);
+      while (events.length === 0 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
+      expect(events.map((e) => e.file.id)).toEqual(['a.pdf']);
+      expect(Date.now() - t0).toBeLessThan(5000);
+    } finally {
+      await settler.stop();
+    }
+  });
 });

@@ -42,6 +42,8 @@ export interface SettlePass {
   dropped: number;
   /** Recheck failed (drive unreachable, rate limited): still pending. */
   deferred: number;
+  /** Files the pass found due (at most the batch size). */
+  due: number;
 }
 
 /**
@@ -60,6 +62,12 @@ export class FileSettler {
   private readonly newEventId: () => string;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<SettlePass> | undefined;
+  /** When files this process saw become due (ms), soonest first: a pass runs at each, not at the next tick. */
+  private wakeAt: number[] = [];
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeTimerAt = Infinity;
+  /** A wake-up came while a pass ran: run another when it ends. */
+  private again = false;
 
   constructor(private readonly options: FileSettlerOptions) {
     if (!Number.isFinite(options.settleMs) || options.settleMs < 0) throw new RangeError('settleMs must be a non-negative number');
@@ -74,43 +82,119 @@ export class FileSettler {
     // The latest change of each file wins; files are independent of each other, so their round trips overlap.
     const latest = new Map<string, DriveChange>();
     for (const change of changes) latest.set(change.fileId, change);
-    await eachLimited([...latest.values()], this.concurrency, async (change) => {
-      if (change.removed || !change.file) await this.options.store.drop(sourceId, change.fileId);
-      else if (!change.file.isFolder) await this.options.store.observe(sourceId, change.file, this.clock());
-    });
+    const present: DriveFile[] = [];
+    const removed: string[] = [];
+    for (const change of latest.values()) {
+      if (change.removed || !change.file) removed.push(change.fileId);
+      else if (!change.file.isFolder) present.push(change.file);
+    }
+    // The page's files in one statement per OBSERVE_CHUNK; removals (rare) one by one, side by side.
+    const now = this.clock();
+    for (let i = 0; i < present.length; i += OBSERVE_CHUNK) {
+      const chunk = present.slice(i, i + OBSERVE_CHUNK);
+      const observed = await this.options.store.observeMany(
+        sourceId,
+        chunk.map((file) => ({ file, stableSince: now })),
+      );
+      for (const o of observed) if (o.stableSince) this.wakeUpAt(o.stableSince.getTime() + this.options.settleMs);
+    }
+    await eachLimited(removed, this.concurrency, (fileId) => this.options.store.drop(sourceId, fileId));
+  }
+
+  /** Schedules a pass at `ms` (once started); the soonest pending wake-up holds the one timer. */
+  private wakeUpAt(ms: number): void {
+    if (!this.timer) return;
+    // Binary search for the first later wake-up; a file seen again (or files seen together) add no second one.
+    let lo = 0;
+    let hi = this.wakeAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.wakeAt[mid]! <= ms) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && this.wakeAt[lo - 1] === ms) return;
+    this.wakeAt.splice(lo, 0, ms);
+    this.armWakeTimer();
+  }
+
+  private armWakeTimer(): void {
+    const next = this.wakeAt[0];
+    if (next === undefined || !this.timer || next >= this.wakeTimerAt) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimerAt = next;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = undefined;
+        this.wakeTimerAt = Infinity;
+        const now = this.clock().getTime();
+        while (this.wakeAt.length > 0 && this.wakeAt[0]! <= now) this.wakeAt.shift();
+        this.armWakeTimer();
+        this.kick();
+      },
+      Math.max(0, next - this.clock().getTime()),
+    );
+    this.wakeTimer.unref();
+  }
+
+  /** A pass now, or right after the one running. */
+  private kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.settleDue().catch((err: unknown) => this.options.logger.error('drive settle pass failed', { err }));
   }
 
   /** One pass over the files that look settled; passes never overlap in one process. */
   settleDue(): Promise<SettlePass> {
-    this.running ??= this.pass().finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.pass()
+      .then((pass) => {
+        // A full batch leaves more due now: the next pass follows at once.
+        // (Unless every file was deferred: a drive that is down waits for the next tick.)
+        if (pass.due >= this.batchSize && pass.deferred < pass.due) this.again = true;
+        return pass;
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && this.timer) {
+          this.again = false;
+          setImmediate(() => this.kick());
+        }
+      });
     return this.running;
   }
 
-  /** Runs `settleDue` every `intervalMs` (errors are logged, never thrown). */
+  /**
+   * Runs `settleDue` every `intervalMs` (errors are logged, never thrown),
+   * and also when each file this process observed becomes due: the tick is
+   * the fallback for files other replicas saw and for a restart.
+   */
   start(intervalMs: number): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.settleDue().catch((err: unknown) => this.options.logger.error('drive settle pass failed', { err }));
-    }, intervalMs);
+    this.timer = setInterval(() => this.kick(), intervalMs);
     this.timer.unref();
   }
 
-  /** Stops the timer and waits for a pass in progress. */
+  /** Stops the timers and waits for a pass in progress. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    this.wakeTimerAt = Infinity;
+    this.wakeAt = [];
     await this.running?.catch(() => undefined);
   }
 
   private async pass(): Promise<SettlePass> {
     const { store } = this.options;
-    const result: SettlePass = { emitted: [], restarted: 0, dropped: 0, deferred: 0 };
+    const result: SettlePass = { emitted: [], restarted: 0, dropped: 0, deferred: 0, due: 0 };
     const stableBefore = new Date(this.clock().getTime() - this.options.settleMs);
     // Rechecks run side by side; the files still the same are then claimed together, in one transaction.
     const settled: Array<{ pending: PendingFile; record: EmissionRecord; file: DriveFile }> = [];
-    await eachLimited(await store.due(stableBefore, this.batchSize), this.concurrency, async (pending) => {
+    const due = await store.due(stableBefore, this.batchSize);
+    result.due = due.length;
+    await eachLimited(due, this.concurrency, async (pending) => {
       let now: DriveFile | null;
       try {
         now = await this.options.recheck(pending);
@@ -129,7 +213,9 @@ export class FileSettler {
         return;
       }
       if (now.version !== pending.version || now.size !== pending.size) {
-        await store.observe(pending.sourceId, now, this.clock());
+        const at = this.clock();
+        await store.observe(pending.sourceId, now, at);
+        this.wakeUpAt(at.getTime() + this.options.settleMs);
         result.restarted += 1;
         return;
       }
@@ -153,6 +239,9 @@ export class FileSettler {
     return result;
   }
 }
+
+/** Files of a change page observed in one store call at most. */
+const OBSERVE_CHUNK = 500;
 
 /** Runs `work` over `items`, at most `limit` at a time; the first error rejects once all started work ended. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -21,6 +21,12 @@ export type ObserveOutcome =
   /** This version was already emitted for this source: nothing to do (a push delivered twice, a rescan). */
   | 'already_emitted';
 
+/** What `observeMany` answers per file: the outcome, and since when the pending row has been stable (null when already emitted). */
+export interface Observed {
+  outcome: ObserveOutcome;
+  stableSince: Date | null;
+}
+
 /** What `claim` records with the emission (the PostgreSQL store writes the event row in the same transaction). */
 export interface EmissionRecord {
   eventId: string;
@@ -59,6 +65,13 @@ export interface EmissionRecord {
  */
 export interface SettleStore {
   observe(sourceId: number, file: DriveFile, now: Date): Promise<ObserveOutcome>;
+  /**
+   * `observe` for the files of one change page at once (one statement where
+   * the store has them), each with the time its settle clock starts from if
+   * it is new or changed; answers in the order given. A file id appears at
+   * most once.
+   */
+  observeMany(sourceId: number, sightings: ReadonlyArray<{ file: DriveFile; stableSince: Date }>): Promise<Observed[]>;
   /** Pending files stable since `stableBefore` or earlier, oldest first, at most `limit`. */
   due(stableBefore: Date, limit: number): Promise<PendingFile[]>;
   /**
@@ -99,6 +112,15 @@ export class InMemorySettleStore implements SettleStore {
     }
     this.pending.set(k, { sourceId, fileId: file.id, version: file.version, size: file.size, stableSince: now, file });
     return 'pending';
+  }
+
+  async observeMany(sourceId: number, sightings: ReadonlyArray<{ file: DriveFile; stableSince: Date }>): Promise<Observed[]> {
+    const out: Observed[] = [];
+    for (const { file, stableSince } of sightings) {
+      const outcome = await this.observe(sourceId, file, stableSince);
+      out.push({ outcome, stableSince: this.pending.get(key(sourceId, file.id))?.stableSince ?? null });
+    }
+    return out;
   }
 
   async due(stableBefore: Date, limit: number): Promise<PendingFile[]> {

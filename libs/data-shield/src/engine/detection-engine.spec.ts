@@ -131,6 +131,11 @@ describe('DetectionEngine: L3 patterns and context', () => {
     expect(types(engine, 'Meet on March 3, 2024 at 10:30 am.')).toEqual([]);
     expect(types(engine, 'Meet on March 3, 2024 at 10:30 am.', ['DATE_TIME'])).toEqual(['DATE_TIME:March 3, 2024', 'DATE_TIME:10:30 am']);
   });
+
+  it('finds a year after a word that introduces one, not a number that merely looks like one', () => {
+    expect(types(engine, 'It is a 2017 film, set in 1985.', ['DATE_TIME'])).toEqual(['DATE_TIME:2017', 'DATE_TIME:1985']);
+    expect(types(engine, 'Room 2017 at 1985 Main Road, and the 2019 123 code.', ['DATE_TIME'])).toEqual([]);
+  });
 });
 
 describe('DetectionEngine: named entities and tenants', () => {

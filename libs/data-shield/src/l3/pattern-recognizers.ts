@@ -125,7 +125,7 @@ export const crypto = new RegexRecognizer({
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 
-/** DATE_TIME (only when a request names it): numeric and written dates, weekdays, clock times. */
+/** DATE_TIME (only when a request names it): numeric and written dates, weekdays, clock times, years after a word that introduces one. */
 export const dateTime = new RegexRecognizer({
   ...L3,
   name: 'date_time',
@@ -140,6 +140,8 @@ export const dateTime = new RegexRecognizer({
       String.raw`\b(?:${DAYS})\b`,
       String.raw`\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?\b`,
       String.raw`\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![\w])`,
+      // A year on its own after a word that introduces one ("in 1985", "a 2017 film", "the Act of 2001"), not a number of a longer group.
+      String.raw`(?<=\b(?:in|of|since|until|till|from|by|during|before|after|year|circa|a|an|the)\s)(?:19|20)\d{2}\b(?![\s,.-]?\d)`,
     ].join('|'),
     'gi',
   ),

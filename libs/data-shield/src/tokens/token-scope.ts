@@ -14,12 +14,13 @@ const MAX_ATTEMPTS = 64;
  * this object only; nothing here logs it.
  */
 export class TokenScope {
-  private readonly key: Buffer;
+  /** Made at the first new token: a scope opened only to restore needs none (and the random bytes cost a system call). */
+  private key: Buffer | undefined;
   private readonly byValue = new Map<string, string>();
   private readonly byToken = new Map<string, string>();
 
   constructor(key?: Buffer, entries?: Iterable<[token: string, value: string]>) {
-    this.key = key ?? randomBytes(32);
+    this.key = key;
     for (const [token, value] of entries ?? []) {
       this.byToken.set(token, value);
     }
@@ -39,6 +40,7 @@ export class TokenScope {
     const id = `${type}\u0000${value}`;
     const known = this.byValue.get(id);
     if (known) return known;
+    this.key ??= randomBytes(32);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const mac = createHmac('sha256', this.key)
         .update(attempt === 0 ? id : `${id}\u0000${attempt}`)

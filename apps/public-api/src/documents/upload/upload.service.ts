@@ -54,7 +54,7 @@ export interface UploadServiceDeps {
   audit: AuditLog;
   /** The storage each user may fill, in bytes (an administrator may set it per user, issue 18). */
   quotaBytesFor(userId: number): Promise<number>;
-  /** After a successful upload: mails the 80 % warning once a month (spec 8); never throws. */
+  /** After a successful upload that left storage at or past 80 % of the quota: mails the warning once a month (spec 8); never throws. */
   afterUpload?(userId: number): Promise<void>;
   conversionTimeoutMs: number;
   /** Where converted PDFs are written before they are stored. */
@@ -133,9 +133,10 @@ export class UploadService {
       );
       throw err;
     }
-    if (this.deps.afterUpload) void this.deps.afterUpload(user.id);
     const ratio = quotaBytes === 0 ? 1 : usedBytes / quotaBytes;
+    // An upload moves storage only: below 80 % of it there is no warning to mail, and the usage is not read again.
     if (ratio < QUOTA_WARNING_RATIO) return { documents: created };
+    if (this.deps.afterUpload) void this.deps.afterUpload(user.id);
     return {
       documents: created,
       warning: {

@@ -38,11 +38,15 @@ function patternHost(entry: string): string | undefined {
 
 const ORIGINS_MAX = 50;
 
-/** An `allowed_origins` value from a request body; problems go to `errors`. */
-export function parseAllowedOrigins(value: unknown, errors: string[]): string[] | undefined {
-  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255)) {
-    errors.push(`allowed_origins: must be an array of at most ${ORIGINS_MAX} hostnames, origins or *.domain patterns`);
-    return undefined;
-  }
-  return value.map((o: string) => o.trim());
+/** The problems of an `allowed_origins` value in a request body (none: valid; undefined is valid, not given). */
+export function allowedOriginsProblems(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > ORIGINS_MAX || value.some((o) => typeof o !== 'string' || o.trim() === '' || o.length > 255))
+    return [`allowed_origins: must be an array of at most ${ORIGINS_MAX} hostnames, origins or *.domain patterns`];
+  return [];
+}
+
+/** A valid `allowed_origins` value (see allowedOriginsProblems), trimmed. */
+export function allowedOrigins(value: readonly string[]): string[] {
+  return value.map((o) => o.trim());
 }

@@ -81,3 +81,34 @@ describe('DriveSettleRepository.claimMany', () => {
     expect((await repo.due(new Date('2030-01-02T00:00:00.000Z'), 100)).map((p) => `${p.fileId}@${p.version}`)).toEqual(['moved.txt@v2']);
   });
 });
+
+describe('DriveSettleRepository.observeMany', () => {
+  it('observes a page in one go with observe’s rule per file: new, unchanged, changed and already emitted', async () => {
+    const a = await source(actors.alice.id, 'many');
+    const t0 = new Date('2030-01-01T00:00:00.000Z');
+    const t1 = new Date('2030-01-01T00:00:02.000Z');
+    const done = await pendingOf(a, file('done.txt', 'v1'), t0);
+    expect(await repo.claimMany([{ pending: done, record: { eventId: 'e-many-done', occurredAt: t0 } }])).toEqual(['file_created']);
+    await repo.observe(a, file('same.txt', 'v1'), t0);
+    await repo.observe(a, file('edited.txt', 'v1'), t0);
+
+    const observed = await repo.observeMany(a, [
+      { file: file('same.txt', 'v1'), stableSince: t1 },
+      { file: file('new.txt', 'v1'), stableSince: t1 },
+      { file: file('done.txt', 'v1'), stableSince: t1 },
+      { file: file('edited.txt', 'v2', 12), stableSince: t1 },
+    ]);
+    expect(observed).toEqual([
+      { outcome: 'unchanged', stableSince: t0 },
+      { outcome: 'pending', stableSince: t1 },
+      { outcome: 'already_emitted', stableSince: null },
+      { outcome: 'pending', stableSince: t1 },
+    ]);
+    const pending = (await repo.due(new Date('2030-01-02T00:00:00.000Z'), 100)).filter((p) => p.sourceId === a);
+    expect(pending.map((p) => `${p.fileId}@${p.version}@${p.stableSince.toISOString()}`).sort()).toEqual([
+      'edited.txt@v2@2030-01-01T00:00:02.000Z',
+      'new.txt@v1@2030-01-01T00:00:02.000Z',
+      'same.txt@v1@2030-01-01T00:00:00.000Z',
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { driveEventPayload, type DriveEventType, type DriveFile, type EmissionRecord, type ObserveOutcome, type PendingFile, type SettleStore } from '@docflow/cloud-drive';
+import { driveEventPayload, type DriveEventType, type DriveFile, type EmissionRecord, type Observed, type ObserveOutcome, type PendingFile, type SettleStore } from '@docflow/cloud-drive';
 import type { PublicApiDatabase } from '../../platform';
 
 interface PendingRow {
@@ -11,6 +11,20 @@ interface PendingRow {
 }
 
 const toPending = (r: PendingRow): PendingFile => ({ sourceId: r.source_id, fileId: r.file_id, version: r.version, size: Number(r.size), stableSince: r.stable_since, file: r.file });
+
+/**
+ * Locks the pending rows of these files that exist, in (source, file id)
+ * order: the statements that then write many of them (a page observed, a
+ * pass claimed) take their row locks in one order, so two of them never
+ * deadlock (the multi-row DELETE and upsert alone lock in plan order).
+ */
+async function lockPending(m: Pick<PublicApiDatabase, 'query'>, sourceIds: number[], fileIds: string[]): Promise<void> {
+  await m.query(
+    `SELECT 1 FROM drive_file_pending p JOIN unnest($1::int[], $2::text[]) AS k(source_id, file_id) ON p.source_id = k.source_id AND p.file_id = k.file_id
+      ORDER BY p.source_id, p.file_id FOR UPDATE OF p`,
+    [sourceIds, fileIds],
+  );
+}
 
 /**
  * The settle store of libs/cloud-drive in PostgreSQL (the SQL its interface
@@ -45,6 +59,51 @@ export class DriveSettleRepository implements SettleStore {
     return row?.restarted ? 'pending' : 'unchanged';
   }
 
+  /**
+   * `observe` for a change page in one statement (`observe`'s rule per
+   * file): the files whose version was emitted lose their pending row, the
+   * others are upserted, their settle clock restarting only when the
+   * version or size differs. Rows are written in file id order, so that two
+   * replicas reading the same page lock them in the same order.
+   */
+  async observeMany(sourceId: number, sightings: ReadonlyArray<{ file: DriveFile; stableSince: Date }>): Promise<Observed[]> {
+    if (sightings.length === 0) return [];
+    const sorted = [...sightings].sort((a, b) => (a.file.id < b.file.id ? -1 : a.file.id > b.file.id ? 1 : 0));
+    const rows = await this.database.transaction(async (m) => {
+      await lockPending(
+        m,
+        sorted.map(() => sourceId),
+        sorted.map((s) => s.file.id),
+      );
+      return (await m.query(
+        `WITH f AS (
+         SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::text[]) WITH ORDINALITY AS f(file_id, version, size, stable_since, file, n)
+       ), emitted AS (
+         SELECT f.file_id FROM f JOIN drive_file_emissions e ON e.source_id = $1 AND e.file_id = f.file_id AND e.version = f.version
+       ), dropped AS (
+         DELETE FROM drive_file_pending p USING emitted WHERE p.source_id = $1 AND p.file_id = emitted.file_id
+       ), upserted AS (
+         INSERT INTO drive_file_pending AS p (source_id, file_id, version, size, stable_since, file)
+         SELECT $1, f.file_id, f.version, f.size, f.stable_since, f.file::jsonb FROM f
+          WHERE NOT EXISTS (SELECT 1 FROM emitted WHERE emitted.file_id = f.file_id) ORDER BY f.n
+         ON CONFLICT (source_id, file_id) DO UPDATE SET
+           stable_since = CASE WHEN p.version <> EXCLUDED.version OR p.size <> EXCLUDED.size THEN EXCLUDED.stable_since ELSE p.stable_since END,
+           version = EXCLUDED.version, size = EXCLUDED.size, file = EXCLUDED.file
+         RETURNING p.file_id, p.stable_since
+       )
+       SELECT f.file_id, (e.file_id IS NOT NULL) AS emitted, u.stable_since, (u.stable_since = f.stable_since) AS restarted
+         FROM f LEFT JOIN emitted e ON e.file_id = f.file_id LEFT JOIN upserted u ON u.file_id = f.file_id`,
+        [sourceId, sorted.map((s) => s.file.id), sorted.map((s) => s.file.version), sorted.map((s) => s.file.size), sorted.map((s) => s.stableSince), sorted.map((s) => JSON.stringify(s.file))],
+      )) as { file_id: string; emitted: boolean; stable_since: Date | null; restarted: boolean | null }[];
+    });
+    const byId = new Map(rows.map((r) => [r.file_id, r]));
+    return sightings.map(({ file }) => {
+      const r = byId.get(file.id);
+      if (!r || r.emitted) return { outcome: 'already_emitted', stableSince: null };
+      return { outcome: r.restarted ? 'pending' : 'unchanged', stableSince: r.stable_since };
+    });
+  }
+
   async due(stableBefore: Date, limit: number): Promise<PendingFile[]> {
     const rows = (await this.database.query(
       `SELECT p.source_id, p.file_id, p.version, p.size, p.stable_since, p.file FROM drive_file_pending p
@@ -72,6 +131,11 @@ export class DriveSettleRepository implements SettleStore {
     if (claims.length === 0) return [];
     const column = <T>(f: (c: { pending: PendingFile; record: EmissionRecord }) => T): T[] => claims.map(f);
     return this.database.transaction(async (m) => {
+      await lockPending(
+        m,
+        column((c) => c.pending.sourceId),
+        column((c) => c.pending.fileId),
+      );
       const rows = (await m.query(
         `WITH c AS (
            SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[])

@@ -57,6 +57,8 @@ const RENEW_LEASE_MS = 10 * 60 * 1000;
 export class DriveWatching {
   private readonly clock: () => Date;
   private declared: Promise<void> | undefined;
+  /** Sources being read in this process; `again` when a read was asked for meanwhile. */
+  private readonly reading = new Map<number, { again: boolean; done: Promise<void> }>();
 
   constructor(private readonly deps: DriveWatchingDeps) {
     this.clock = deps.clock ?? (() => new Date());
@@ -98,8 +100,39 @@ export class DriveWatching {
     await broker.publish(EVENT_BUS_QUEUE, DriveReadJobV1, { version: 1, source_id: sourceId, reason });
   }
 
-  /** The queue's handler: reads the source's changes into the settler, and acts on the outcome. */
+  /**
+   * The queue's handler: reads the source's changes into the settler, and
+   * acts on the outcome. A read asked for while the same source is being
+   * read in this process is folded into one more read after it (a read
+   * takes everything since the saved page token): reads of one folder do
+   * not run side by side, each listing the same files. The job being read
+   * is acknowledged only after that extra read, so a crash loses neither.
+   */
   readonly read = async (job: DriveReadJobV1): Promise<void> => {
+    const running = this.reading.get(job.source_id);
+    if (running) {
+      running.again = true;
+      // Done (and acknowledged) once the read that covers it ended; its failure is the first job's to report.
+      await running.done.catch(() => undefined);
+      return;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    const loop = async (): Promise<void> => {
+      try {
+        do {
+          state.again = false;
+          await this.readOnce(job);
+        } while (state.again);
+      } finally {
+        this.reading.delete(job.source_id);
+      }
+    };
+    this.reading.set(job.source_id, state);
+    state.done = loop();
+    await state.done;
+  };
+
+  private async readOnce(job: DriveReadJobV1): Promise<void> {
     const { sources, reader, logger } = this.deps;
     const source = await sources.findById(job.source_id);
     if (!source || !source.isActive || source.sourceType !== 'cloud_drive' || !source.pageToken || !source.driveItemId) return;
@@ -125,7 +158,7 @@ export class DriveWatching {
         throw new Error(`unknown read outcome ${JSON.stringify(never)}`);
       }
     }
-  };
+  }
 
   /** Starts consuming the queue (main, and tests with a broker). */
   async consume(prefetch: number): Promise<{ cancel(timeoutMs?: number): Promise<void> } | undefined> {

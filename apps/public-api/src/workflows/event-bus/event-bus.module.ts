@@ -84,6 +84,9 @@ function driveTokenSealer(sealer: CredentialSealer): DriveTokenSealer {
 /** Events older than this still `received` are taken by the tick (their process died before dispatching). */
 const STALE_RECEIVED_MS = 10_000;
 
+/** Fallback settle pass interval (each file observed in this process also wakes a pass when it becomes due). */
+const SETTLE_TICK_MS = 1000;
+
 /** Events taken into one dispatch batch at most. */
 const DISPATCH_BATCH = 50;
 /** Dispatch batches running at once in one process (the next one claims while the last one starts its runs). */
@@ -247,7 +250,8 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     settler,
     async start(options) {
       consumer = await watching.consume(options.readPrefetch ?? 4);
-      settler.start(Math.min(1000, Math.max(100, Math.floor(settleMs / 10))));
+      // Each file observed here wakes a pass when it becomes due; the tick is the fallback (files another process saw, a restart).
+      settler.start(SETTLE_TICK_MS);
       await watching.reopenLocalWatches();
       await email.startAll();
       ticker = setInterval(() => {

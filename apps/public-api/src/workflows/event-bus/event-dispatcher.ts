@@ -210,7 +210,7 @@ export class EventDispatcher {
         // Spec 4.10: the event's inputs, plus the subscription's input_mapping (templated with them); the event's own names win.
         const mapped = resolveTemplates(subscription.inputMapping, { ...w.log.payload, ...w.inputs }) as Record<string, unknown>;
         try {
-          run.executionId = (await executions.create(w.caller!, { activity: subscription.activityId, inputs: { ...mapped, ...w.inputs } })).id;
+          run.executionId = (await executions.create(w.caller!, { activityId: subscription.activityId, inputs: { ...mapped, ...w.inputs } })).id;
         } catch (err) {
           fail(run, err);
           await logs.triggerReleased(w.log.id, subscription.id).catch(() => undefined);

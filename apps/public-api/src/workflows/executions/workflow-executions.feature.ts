@@ -16,6 +16,7 @@ import { ExecutionResultsService } from './execution-results.service';
 import { streamExecutionEvents } from './execution-events';
 import { ExecutionWatch } from './execution-watch';
 import { looksLikePollingToken, verifyPollingToken, type PollingGrant } from './polling-token';
+import { parseCreateExecution, parseResume } from './workflow-executions.dto';
 import { describeExecutionRoutes } from './workflow-executions.openapi';
 import { EXECUTION_NOT_FOUND, type ExecutionQuotas, ExecutionReader, WorkflowExecutionsService } from './workflow-executions.service';
 import { WorkflowExecutionsRepository } from './workflow-executions.repository';
@@ -136,7 +137,7 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
     const serviceAuth = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
 
     api.post('/workflow-executions', auth, async (req, res) => {
-      res.status(201).json({ data: await executions.create(currentUser(req), requestFields(req.body)) });
+      res.status(201).json({ data: await executions.create(currentUser(req), parseCreateExecution(req.body)) });
     });
 
     api.get('/workflow-executions/:id', readAuth, async (req, res) => {
@@ -166,7 +167,7 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
     });
 
     api.post('/workflow-executions/:id/resume', auth, async (req, res) => {
-      res.json({ data: await executions.resume(currentUser(req), executionId(req.params['id']), requestFields(req.body)) });
+      res.json({ data: await executions.resume(currentUser(req), executionId(req.params['id']), parseResume(req.body)) });
     });
 
     api.post('/workflow-executions/:id/cancel', auth, async (req, res) => {

@@ -8,6 +8,8 @@ import { ErrorBody, executionEnv, ExecutionApi, INTERNAL_SECRET } from './test-s
 import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';
 import { signPollingToken } from './polling-token';
 import type { AuditLog } from '../../identity';
+import { pgPool } from '@docflow/persistence';
+import { StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 let bed: TestBed;
 let router: FakeRouter;
@@ -133,6 +135,70 @@ describe('POST /api/workflow-executions', () => {
       .send({ data: { activity: bobsActivity } });
     expect(other.status).toBe(404);
     expect((other.body as ErrorBody).error.message).toBe('Activity not found');
+  });
+});
+
+describe('starts grouped in the repository (docs/decisions.md, "Router job registrations and execution starts grouped")', () => {
+  it('runs concurrent starts as one transaction, each with its own outcome, the running cap counted across the batch, and a failing start alone', async () => {
+    const dave = await createActor(bed.database, 'dave');
+    const erin = await createActor(bed.database, 'erin');
+    const daveActivity = await api.createActivity(dave);
+    const erinActivity = await api.createActivity(erin);
+    const daves: number[] = [];
+    for (let i = 0; i < 5; i++) daves.push(await api.createExecution(dave, daveActivity, { inputs: { document_url: 'https://files.example/d.pdf' } }));
+    const erins = [await api.createExecution(erin, erinActivity, { inputs: { document_url: 'https://files.example/e.pdf' } }), await api.createExecution(erin, erinActivity)];
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const pool = pgPool(bed.database);
+    const texts: string[] = [];
+    const query = pool.query.bind(pool) as (text: string) => Promise<unknown>;
+    const spy = jest.spyOn(pool, 'query').mockImplementation(((text: string) => {
+      texts.push(text);
+      return query(text);
+    }) as never);
+    const at = new Date();
+    const start = (id: number, userId: number, inputs: Record<string, unknown> | null = null) => repo.startQueued({ id, userId, inputs, jobId: `wf_${id}`, at, maxRunning: 3 });
+    let outcomes: StartOutcome[];
+    try {
+      outcomes = await Promise.all([
+        // Alone: nothing was in flight.
+        start(daves[0]!, dave.id),
+        // Queued behind it, one batch: erin's first (inputs stored at create), dave's four more (three fit under the cap of 3 with
+        // the first), erin's second (nothing stored: unvalidated), someone else's execution (missing), and one whose inputs
+        // PostgreSQL refuses, which fails its batch: the batch is run again one start at a time.
+        start(erins[0]!, erin.id),
+        start(daves[1]!, dave.id),
+        start(daves[2]!, dave.id),
+        start(daves[3]!, dave.id),
+        start(erins[1]!, erin.id),
+        start(daves[4]!, erin.id),
+      ]);
+      await expect(start(daves[4]!, dave.id, { bad: 'nul \u0000' })).rejects.toThrow();
+    } finally {
+      spy.mockRestore();
+    }
+    const starts = texts.map((t) => t.split('pg_advisory_xact_lock').length - 1);
+    // One alone, then the six behind it in one message; the last start alone, whose error is its own.
+    expect(starts).toEqual([1, 6, 1]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['started', 'started', 'started', 'started', 'limit', 'unvalidated', 'missing']);
+    expect(outcomes[4]).toEqual({ outcome: 'limit', running: 3 });
+    const started = outcomes[1];
+    expect(started?.outcome === 'started' && started.row).toMatchObject({ id: erins[0], userId: erin.id, inputs: { document_url: 'https://files.example/e.pdf' } });
+    expect((await row(daves[4]!)).status).toBe('queued');
+    expect((await row(daves[3]!)).status).toBe('queued');
+    expect((await row(daves[2]!)).job_id).toBe(`wf_${daves[2]}`);
+  });
+
+  it('runs the starts of a batch one by one when the batch fails, so that one start’s error is its own', async () => {
+    const frank = await createActor(bed.database, 'frank');
+    const activityId = await api.createActivity(frank);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await api.createExecution(frank, activityId, { inputs: { document_url: 'https://files.example/f.pdf' } }));
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const start = (id: number, inputs: Record<string, unknown> | null) => repo.startQueued({ id, userId: frank.id, inputs, jobId: `wf_${id}`, at: new Date(), maxRunning: 10 });
+    // PostgreSQL refuses \u0000 in jsonb: the second start's statements fail, and with them the batch's transaction.
+    const results = await Promise.allSettled([start(ids[0]!, null), start(ids[1]!, { document_url: 'nul \u0000' }), start(ids[2]!, null)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect([(await row(ids[0]!)).status, (await row(ids[1]!)).status, (await row(ids[2]!)).status]).toEqual(['running', 'queued', 'running']);
   });
 });
 

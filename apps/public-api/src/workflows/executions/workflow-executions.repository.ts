@@ -1,10 +1,14 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedRows, type PgTransaction, queryRows, withPgTransaction } from '@docflow/persistence';
+import { GroupCommit, ItemOutcome, pgPool, preparedRows, type PgTransaction, queryRows, withPgTransaction } from '@docflow/persistence';
+import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
 import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-execution.entity';
+
+/** Starts per batch at most: one message, one transaction of that many pairs of statements. */
+const START_BATCH_MAX = 32;
 
 /** First key of the advisory lock that serialises starts (and resumes) per user: pg_advisory_xact_lock(this, user_id). */
 export const USER_START_LOCK = 44_040_001;
@@ -101,7 +105,11 @@ export type ExecutionStatusRow = Pick<
 export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus; userId: number } | { outcome: 'ignored'; status: ExecutionStatus } | { outcome: 'unknown' };
 
 export class WorkflowExecutionsRepository {
-  constructor(private readonly ds: DataSource) {}
+  private readonly starts: GroupCommit<StartRequest, StartOutcome>;
+
+  constructor(private readonly ds: DataSource) {
+    this.starts = new GroupCommit((batch) => this.startBatch(batch), { maxItems: START_BATCH_MAX, lingerMs: 0 });
+  }
 
   private get repo() {
     return this.ds.getRepository(WorkflowExecutionEntity);
@@ -166,39 +174,53 @@ export class WorkflowExecutionsRepository {
    * escaped literals, since a multi-statement message takes no parameters.
    */
   async startQueued(r: StartRequest): Promise<StartOutcome> {
-    const rows = await this.rows<{
-      status: ExecutionStatus;
-      running: number;
-      started: boolean;
-      activityId: number | null;
-      workflowDefinition: Record<string, unknown> | null;
-      inputs: Record<string, unknown> | null;
-      stored_empty: boolean;
-      startedAt: Date | null;
-      deadlineAt: Date | null;
-      dataShieldPolicy: Record<string, unknown> | null;
-    }>(startQueuedSql(r, USER_START_LOCK), []);
-    const row = rows[0];
-    if (!row) return { outcome: 'missing' };
-    if (row.started && row.activityId !== null && row.workflowDefinition && row.inputs) {
-      return {
-        outcome: 'started',
-        row: {
-          id: r.id,
-          activityId: row.activityId,
-          userId: r.userId,
-          workflowDefinition: row.workflowDefinition,
-          inputs: row.inputs,
-          startedAt: row.startedAt,
-          deadlineAt: row.deadlineAt,
-          dataShieldPolicy: row.dataShieldPolicy,
-        },
-      };
+    return this.starts.submit(r);
+  }
+
+  /**
+   * Concurrent starts grouped (docs/decisions.md, "Router job registrations and
+   * execution starts grouped"): the pairs of statements of a batch go as one message, one
+   * implicit transaction, one commit. Pairs are ordered by owner, so the
+   * advisory locks are always taken in the same order (no deadlock between
+   * batches); a later pair of the same owner counts the running executions
+   * the earlier one just started. A batch that fails for any reason but a
+   * lost connection is rolled back whole and its starts are tried one by
+   * one, so that one start's error is only its own.
+   */
+  private async startBatch(batch: StartRequest[]): Promise<ItemOutcome<StartOutcome>[]> {
+    if (batch.length > 1) {
+      try {
+        return await this.startQueuedMany(batch);
+      } catch (err) {
+        if (isDatabaseConnectionError(err)) throw err;
+      }
     }
-    if (row.status !== 'queued') return { outcome: 'not_queued', status: row.status };
-    if (row.running >= r.maxRunning) return { outcome: 'limit', running: row.running };
-    if (r.inputs === null && row.stored_empty) return { outcome: 'unvalidated' };
-    throw new Error(`execution ${r.id} neither started nor refused`);
+    if (batch.length === 1) return this.startQueuedMany(batch);
+    return Promise.all(
+      batch.map((r) =>
+        this.startQueuedMany([r]).then(
+          (o) => o[0] as ItemOutcome<StartOutcome>,
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      ),
+    );
+  }
+
+  private async startQueuedMany(batch: StartRequest[]): Promise<ItemOutcome<StartOutcome>[]> {
+    const order = batch.map((r, i) => ({ r, i })).sort((a, b) => a.r.userId - b.r.userId || a.i - b.i);
+    const text = order.map(({ r }) => startQueuedSql(r, USER_START_LOCK)).join(';\n');
+    const results = await pgPool(this.ds).query(text);
+    const list = Array.isArray(results) ? results : [results];
+    if (list.length !== 2 * batch.length) throw new Error(`a batch of ${batch.length} starts answered ${list.length} results`);
+    const outcomes: ItemOutcome<StartOutcome>[] = new Array(batch.length);
+    order.forEach(({ r, i }, k) => {
+      try {
+        outcomes[i] = { ok: true, value: startOutcome(r, list[2 * k + 1]?.rows[0] as StartRow | undefined) };
+      } catch (error) {
+        outcomes[i] = { ok: false, error };
+      }
+    });
+    return outcomes;
   }
 
   findById(id: number): Promise<WorkflowExecutionEntity | null> {
@@ -491,4 +513,42 @@ function applyResultValues(u: ExecutionResultUpdate, sealedToken: string | null,
     u.sequence,
     JSON.stringify(u.steps),
   ];
+}
+
+/** The last statement's row of one start (see startQueuedSql). */
+interface StartRow {
+  status: ExecutionStatus;
+  running: number;
+  started: boolean;
+  activityId: number | null;
+  workflowDefinition: Record<string, unknown> | null;
+  inputs: Record<string, unknown> | null;
+  stored_empty: boolean;
+  startedAt: Date | null;
+  deadlineAt: Date | null;
+  dataShieldPolicy: Record<string, unknown> | null;
+}
+
+/** What one start's row says: started, or why not. */
+function startOutcome(r: StartRequest, row: StartRow | undefined): StartOutcome {
+  if (!row) return { outcome: 'missing' };
+  if (row.started && row.activityId !== null && row.workflowDefinition && row.inputs) {
+    return {
+      outcome: 'started',
+      row: {
+        id: r.id,
+        activityId: row.activityId,
+        userId: r.userId,
+        workflowDefinition: row.workflowDefinition,
+        inputs: row.inputs,
+        startedAt: row.startedAt,
+        deadlineAt: row.deadlineAt,
+        dataShieldPolicy: row.dataShieldPolicy,
+      },
+    };
+  }
+  if (row.status !== 'queued') return { outcome: 'not_queued', status: row.status };
+  if (row.running >= r.maxRunning) return { outcome: 'limit', running: row.running };
+  if (r.inputs === null && row.stored_empty) return { outcome: 'unvalidated' };
+  throw new Error(`execution ${r.id} neither started nor refused`);
 }

@@ -18,6 +18,7 @@ import type { RouterClient } from '../../platform';
 import { bindCredentials, nodeCredentialId, withoutCredentialIds, type CredentialSource } from './credential-binding';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
 import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView, type ExecutionView, type TimelineView } from './execution-views';
+import type { NewExecution } from './workflow-executions.dto';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
 import { isTerminalExecutionStatus, type ExecutionStatus } from './execution-status';
 import type { ExecutionWatch } from './execution-watch';
@@ -67,11 +68,6 @@ export interface StartResponse {
   execution_id: number;
   job_id: string;
   data: { id: number; status: 'running'; started_at: string | null };
-}
-
-function activityIdOf(value: unknown): number | undefined {
-  const raw = isPlainObject(value) ? value['id'] : value;
-  return typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : undefined;
 }
 
 function optionalObject(fields: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
@@ -137,11 +133,7 @@ export class WorkflowExecutionsService {
    * snapshot of the given (or the activity's) definition. Inputs given here
    * are checked against its input_schema; inputs may also come with execute.
    */
-  async create(user: Caller, fields: Record<string, unknown>): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
-    const activityId = activityIdOf(fields['activity']);
-    if (activityId === undefined) throw BadRequestError.withErrors('activity is required', ['activity is required and must be an integer id']);
-    const given = optionalObject(fields, 'workflow_definition');
-    const inputs = optionalObject(fields, 'inputs');
+  async create(user: Caller, { activityId, definition: given, inputs }: NewExecution): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
     const activity = await this.deps.activities.findForExecution(activityId);
     if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
 
@@ -181,8 +173,8 @@ export class WorkflowExecutionsService {
    * that record failed with the reason before the refusal reaches the
    * caller, so no `queued` execution is left behind (issue #15 item 6).
    */
-  async createAndStart(user: Caller, fields: Record<string, unknown>, trigger: 'webhook' | 'other' = 'other'): Promise<StartResponse> {
-    const created = await this.create(user, fields);
+  async createAndStart(user: Caller, execution: NewExecution, trigger: 'webhook' | 'other' = 'other'): Promise<StartResponse> {
+    const created = await this.create(user, execution);
     return this.startCreated(user, created.id, undefined, trigger === 'webhook' ? this.deps.maxRunningPerUserForWebhooks : this.deps.maxRunningPerUser);
   }
 
@@ -373,14 +365,7 @@ export class WorkflowExecutionsService {
    * time) and works once; the payload must satisfy awaiting_input_schema. The
    * next job `wf_<id>_resume_<n>` carries the payload for the waiting node.
    */
-  async resume(user: Caller, id: number, fields: Record<string, unknown>): Promise<{ id: number; status: 'running'; job_id: string }> {
-    const token = fields['correlation_token'];
-    const payload = fields['payload'];
-    const problems: string[] = [];
-    if (typeof token !== 'string' || token === '') problems.push('correlation_token is required');
-    if (!isPlainObject(payload)) problems.push('payload is required and must be an object');
-    if (problems.length || typeof token !== 'string' || !isPlainObject(payload)) throw BadRequestError.withErrors('Invalid resume request', problems);
-
+  async resume(user: Caller, id: number, { token, payload }: { token: string; payload: Record<string, unknown> }): Promise<{ id: number; status: 'running'; job_id: string }> {
     const current = await this.findOwned(user, id);
     if (current.status !== 'awaiting_user_input') throw this.notAwaiting(current);
     const activity = await this.deps.activities.findForExecution(current.activityId);

@@ -144,7 +144,7 @@ export class SchedulesService {
         const owner = await this.deps.users.findById(s.ownerId);
         if (!owner || owner.blocked) throw new Error('the schedule’s owner cannot run workflows');
         const caller: Caller = { id: owner.id, role: owner.role };
-        const run = await this.deps.executions.createAndStart(caller, { activity: s.activityId, inputs: s.inputs });
+        const run = await this.deps.executions.createAndStart(caller, { activityId: s.activityId, inputs: s.inputs });
         await repo.recordStart(s.id, run.execution_id);
         this.deps.audit.record({ action: 'workflow.schedule.triggered', actorUserId: owner.id, details: { schedule_id: s.id, execution_id: run.execution_id } });
         started.push(run.execution_id);

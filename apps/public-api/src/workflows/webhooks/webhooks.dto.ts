@@ -2,7 +2,7 @@ import { BadRequestError, parseBody, Satisfies } from '@docflow/service-kit';
 import { ACCEPTED_MIME_TYPES, normaliseMimeType, type AcceptedMimeType } from '@docflow/text-extraction';
 import { isPlainObject } from '@docflow/workflow';
 import { requestFields } from '../../platform';
-import { parseAllowedOrigins } from '../../platform';
+import { allowedOrigins, allowedOriginsProblems } from '../../platform';
 
 /** Spec 8: 1 to 50; 10 (the developer guide's default; the schema description says 20). */
 export const DEFAULT_MAX_FILE_SIZE_MB = 10;
@@ -73,8 +73,9 @@ function readSettings(fields: Record<string, unknown>, errors: string[]): Webhoo
     }
   }
   if (allowed_origins !== undefined) {
-    const origins = parseAllowedOrigins(allowed_origins, errors);
-    if (origins) out.allowedOrigins = origins;
+    const problems = allowedOriginsProblems(allowed_origins);
+    errors.push(...problems);
+    if (problems.length === 0) out.allowedOrigins = allowedOrigins(allowed_origins as string[]);
   }
   return out;
 }

@@ -192,7 +192,7 @@ export class WebhooksService {
 
     let started: { execution_id: number; job_id: string };
     try {
-      started = await this.deps.executions.createAndStart(caller, { activity: webhook.activityId, inputs }, 'webhook');
+      started = await this.deps.executions.createAndStart(caller, { activityId: webhook.activityId, inputs }, 'webhook');
     } catch (err) {
       for (const { document } of stored) await this.deps.documents.delete(document.id, owner.id).catch(() => undefined);
       throw err;
