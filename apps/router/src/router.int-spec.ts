@@ -195,6 +195,27 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect((await status('dup_1')).body.job_type).toBe('OCR');
   });
 
+  it('publishes a still-queued job again when its submission is retried (the router stopped between commit and publish), and only that', async () => {
+    // The row of a job committed but never published, as a router killed between the two leaves it.
+    expect(await jobs.insertQueued({ jobId: 'orphan_1', jobType: 'OCR', queue: QUEUES.extraction })).toBe(true);
+    const retry = await submit({ job_id: 'orphan_1', job_type: 'OCR', payload: { documents: [7] } });
+    expect(retry.status).toBe(409);
+    expect((await work.take('orphan_1')).msg).toMatchObject({ job_id: 'orphan_1', job_type: 'OCR', payload: { documents: [7] } });
+
+    // Another job type under a taken id, and a job no longer queued, are not sent again.
+    expect(await jobs.insertQueued({ jobId: 'orphan_2', jobType: 'OCR', queue: QUEUES.extraction })).toBe(true);
+    expect((await submit({ job_id: 'orphan_2', job_type: 'classification', payload: { documents: [] } })).status).toBe(409);
+    expect(await createAppSubmitOf('done_1')).toBe(200);
+    await work.take('done_1');
+    await deliver(resultMessage({ job_id: 'done_1', status: 'completed' }));
+    expect(await createAppSubmitOf('done_1')).toBe(409);
+    expect(await createAppSubmitOf('after_1')).toBe(200);
+    await work.take('after_1');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(work.has('orphan_2')).toBe(false);
+    expect(work.count('done_1')).toBe(1);
+  });
+
   it('lists what is wrong with a bad body (400)', async () => {
     const res = await submit({ job_id: 'bad 1', job_type: 'fax', payload: 'nope' });
     expect(res.status).toBe(400);
@@ -293,7 +314,8 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
         opts?.messageId === 'grp_fail' ? Promise.reject(new BrokerUnavailableError('Message broker did not accept the message')) : broker.publish(queue, cls, message, opts),
     };
     const service = new JobsService({ jobs: counting, broker: failing, metrics: routerMetrics, logger: silentLogger });
-    expect(await jobs.insertQueued({ jobId: 'grp_taken', jobType: 'OCR', queue: 'extraction_queue' })).toBe(true);
+    // Taken by another job (a still-queued job of the same type would be published again for a retry: see the test above).
+    expect(await jobs.insertQueued({ jobId: 'grp_taken', jobType: 'classification', queue: 'extraction_queue' })).toBe(true);
     const job = (id: string, jobType: JobType = 'OCR') => ({ job_id: id, job_type: jobType, payload: jobType === 'OCR' ? { documents: [] } : WF_PAYLOAD }) as JobRequest;
     // The first submission finds nothing in flight and goes alone at once; the rest queue behind its INSERT.
     const ids = ['grp_0', 'grp_1', 'grp_2', 'grp_2', 'grp_taken', 'grp_fail', 'grp_3'];

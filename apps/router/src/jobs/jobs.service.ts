@@ -69,15 +69,26 @@ export class JobsService {
       if (own) owners.add(s.req.job_id);
       return own;
     });
-    const published = await Promise.allSettled(batch.map((s, i) => (mine[i] ? s.publish() : Promise.resolve())));
+    // A retry of a job whose row is committed and still queued is published again: the router may have stopped
+    // between its commit and its publish, and the retry is then the only way the job reaches its queue. A repeat
+    // delivery has one effect (processors and results are idempotent per job id); a different job under a taken id is not sent.
+    const taken = batch.filter((s, i) => !mine[i] && !owners.has(s.req.job_id)).map((s) => s.req.job_id);
+    const queued = await jobs.stillQueued(taken);
+    const resend = batch.map((s, i) => !mine[i] && !owners.has(s.req.job_id) && queued.get(s.req.job_id) === s.req.job_type);
+    const published = await Promise.allSettled(batch.map((s, i) => (mine[i] || resend[i] ? s.publish() : Promise.resolve())));
     const failed = batch.filter((s, i) => mine[i] && published[i]?.status === 'rejected').map((s) => s.req.job_id);
     if (failed.length) {
       await jobs.deleteMany(failed).catch((cleanup: unknown) => logger.error('could not remove jobs that were not queued', { jobIds: failed, error: errorMessage(cleanup) }));
     }
     return batch.map((s, i): ItemOutcome<JobAcceptedResponse> => {
       const { req, queue } = s;
-      if (!mine[i]) return { ok: false, error: new ConflictError(`Job ${req.job_id} already exists`, { job_id: req.job_id }) };
       const result = published[i];
+      if (resend[i] && result?.status === 'rejected') {
+        logger.warn('queued job not published again', { jobId: req.job_id, queue, error: errorMessage(result.reason) });
+        return { ok: false, error: result.reason };
+      }
+      if (resend[i]) logger.info('job still queued; published again for its retry', { jobId: req.job_id, queue });
+      if (!mine[i]) return { ok: false, error: new ConflictError(`Job ${req.job_id} already exists`, { job_id: req.job_id }) };
       if (result?.status === 'rejected') {
         logger.warn('job not queued', { jobId: req.job_id, jobType: req.job_type, queue, error: errorMessage(result.reason) });
         return { ok: false, error: result.reason };

@@ -59,6 +59,20 @@ export class RouterJobsRepository {
     return new Set(rows.map((r) => r.job_id));
   }
 
+  /**
+   * Of these job ids, those still `queued`, with their job type: a job whose
+   * row was committed but whose message may never have reached its queue (the
+   * router stopped between the two) is still queued when its caller retries.
+   */
+  async stillQueued(jobIds: string[]): Promise<Map<string, string>> {
+    if (jobIds.length === 0) return new Map();
+    const rows = (await this.ds.query(`SELECT job_id, job_type FROM router_jobs WHERE job_id = ANY($1::text[]) AND status = 'queued'`, [jobIds])) as {
+      job_id: string;
+      job_type: string;
+    }[];
+    return new Map(rows.map((r) => [r.job_id, r.job_type]));
+  }
+
   async delete(jobId: string): Promise<void> {
     await this.ds.getRepository(RouterJobEntity).delete({ jobId });
   }
