@@ -1,9 +1,6 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { errorMessage, newCorrelationId, runWithContext } from '@docflow/service-kit';
-import { endSpan, withIncomingSpan } from '@docflow/telemetry';
 import { decodeMessage } from './codec';
-import { NonRetryableMessageError } from './errors';
-import { requeueDelay } from './topology';
 import { type ConsumerHost, Subscription } from './subscription';
 import type { BatchHandler, BatchItem } from './types';
 
@@ -89,25 +86,9 @@ export class BatchConsumer<T extends object> extends Subscription {
   /** The batch in a consumer span (tracing on), the child of its first message's publisher span. */
   private process(channel: Channel, taken: ConsumeMessage[]): Promise<void> {
     const first = this.metaOf(taken[0] as ConsumeMessage);
-    const attributes = {
-      'messaging.system': 'rabbitmq',
-      'messaging.operation.type': 'process',
-      'messaging.destination.name': this.queue,
-      'messaging.batch.message_count': taken.length,
-      'docflow.correlation_id': first.correlationId,
-    };
+    const attributes = { 'messaging.batch.message_count': taken.length, 'docflow.correlation_id': first.correlationId };
     const context = taken.length === 1 ? { correlationId: first.correlationId, messageId: first.messageId } : { correlationId: newCorrelationId() };
-    return withIncomingSpan(`process ${this.queue}`, 'consumer', first.headers, attributes, (span) => {
-      const done = runWithContext(context, () => this.handleBatch(channel, taken));
-      if (!span) return done;
-      return done.then(
-        () => endSpan(span),
-        (err: unknown) => {
-          endSpan(span, err);
-          throw err;
-        },
-      );
-    });
+    return this.inConsumerSpan(first.headers, attributes, () => runWithContext(context, () => this.handleBatch(channel, taken)));
   }
 
   private async handleBatch(channel: Channel, taken: ConsumeMessage[]): Promise<void> {
@@ -151,17 +132,9 @@ export class BatchConsumer<T extends object> extends Subscription {
     this.settleOne(channel, item.raw, 'ack');
   }
 
-  /** Dead-letters a message its handler refused; requeues any other failure after a delay that grows with its deliveries, without holding up the next batch. */
+  /** Ends a message the handler failed on (Subscription.settleFailed) without holding up the next batch. */
   private failed(channel: Channel, item: Delivery<T>, err: unknown): void {
-    const { logger } = this.host;
-    const { meta } = item;
-    if (err instanceof NonRetryableMessageError) {
-      logger.warn('message rejected by its handler', { queue: this.queue, kind: meta.kind, messageId: meta.messageId, error: err.message });
-      this.settleOne(channel, item.raw, 'reject');
-      return;
-    }
-    logger.warn('handler failed; message will be retried', { queue: this.queue, kind: meta.kind, messageId: meta.messageId, deliveryCount: meta.deliveryCount, error: errorMessage(err) });
-    this.track(this.host.sleep(requeueDelay(meta.deliveryCount, this.host.requeueDelayMs)).then(() => this.settleOne(channel, item.raw, 'requeue')));
+    this.track(this.settleFailed(item.meta, err, (outcome) => this.settleOne(channel, item.raw, outcome)));
   }
 
   /**

@@ -1,7 +1,9 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { errorMessage, Logger, newCorrelationId, sanitizeCorrelationId } from '@docflow/service-kit';
-import { annotateActiveSpan } from '@docflow/telemetry';
+import { annotateActiveSpan, endSpan, withIncomingSpan } from '@docflow/telemetry';
 import { deliveryCountOf } from './codec';
+import { NonRetryableMessageError } from './errors';
+import { requeueDelay } from './topology';
 import { bounded } from './util';
 import type { ConsumerHandle, MessageMeta } from './types';
 
@@ -154,6 +156,41 @@ export abstract class Subscription {
       queue: this.queue,
       kind,
     };
+  }
+
+  /**
+   * Runs `work` (one delivery or one batch) in a consumer span when tracing
+   * is on, the child of the publisher's span named by `headers`' traceparent.
+   */
+  protected inConsumerSpan(headers: Record<string, unknown>, attributes: Record<string, string | number | undefined>, work: () => Promise<void>): Promise<void> {
+    const all = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'process', 'messaging.destination.name': this.queue, ...attributes };
+    return withIncomingSpan(`process ${this.queue}`, 'consumer', headers, all, (span) => {
+      if (!span) return work();
+      return work().then(
+        () => endSpan(span),
+        (err: unknown) => {
+          endSpan(span, err);
+          throw err;
+        },
+      );
+    });
+  }
+
+  /**
+   * Ends a message its handler failed on: dead-lettered when the handler
+   * refused it (NonRetryableMessageError), otherwise requeued after a delay
+   * that grows with its deliveries (resolves once requeued).
+   */
+  protected async settleFailed(meta: MessageMeta, err: unknown, settle: (outcome: 'requeue' | 'reject') => void): Promise<void> {
+    const { logger } = this.host;
+    if (err instanceof NonRetryableMessageError) {
+      logger.warn('message rejected by its handler', { queue: this.queue, kind: meta.kind, messageId: meta.messageId, error: err.message });
+      settle('reject');
+      return;
+    }
+    logger.warn('handler failed; message will be retried', { queue: this.queue, kind: meta.kind, messageId: meta.messageId, deliveryCount: meta.deliveryCount, error: errorMessage(err) });
+    await this.host.sleep(requeueDelay(meta.deliveryCount, this.host.requeueDelayMs));
+    settle('requeue');
   }
 
   /** Ack or nack on the channel the message came on; when that channel is gone, RabbitMQ has already requeued it. */
