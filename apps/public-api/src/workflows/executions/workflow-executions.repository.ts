@@ -384,15 +384,7 @@ export class WorkflowExecutionsRepository {
     const result = await tx.query({ name: 'wfx_apply_result', text: APPLY_RESULT_SQL, values: applyResultValues(u, sealedToken, tokenHash) });
     const applied = result.rows[0] as { status: ExecutionStatus; userId: number } | undefined;
     if (applied) {
-      if (u.steps.some((s) => s.cost !== null)) {
-        await tx.query({
-          name: 'wfx_total_cost',
-          text: `UPDATE workflow_executions
-                    SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = $1), 0)
-                  WHERE id = $1`,
-          values: [u.executionId],
-        });
-      }
+      if (u.steps.some((s) => s.cost !== null)) await updateTotalCosts(tx, [u.executionId]);
       return { outcome: 'applied', status: applied.status, userId: applied.userId };
     }
     const current = (await tx.query({ name: 'wfx_status_only', text: 'SELECT status FROM workflow_executions WHERE id = $1', values: [u.executionId] })).rows[0] as
@@ -408,24 +400,7 @@ export class WorkflowExecutionsRepository {
    */
   async applyResultsIn(tx: PgTransaction, rows: readonly { u: ExecutionResultUpdate; sealedToken: string | null; tokenHash: string | null }[]): Promise<ApplyResultOutcome[]> {
     const json = rows.map(({ u, sealedToken, tokenHash }) => {
-      const values = [
-        u.executionId,
-        u.jobId,
-        u.status,
-        u.rank,
-        u.taskStates,
-        u.outputs,
-        u.error,
-        u.errorType,
-        u.failedNode,
-        u.awaitingNode,
-        u.awaitingInputSchema,
-        tokenHash,
-        sealedToken,
-        u.awaitingSince,
-        u.sequence,
-        u.steps,
-      ];
+      const values = applyResultFields(u, sealedToken, tokenHash);
       return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
     });
     const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json)] })).rows as {
@@ -437,15 +412,7 @@ export class WorkflowExecutionsRepository {
     }[];
     const byId = new Map(found.map((r) => [r.executionId, r]));
     const costed = rows.filter(({ u }) => byId.get(u.executionId)?.applied && u.steps.some((st) => st.cost !== null)).map(({ u }) => u.executionId);
-    if (costed.length) {
-      await tx.query({
-        name: 'wfx_total_costs',
-        text: `UPDATE workflow_executions e
-                  SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = e.id), 0)
-                WHERE e.id = ANY($1::int[])`,
-        values: [costed],
-      });
-    }
+    if (costed.length) await updateTotalCosts(tx, costed);
     return rows.map(({ u }): ApplyResultOutcome => {
       const r = byId.get(u.executionId);
       if (r?.applied && r.status && r.userId !== null) return { outcome: 'applied', status: r.status, userId: r.userId };
@@ -493,26 +460,42 @@ function affected(result: [unknown[], number] | unknown[]): number {
   return result.length;
 }
 
-/** $1..$16 of APPLY_RESULT_SQL. */
-function applyResultValues(u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): unknown[] {
+/** The sixteen fields of a result, in the order of APPLY_RESULT_SQL's $1..$16 and APPLY_RESULTS_KEYS. */
+function applyResultFields(u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): unknown[] {
   return [
     u.executionId,
     u.jobId,
     u.status,
     u.rank,
-    JSON.stringify(u.taskStates),
-    u.outputs === null ? null : JSON.stringify(u.outputs),
+    u.taskStates,
+    u.outputs,
     u.error,
     u.errorType,
     u.failedNode,
     u.awaitingNode,
-    u.awaitingInputSchema === null ? null : JSON.stringify(u.awaitingInputSchema),
+    u.awaitingInputSchema,
     tokenHash,
     sealedToken,
     u.awaitingSince,
     u.sequence,
-    JSON.stringify(u.steps),
+    u.steps,
   ];
+}
+
+/** Parameters of APPLY_RESULT_SQL: the fields, objects and arrays (the jsonb ones) as JSON text. */
+function applyResultValues(u: ExecutionResultUpdate, sealedToken: string | null, tokenHash: string | null): unknown[] {
+  return applyResultFields(u, sealedToken, tokenHash).map((v) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v));
+}
+
+/** Sets each execution's total cost to the sum of its steps' costs, inside `tx`. */
+async function updateTotalCosts(tx: PgTransaction, executionIds: number[]): Promise<void> {
+  await tx.query({
+    name: 'wfx_total_costs',
+    text: `UPDATE workflow_executions e
+              SET total_cost = COALESCE((SELECT sum(cost) FROM workflow_execution_steps WHERE execution_id = e.id), 0)
+            WHERE e.id = ANY($1::int[])`,
+    values: [executionIds],
+  });
 }
 
 /** The last statement's row of one start (see startQueuedSql). */
