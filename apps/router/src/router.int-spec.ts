@@ -343,7 +343,11 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
   });
 
   it('takes several jobs in one POST /api/v1/jobs/batch: per job what /api/v1/jobs answers, one INSERT, each message under its own correlation id', async () => {
-    const batch = (body: unknown, key = API_KEY) => request(app).post('/api/v1/jobs/batch').set('X-API-Key', key).send(body as object);
+    const batch = (body: unknown, key = API_KEY) =>
+      request(app)
+        .post('/api/v1/jobs/batch')
+        .set('X-API-Key', key)
+        .send(body as object);
     expect(await jobs.insertQueued({ jobId: 'bat_orphan', jobType: 'OCR', queue: QUEUES.extraction })).toBe(true);
     expect(await createAppSubmitOf('bat_taken')).toBe(200);
     await work.take('bat_taken');
@@ -398,7 +402,12 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     const res = await request(failingApp)
       .post('/api/v1/jobs/batch')
       .set('X-API-Key', API_KEY)
-      .send({ jobs: [{ job_id: 'batf_ok', job_type: 'OCR', payload: {} }, { job_id: 'batf_fail', job_type: 'OCR', payload: {} }] });
+      .send({
+        jobs: [
+          { job_id: 'batf_ok', job_type: 'OCR', payload: {} },
+          { job_id: 'batf_fail', job_type: 'OCR', payload: {} },
+        ],
+      });
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([200, 503]);
     expect(res.body.results[1].body).toMatchObject({ error: 'broker_unavailable' });

@@ -59,9 +59,7 @@ export class JobsService {
    */
   async submitBatch(items: { req: JobRequest; correlationId?: string }[]): Promise<ItemOutcome<JobAcceptedResponse>[]> {
     const context = currentContext();
-    const submissions = items.map(({ req, correlationId }) =>
-      correlationId ? runWithContext({ ...context, correlationId }, () => this.submission(req)) : this.submission(req),
-    );
+    const submissions = items.map(({ req, correlationId }) => (correlationId ? runWithContext({ ...context, correlationId }, () => this.submission(req)) : this.submission(req)));
     const outcomes: ItemOutcome<JobAcceptedResponse>[] = [];
     for (let i = 0; i < submissions.length; i += SUBMIT_BATCH_MAX) outcomes.push(...(await this.register(submissions.slice(i, i + SUBMIT_BATCH_MAX))));
     return outcomes;
