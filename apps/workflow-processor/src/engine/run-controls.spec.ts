@@ -1,5 +1,5 @@
 import type { TaskExecutor } from '../executors/executor';
-import { chain, definition, endNode, startNode, taskNode } from '../test-support/definitions';
+import { chain, definition, edge, endNode, startNode, taskNode } from '../test-support/definitions';
 import { deferred, EngineHarness, within } from '../test-support/engine-harness';
 import { RunAborted } from './abort';
 
@@ -26,6 +26,50 @@ describe('execution controls in the engine (issue #15)', () => {
     release.resolve();
     await expect(run).rejects.toMatchObject({ name: 'RunAborted', kind: 'cancelled' });
     expect(calls).toEqual(['a']);
+  });
+
+  describe('reads the status only where a cancel can change something (issue #16)', () => {
+    const counting = (answer: () => boolean) => {
+      const reads = { n: 0 };
+      return { reads, control: { isCancelled: async () => (reads.n++, answer()) } };
+    };
+
+    it('once for a start → decision → end run: before the delivery, not between pure nodes', async () => {
+      const { reads, control } = counting(() => false);
+      const def = definition(
+        [startNode(), taskNode('d', 'decision', { operator: '>', left_operand: '$.amount', right_operand: 100 }), endNode()],
+        [edge('start', 'd'), edge('d', 'end', 'true')],
+      );
+      const out = await new EngineHarness({ executors: {}, control }).run(def, { inputs: { amount: 150 } });
+      expect(out.status).toBe('completed');
+      expect(reads.n).toBe(1);
+    });
+
+    it('before each node that does work and after the last one, not after the end node', async () => {
+      const { reads, control } = counting(() => false);
+      const out = await new EngineHarness({ executors: { rest_api_task: async () => ({ output: {} }) }, control }).run(threeSteps());
+      expect(out.status).toBe('completed');
+      // Before the delivery; after start (a starts next); after a (b starts next, a ended); after b (b ended: its result is what a cancel stops). Not after end.
+      expect(reads.n).toBe(4);
+    });
+
+    it('a cancel while the last working node runs still publishes no outcome, though only the end node follows', async () => {
+      let cancelled = false;
+      const bStarted = deferred();
+      const release = deferred();
+      const executor: TaskExecutor = async (ctx) => {
+        if (ctx.nodeId === 'b') {
+          bStarted.resolve();
+          await release.promise;
+        }
+        return { output: {} };
+      };
+      const run = new EngineHarness({ executors: { rest_api_task: executor }, control: { isCancelled: async () => cancelled } }).run(threeSteps());
+      await within(bStarted.promise, 2000, 'node b starting');
+      cancelled = true;
+      release.resolve();
+      await expect(run).rejects.toMatchObject({ name: 'RunAborted', kind: 'cancelled' });
+    });
   });
 
   it('runs nothing when the execution was cancelled before the delivery', async () => {

@@ -91,6 +91,8 @@ export class WorkflowRun {
   private readonly outputs: Record<string, unknown> = {};
   private readonly restored = new Map<string, NodeCheckpoint>();
   private readonly controller = new AbortController();
+  /** A node that does work ended since the last read of the execution's status (see cancelCheckMatters). */
+  private workEndedSinceCheck = false;
   private readonly running = new Map<string, Promise<void>>();
   private readonly deadlineNodes: string[] = [];
   private readonly now: () => Date;
@@ -139,7 +141,7 @@ export class WorkflowRun {
         if (this.running.size === 0) break;
         await Promise.race(this.running.values());
         // A step boundary: a cancelled execution starts nothing more, and nodes still running are abandoned.
-        if (!this.controller.signal.aborted && (await this.cancelled())) this.controller.abort(new RunAborted('cancelled', 'the execution was cancelled'));
+        if (!this.controller.signal.aborted && this.cancelCheckMatters() && (await this.cancelled())) this.controller.abort(new RunAborted('cancelled', 'the execution was cancelled'));
       }
     } finally {
       if (deadlineTimer) clearTimeout(deadlineTimer);
@@ -213,7 +215,10 @@ export class WorkflowRun {
       status = await this.onNodeError(node, taskType, err, startedAt, works);
     } finally {
       if (status !== 'aborted') this.deps.metrics.nodeDuration.observe({ task_type: taskType, status }, (performance.now() - t0) / 1000);
-      if (works) this.progress();
+      if (works) {
+        this.progress();
+        this.workEndedSinceCheck = true;
+      }
     }
   }
 
@@ -414,6 +419,29 @@ export class WorkflowRun {
   }
 
   // ---- state -------------------------------------------------------------
+
+  /**
+   * Whether a step boundary reads the execution's status: only where a cancel
+   * can still change something, i.e. a node that does work ended since the
+   * last read (its result would be published), is still running (it would be
+   * abandoned) or is about to start. Between pure nodes (start, decision,
+   * end: no effects, microseconds) the read is skipped; the read before the
+   * delivery runs anything covers them (issue #16: 4 reads → 1 per run of a
+   * start → decision → end workflow).
+   */
+  private cancelCheckMatters(): boolean {
+    if (this.workEndedSinceCheck) {
+      this.workEndedSinceCheck = false;
+      return true;
+    }
+    const { graph } = this.req;
+    const works = (id: string): boolean => {
+      const node = graph.nodes.get(id);
+      return node !== undefined && doesWork(node);
+    };
+    for (const id of this.running.keys()) if (works(id)) return true;
+    return nextSteps(graph, this.states).runnable.some(works);
+  }
 
   private async cancelled(): Promise<boolean> {
     const { control } = this.deps;
