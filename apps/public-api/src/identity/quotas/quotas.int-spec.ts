@@ -190,6 +190,18 @@ describe('monthly execution quota', () => {
     expect((await usage(erin)).body.data.quotas.executions).toMatchObject({ used: 3, limit: 3, exceeded: true });
   });
 
+  it('counts concurrent starts once each and refuses exactly those past the limit (one statement per start, issue #16)', async () => {
+    const hana = await createActor(bed.database, 'hana');
+    await putQuotas(actors.admin, hana.id, { executions_monthly: 3 }).expect(200);
+    const activity = await api.createActivity(hana);
+    const ids = await Promise.all(Array.from({ length: 7 }, () => api.createExecution(hana, activity)));
+    const statuses = (await Promise.all(ids.map((id) => api.execute(hana, id)))).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429]);
+    expect((await usage(hana)).body.data.quotas.executions).toMatchObject({ used: 3, limit: 3, exceeded: true });
+    const periods = (await bed.database.query('SELECT executions FROM user_quota_periods WHERE user_id = $1', [hana.id])) as { executions: number }[];
+    expect(periods).toEqual([{ executions: 3 }]);
+  });
+
   it('gives a start back when the start itself fails', async () => {
     const fred = await createActor(bed.database, 'fred');
     await putQuotas(actors.admin, fred.id, { executions_monthly: 1 }).expect(200);

@@ -17,6 +17,17 @@ export interface QuotaUsageRow {
   warned: string[];
 }
 
+/** What one start's quota check found (`takeExecutionStart`). */
+export interface ExecutionTake {
+  /** The period's count after this start, or null when it was refused (nothing counted). */
+  executions: number | null;
+  /** The effective limits (override, else default). */
+  executionsMonthly: number | null;
+  llmCostMonthly: number | null;
+  /** The period's LLM cost, read only when there is an LLM limit. */
+  llmUsed: number | null;
+}
+
 interface OverrideRow {
   storage_bytes: string | null;
   llm_cost_monthly: string | null;
@@ -68,16 +79,43 @@ export class QuotasRepository {
     return { storageBytes: Number(row.storage_bytes), executions: Number(row.executions), llmCost: Number(row.llm_cost), warned: row.warned };
   }
 
-  /** Counts one execution start in the period unless that passes `limit` (null: no limit); the count after it, or null when refused. */
-  async takeExecution(userId: number, period: string, limit: number | null): Promise<number | null> {
+  /**
+   * A start's whole quota check in one statement (issue #16): reads the
+   * user's overrides, applies them over `defaults`, and counts one execution
+   * in the period unless the executions limit would be passed or the LLM cost
+   * of the period has reached its limit (the cost is summed only when there
+   * is such a limit). The count is an upsert guarded by the limit (re-checked on the
+   * locked row on conflict), so concurrent starts are counted once each and never past the limit.
+   * `executions` is the count after this start, or null when nothing was
+   * counted; `llmUsed` is the period's LLM cost when there is an LLM limit.
+   */
+  async takeExecutionStart(userId: number, period: string, defaults: { executionsMonthly: number | null; llmCostMonthly: number | null }): Promise<ExecutionTake> {
     const rows = (await this.ds.query(
-      `INSERT INTO user_quota_periods AS p (user_id, period, executions) SELECT $1, $2::date, 1 WHERE $3::integer IS NULL OR $3::integer >= 1
-       ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + 1
-       WHERE $3::integer IS NULL OR p.executions + 1 <= $3::integer
-       RETURNING executions`,
-      [userId, period, limit],
-    )) as { executions: number }[];
-    return rows[0] ? Number(rows[0].executions) : null;
+      `WITH lim AS (
+         SELECT COALESCE((SELECT executions_monthly FROM user_quotas WHERE user_id = $1), $3::integer) AS execs,
+                COALESCE((SELECT llm_cost_monthly FROM user_quotas WHERE user_id = $1), $4::numeric) AS llm
+       ), cost AS (
+         SELECT lim.execs, lim.llm,
+                CASE WHEN lim.llm IS NULL THEN NULL ELSE COALESCE((SELECT sum(total_cost) FROM workflow_executions
+                  WHERE user_id = $1 AND created_at >= $2::date AND created_at < ($2::date + interval '1 month')), 0) END AS llm_used
+         FROM lim
+       ), taken AS (
+         INSERT INTO user_quota_periods AS p (user_id, period, executions)
+         SELECT $1, $2::date, 1 FROM cost WHERE (cost.execs IS NULL OR cost.execs >= 1) AND (cost.llm IS NULL OR cost.llm_used < cost.llm)
+         ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + 1
+         WHERE (SELECT execs FROM cost) IS NULL OR p.executions + 1 <= (SELECT execs FROM cost)
+         RETURNING executions
+       )
+       SELECT (SELECT executions FROM taken) AS executions, execs, llm, llm_used FROM cost`,
+      [userId, period, defaults.executionsMonthly, defaults.llmCostMonthly],
+    )) as { executions: number | null; execs: number | null; llm: string | null; llm_used: string | null }[];
+    const row = rows[0]!;
+    return {
+      executions: row.executions === null ? null : Number(row.executions),
+      executionsMonthly: row.execs === null ? null : Number(row.execs),
+      llmCostMonthly: num(row.llm),
+      llmUsed: num(row.llm_used),
+    };
   }
 
   /** Gives back a start counted for an execution that did not start after all. */

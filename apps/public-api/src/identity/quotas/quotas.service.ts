@@ -185,15 +185,17 @@ export class QuotasService {
    */
   async takeExecution(userId: number): Promise<{ giveBack: () => Promise<void>; limited: boolean }> {
     const period = periodOf(this.now());
-    const limits = this.effective(await this.deps.repo.overrides(userId));
-    await this.assertLlmBudget(userId, limits, period);
-    const count = await this.deps.repo.takeExecution(userId, period, limits.executionsMonthly);
-    if (count === null) {
+    // One statement: the overrides, the LLM cost check and the guarded count (issue #16); the LLM quota is checked first, as before.
+    const take = await this.deps.repo.takeExecutionStart(userId, period, this.deps.defaults);
+    if (take.llmCostMonthly !== null && take.llmUsed !== null && take.llmUsed >= take.llmCostMonthly) {
+      throw this.exceeded(userId, 'llm_cost', take.llmUsed, take.llmCostMonthly, period);
+    }
+    if (take.executions === null) {
       const used = (await this.deps.repo.usage(userId, period)).executions;
-      throw this.exceeded(userId, 'executions', used, limits.executionsMonthly ?? 0, period);
+      throw this.exceeded(userId, 'executions', used, take.executionsMonthly ?? 0, period);
     }
     // Without an execution or LLM cost quota a start cannot cross an 80 % mark: the caller skips the warning check.
-    return { giveBack: () => this.deps.repo.releaseExecution(userId, period), limited: limits.executionsMonthly !== null || limits.llmCostMonthly !== null };
+    return { giveBack: () => this.deps.repo.releaseExecution(userId, period), limited: take.executionsMonthly !== null || take.llmCostMonthly !== null };
   }
 
   /** Refuses (429) an LLM call made for `userId` once the month's LLM cost reached its quota. */
