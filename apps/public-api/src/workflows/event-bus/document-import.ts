@@ -138,12 +138,15 @@ export class DocumentImportService {
     const kept = new Map<number, number>();
     if (pending.length === 0) return kept;
     const recorded = await this.imports.rememberMany(pending);
+    const extract: number[] = [];
     for (const p of pending) {
       const keptId = recorded.get(`${p.userId}:${p.key}`) ?? p.documentId;
       kept.set(p.documentId, keptId);
       if (keptId !== p.documentId) await this.deps.documents.delete(p.documentId, p.userId).catch(() => undefined);
-      else if (p.textPending) this.deps.textExtraction.enqueue([p.documentId]);
+      else if (p.textPending) extract.push(p.documentId);
     }
+    // Queued together, so that the extraction claims them together.
+    this.deps.textExtraction.enqueue(extract);
     return kept;
   }
 
