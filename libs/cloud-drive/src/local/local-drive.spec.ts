@@ -163,6 +163,26 @@ describe('LocalDriveProvider', () => {
     expect(drive.activeWatchCount).toBe(0);
   });
 
+  it('reads a watched folder from the names its watch saw change: a new file and an edit, not a file left alone', async () => {
+    await drive.prepareFolder(7, 'inbox');
+    const inbox = path.join(userDir(7), 'inbox');
+    await writeFile(path.join(inbox, 'kept.txt'), 'old');
+    await writeFile(path.join(inbox, 'edited.txt'), 'v1');
+    await new Promise((r) => setTimeout(r, 2100 + 50));
+    const token = await drive.getStartPageToken(7, 'inbox');
+    const watch = await drive.watch(7, { folderId: 'inbox', pageToken: token, channelId: 'ch-2', channelToken: 'secret-2', address: 'unused' });
+    // The first read lists the folder whole (nothing was read whole yet), and finds nothing new.
+    const first = await drive.listChanges(7, 'inbox', token);
+    expect(first.changes).toEqual([]);
+    const changed = new Promise<void>((resolve) => waiters.push(resolve));
+    await writeFile(path.join(inbox, 'new.txt'), 'x');
+    await writeFile(path.join(inbox, 'edited.txt'), 'v2');
+    await changed;
+    const page = await drive.listChanges(7, 'inbox', first.newStartPageToken);
+    expect(page.changes.map((c) => c.fileId).sort()).toEqual(['inbox/edited.txt', 'inbox/new.txt']);
+    await drive.stopWatch(7, watch);
+  });
+
   it('rereads a listed file with the version the change list gave (what the settler compares)', async () => {
     await drive.prepareFolder(7, 'inbox');
     await writeFile(path.join(userDir(7), 'inbox', 'r.txt'), 'hello');
