@@ -1,3 +1,4 @@
+import * as fsPromises from 'node:fs/promises';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -168,18 +169,23 @@ describe('LocalDriveProvider', () => {
     const inbox = path.join(userDir(7), 'inbox');
     await writeFile(path.join(inbox, 'kept.txt'), 'old');
     await writeFile(path.join(inbox, 'edited.txt'), 'v1');
-    await new Promise((r) => setTimeout(r, 2100 + 50));
     const token = await drive.getStartPageToken(7, 'inbox');
     const watch = await drive.watch(7, { folderId: 'inbox', pageToken: token, channelId: 'ch-2', channelToken: 'secret-2', address: 'unused' });
+    // Past the page token's slack, so that the next read's start is after the watch opened.
+    await new Promise((r) => setTimeout(r, 2100 + 50));
     // The first read lists the folder whole (nothing was read whole yet), and finds nothing new.
-    const first = await drive.listChanges(7, 'inbox', token);
+    const first = await drive.listChanges(7, 'inbox', await drive.getStartPageToken(7, 'inbox'));
     expect(first.changes).toEqual([]);
     const changed = new Promise<void>((resolve) => waiters.push(resolve));
     await writeFile(path.join(inbox, 'new.txt'), 'x');
     await writeFile(path.join(inbox, 'edited.txt'), 'v2');
     await changed;
-    const page = await drive.listChanges(7, 'inbox', first.newStartPageToken);
+    const listings = jest.spyOn(fsPromises, 'readdir');
+    const page = await drive.listChanges(7, 'inbox', first.newStartPageToken!);
     expect(page.changes.map((c) => c.fileId).sort()).toEqual(['inbox/edited.txt', 'inbox/new.txt']);
+    // From the watch's names, without listing the folder.
+    expect(listings).not.toHaveBeenCalled();
+    listings.mockRestore();
     await drive.stopWatch(7, watch);
   });
 
