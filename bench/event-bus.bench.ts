@@ -146,6 +146,10 @@ async function dripFeed(inbox: string, prefix: string, n: number, rate: number):
 async function waitForRuns(pg: Client, prefix: string, n: number, timeoutMs: number): Promise<Started[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // Started runs are marked finished as they are seen (no processor runs them), so that a file emitted twice
+    // under load (an empty file_created, then its file_modified: the settle rule read literally) does not hold
+    // the last runs back at the owner's running limit; the duplicate is still counted, and fails the bench.
+    await pg.query(`UPDATE workflow_executions SET status = 'completed', completed_at = now() WHERE status = 'running' AND inputs->>'file_name' LIKE $1`, [`${prefix}%`]);
     const runs = await startedRuns(pg, prefix);
     if (runs.length >= n) return runs;
     if (Date.now() > deadline) throw new Error(`${runs.length} of ${n} executions started within ${timeoutMs} ms`);
@@ -193,8 +197,7 @@ async function main(): Promise<void> {
       UPLOAD_TMP_DIR: path.join(workDir, 'uploads'),
       OUTBOX_DIR: path.join(workDir, 'outbox'),
       STORAGE_QUOTA_MB: String(1024 * 1024),
-      // Above any scenario's runs: a file emitted twice (below) must not hold the next runs back at the running limit.
-      MAX_RUNNING_EXECUTIONS_PER_USER: '100000',
+      MAX_RUNNING_EXECUTIONS_PER_USER: '1000',
       CLOUD_DRIVE_LOCAL_ROOT: path.join(workDir, 'drive'),
       CLOUD_DRIVE_SETTLE_SECONDS: String(SETTLE_SECONDS),
       NODE_OPTIONS: preload.map((p) => `--require ${p}`).join(' '),
