@@ -5,7 +5,9 @@
 const fs = require('node:fs');
 const file = process.env.PG_STATEMENT_COUNT_FILE;
 if (file) {
-  const { Client } = require('pg');
+  // The pg of the process's own checkout (BENCH_API_ROOT may run another one's build), not this file's.
+  const main = process.argv[1] ? require('node:path').dirname(process.argv[1]) : process.cwd();
+  const { Client } = require(require.resolve('pg', { paths: [main] }));
   const query = Client.prototype.query;
   let count = 0;
   const byText = new Map();
