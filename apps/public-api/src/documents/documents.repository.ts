@@ -331,19 +331,6 @@ export class DocumentsRepository {
     return { id: r.id, title: r.title, mimeType: r.mime_type, textStatus: r.text_status, textError: r.text_error, text: r.extracted_text, pages: r.text_pages };
   }
 
-  /** Claims one pending document for text extraction; null when it is not pending (any more). */
-  async claimPending(id: number): Promise<TextClaim | null> {
-    const rows = returnedRows<{ id: number; storage_key: string; mime_type: string; text_attempts: number }>(
-      await this.ds.query(
-        `UPDATE documents SET text_status = 'processing', text_claimed_at = now(), text_attempts = text_attempts + 1
-         WHERE id = $1 AND text_status = 'pending' RETURNING id, storage_key, mime_type, text_attempts`,
-        [id],
-      ),
-    );
-    const r = rows[0];
-    return r ? { id: r.id, storageKey: r.storage_key, mimeType: r.mime_type, attempts: r.text_attempts } : null;
-  }
-
   /**
    * Claims up to `batch` documents left behind: pending for longer than
    * `pendingGraceSeconds` (their process died before extracting) or
@@ -377,7 +364,7 @@ export class DocumentsRepository {
     return rows.map((r) => ({ id: r.id, storageKey: r.storage_key, mimeType: r.mime_type, attempts: r.text_attempts }));
   }
 
-  /** `claimPending` for several documents in one statement: the claims of those still pending. */
+  /** Claims pending documents for text extraction in one statement: the claims of those still pending (any more), in the order of `ids`. */
   async claimPendingMany(ids: readonly number[]): Promise<TextClaim[]> {
     if (ids.length === 0) return [];
     const rows = returnedRows<{ id: number; storage_key: string; mime_type: string; text_attempts: number }>(

@@ -202,14 +202,11 @@ export class EventLogsRepository {
     });
   }
 
-  async triggerStarted(eventLogId: number, subscriptionId: number, executionId: number): Promise<void> {
-    await this.database.query('UPDATE event_triggers SET execution_id = $3 WHERE event_log_id = $1 AND subscription_id = $2', [eventLogId, subscriptionId, executionId]);
-  }
-
   /**
-   * `triggerStarted` for many runs, inside the transaction that creates
-   * their executions (so a run's execution and its record commit together):
-   * one statement. Only a claim still without an execution is written.
+   * Records the executions of many runs in their claims, inside the
+   * transaction that creates those executions (so a run's execution and its
+   * record commit together): one statement. Only a claim still without an
+   * execution is written.
    */
   async triggersStartedIn(tx: PgTransaction, runs: readonly { eventLogId: number; subscriptionId: number; executionId: number }[]): Promise<void> {
     if (runs.length === 0) return;
