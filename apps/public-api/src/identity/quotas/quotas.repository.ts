@@ -1,3 +1,4 @@
+import { GroupCommit, type ItemOutcome } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../../platform';
 
 /** An administrator's overrides of the configured defaults; null keeps the default. */
@@ -23,6 +24,13 @@ interface OverrideRow {
   executions_monthly: number | null;
 }
 
+/** One start to count (QuotasRepository.takeExecution). */
+interface ExecutionTake {
+  userId: number;
+  period: string;
+  limit: number | null;
+}
+
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
 /**
@@ -32,13 +40,23 @@ const num = (v: string | null): number | null => (v === null ? null : Number(v))
  * started are counted here, by guarded updates like storage.
  */
 export class QuotasRepository {
+  /** Reads of overrides queued while one is in flight go together, in one statement (an upload and a start each read them). */
+  private readonly overrideReads = new GroupCommit<number, QuotaOverrides>((userIds) => this.overridesOf(userIds), { maxItems: 64, lingerMs: 0 });
+  /** Starts counted while one count is in flight go together (the event bus starts a batch's runs at once). */
+  private readonly executionTakes = new GroupCommit<ExecutionTake, number | null>((takes) => this.takeExecutions(takes), { maxItems: 64, lingerMs: 0 });
+
   constructor(private readonly ds: PublicApiDatabase) {}
 
   async overrides(userId: number): Promise<QuotaOverrides> {
-    const rows = (await this.ds.query('SELECT storage_bytes, llm_cost_monthly, executions_monthly FROM user_quotas WHERE user_id = $1', [userId])) as OverrideRow[];
-    const row = rows[0];
-    if (!row) return NO_OVERRIDES;
-    return { storageBytes: num(row.storage_bytes), llmCostMonthly: num(row.llm_cost_monthly), executionsMonthly: row.executions_monthly };
+    return this.overrideReads.submit(userId);
+  }
+
+  private async overridesOf(userIds: number[]): Promise<ItemOutcome<QuotaOverrides>[]> {
+    const rows = (await this.ds.query('SELECT user_id, storage_bytes, llm_cost_monthly, executions_monthly FROM user_quotas WHERE user_id = ANY($1::int[])', [
+      [...new Set(userIds)],
+    ])) as (OverrideRow & { user_id: number })[];
+    const byUser = new Map(rows.map((row) => [row.user_id, { storageBytes: num(row.storage_bytes), llmCostMonthly: num(row.llm_cost_monthly), executionsMonthly: row.executions_monthly }]));
+    return userIds.map((id) => ({ ok: true, value: byUser.get(id) ?? NO_OVERRIDES }));
   }
 
   /** Writes all three overrides (null resets one to the default) and returns the previous ones. */
@@ -70,6 +88,46 @@ export class QuotasRepository {
 
   /** Counts one execution start in the period unless that passes `limit` (null: no limit); the count after it, or null when refused. */
   async takeExecution(userId: number, period: string, limit: number | null): Promise<number | null> {
+    return this.executionTakes.submit({ userId, period, limit });
+  }
+
+  /**
+   * Takes queued together: those without a limit are added up per user and
+   * period in one statement (nothing can refuse them); each one with a
+   * limit is its own guarded statement, as before.
+   */
+  private async takeExecutions(takes: ExecutionTake[]): Promise<ItemOutcome<number | null>[]> {
+    const unlimited = takes.filter((t) => t.limit === null);
+    const counts = new Map<string, number>();
+    if (unlimited.length > 0) {
+      const added = new Map<string, { userId: number; period: string; n: number }>();
+      for (const t of unlimited) {
+        const k = `${t.userId}:${t.period}`;
+        const entry = added.get(k) ?? { userId: t.userId, period: t.period, n: 0 };
+        entry.n += 1;
+        added.set(k, entry);
+      }
+      const list = [...added.values()];
+      const rows = (await this.ds.query(
+        `INSERT INTO user_quota_periods AS p (user_id, period, executions) SELECT * FROM unnest($1::int[], $2::date[], $3::int[])
+         ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + EXCLUDED.executions
+         RETURNING user_id, period::text AS period, executions`,
+        [list.map((e) => e.userId), list.map((e) => e.period), list.map((e) => e.n)],
+      )) as { user_id: number; period: string; executions: number }[];
+      for (const r of rows) counts.set(`${r.user_id}:${r.period}`, Number(r.executions));
+    }
+    return Promise.all(
+      takes.map(async (t): Promise<ItemOutcome<number | null>> => {
+        try {
+          return { ok: true, value: t.limit === null ? (counts.get(`${t.userId}:${t.period}`) ?? null) : await this.takeExecutionGuarded(t.userId, t.period, t.limit) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    );
+  }
+
+  private async takeExecutionGuarded(userId: number, period: string, limit: number | null): Promise<number | null> {
     const rows = (await this.ds.query(
       `INSERT INTO user_quota_periods AS p (user_id, period, executions) SELECT $1, $2::date, 1 WHERE $3::integer IS NULL OR $3::integer >= 1
        ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + 1
