@@ -4,7 +4,10 @@ import { USER_START_LOCK } from '../executions/workflow-executions.repository';
 
 export interface WebhookVersionRow {
   id: number;
-  /** The webhook's and its activity's `updated_at` as text (microseconds), null for no activity. */
+  /**
+   * Digests of what a trigger's checks read of the webhook and of its activity (null for no activity):
+   * any change to those columns moves them, whether or not it touched `updated_at`.
+   */
   wv: string;
   av: string | null;
   role: string;
@@ -29,7 +32,8 @@ export class WebhookAcceptRepository {
 
   /** The versions of the webhooks, their owners' role and state; with `tx`, the webhook rows locked in id order until its commit. */
   async versions(ids: number[], tx?: PgTransaction): Promise<Map<number, WebhookVersionRow>> {
-    const text = `SELECT w.id, w.updated_at::text AS wv, a.updated_at::text AS av, u.role, u.blocked
+    const text = `SELECT w.id, md5(row(w.updated_at, w.owner_id, w.activity_id, w.secret_hash, w.previous_secret_hash, w.previous_secret_expires_at, w.active, w.allowed_origins)::text) AS wv,
+                         md5(row(a.updated_at, a.level, a.owner_id, a.workflow_definition)::text) AS av, u.role, u.blocked
                     FROM webhooks w JOIN users u ON u.id = w.owner_id LEFT JOIN activities a ON a.id = w.activity_id
                    WHERE w.id = ANY($1::int[]) ORDER BY w.id${tx ? ' FOR UPDATE OF w' : ''}`;
     const rows = tx ? ((await tx.query(text, [ids])).rows as unknown as WebhookVersionRow[]) : ((await this.database.query(text, [ids])) as WebhookVersionRow[]);

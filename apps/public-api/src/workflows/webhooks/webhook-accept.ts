@@ -27,8 +27,8 @@ const CACHE_MAX = 10_000;
 
 /**
  * What a trigger's fast path needs of a webhook, read once and used until it
- * changes. `version` is the rows' `updated_at` (webhook and activity) read
- * before their data; every batch re-reads them under the webhook's row lock
+ * changes. The versions are digests of the columns the checks read (webhook
+ * and activity), read before their data; every batch re-reads them under the webhook's row lock
  * and gives the triggers of a webhook whose version moved (PUT, regenerate,
  * delete, a changed activity, a blocked owner) back to the full path, so a
  * change is in force for every trigger committed after it.
