@@ -151,105 +151,84 @@ export class WebhookAcceptor {
   }
 
   /**
-   * One transaction for a batch: the webhooks' rows locked and their versions
-   * compared (a moved one sends its triggers to the full path), each
-   * webhook's rate window counted once for all its triggers, each owner's
-   * running cap counted under the same advisory lock as starts (running plus
-   * accepted-but-not-started), the admitted executions inserted, the
-   * webhooks' counts raised. Triggers over a limit get its 429.
+   * One round trip and one commit for a batch (WebhookAcceptRepository.acceptBatch):
+   * the webhooks' rows locked and their versions compared (a moved one sends
+   * its triggers to the full path), each webhook's rate window counted once
+   * for all its triggers, each owner's running cap counted under the same
+   * advisory lock as starts (running plus accepted-but-not-started), the
+   * admitted executions inserted, the webhooks' counts raised. Triggers over
+   * a limit get its 429, in arrival order (the first ones are admitted).
    */
   private async commit(batch: AcceptItem[]): Promise<ItemOutcome<AcceptOutcome>[]> {
     const outcomes: ItemOutcome<AcceptOutcome>[] = batch.map(() => ({ ok: true, value: { outcome: 'stale' } }));
-    let admitted: { i: number; id: number }[] = [];
+    const byWebhook = new Map<number, number[]>();
+    batch.forEach((item, i) => byWebhook.set(item.cached.webhook.id, [...(byWebhook.get(item.cached.webhook.id) ?? []), i]));
+    const groups = [...byWebhook.entries()].sort(([a], [b]) => a - b);
+    let results;
     try {
-      admitted = await this.deps.store.transaction(async (tx) => {
-        const webhookIds = [...new Set(batch.map((b) => b.cached.webhook.id))].sort((a, b) => a - b);
-        const versions = await this.deps.store.versions(webhookIds, tx);
-        const live = batch
-          .map((item, i) => ({ item, i }))
-          .filter(({ item }) => {
-            const v = versions.get(item.cached.webhook.id);
-            return v !== undefined && !v.blocked && v.wv === item.cached.webhookVersion && v.av === item.cached.activityVersion && v.role === item.cached.owner.role;
-          });
-        for (const id of webhookIds) if (!live.some(({ item }) => item.cached.webhook.id === id)) this.invalidate(id);
-
-        // Rate limit: one window count per webhook for all of its triggers of the batch, in arrival order.
-        const afterRate: typeof live = [];
-        for (const id of webhookIds) {
-          const mine = live.filter(({ item }) => item.cached.webhook.id === id);
-          if (mine.length === 0) continue;
-          const perMinute = mine[0]!.item.perMinute;
-          const hit = await this.deps.store.hitRate(tx, `webhook:${id}`, 60, mine.length);
-          const room = Math.max(0, perMinute - (hit.count - mine.length));
-          mine.forEach((m, k) => {
-            if (k < room) afterRate.push(m);
-            else
-              outcomes[m.i] = {
-                ok: false,
-                error: tooManyRequests(`At most ${perMinute} triggers per minute for one webhook`, hit, { limit: perMinute, window_seconds: 60 }),
-              };
-          });
-        }
-
-        if (afterRate.length === 0) return [];
-        // Ids before the owners' locks, which are held to the commit (an id not used is a gap, as after any rollback).
-        const ids = await this.deps.store.nextExecutionIds(tx, afterRate.length);
-        // Running cap per owner, in owner order (the lock order of starts).
-        const owners = [...new Set(afterRate.map(({ item }) => item.cached.owner.id))].sort((a, b) => a - b);
-        const admit: typeof live = [];
-        for (const owner of owners) {
-          const mine = afterRate.filter(({ item }) => item.cached.owner.id === owner);
-          const n = await this.deps.store.lockAndCountRunning(tx, owner);
-          const max = mine[0]!.item.maxRunning;
-          mine.forEach((m, k) => {
-            if (n + k < max) admit.push(m);
-            else outcomes[m.i] = { ok: false, error: new TooManyRequestsError(`Too many running executions: at most ${max} per user; retry when one finishes`, { limit: max, running: n + k }) };
-          });
-        }
-        if (admit.length === 0) return [];
-
-        await this.deps.store.insertPending(
-          tx,
-          admit.map(({ item }, k) => ({
-            id: ids[k]!,
-            activityId: item.cached.activityId,
-            userId: item.cached.owner.id,
-            definitionJson: item.cached.definitionJson,
-            inputsJson: JSON.stringify(item.inputs),
-          })),
-        );
-        const counts = new Map<number, number>();
-        for (const { item } of admit) counts.set(item.cached.webhook.id, (counts.get(item.cached.webhook.id) ?? 0) + 1);
-        await this.deps.store.countTriggers(tx, counts);
-        return admit.map(({ i }, k) => ({ i, id: ids[k]! }));
-      });
+      results = await this.deps.store.acceptBatch(
+        groups.map(([, indexes]) => {
+          const first = batch[indexes[0]!]!;
+          const c = first.cached;
+          return {
+            webhookId: c.webhook.id,
+            ownerId: c.owner.id,
+            activityId: c.activityId,
+            webhookVersion: c.webhookVersion,
+            activityVersion: c.activityVersion,
+            role: c.owner.role,
+            definitionJson: c.definitionJson,
+            inputsJson: indexes.map((i) => JSON.stringify(batch[i]!.inputs)),
+            perMinute: first.perMinute,
+            maxRunning: first.maxRunning,
+          };
+        }),
+      );
     } catch (err) {
       // A batch that fails goes trigger by trigger through the full path, so that an error is only its own trigger's.
       this.deps.logger.warn('webhook accept batch failed; its triggers take the full path', { triggers: batch.length, error: errorMessage(err) });
-      return batch.map(() => ({ ok: true, value: { outcome: 'stale' } }));
+      return outcomes;
     }
 
-    for (const { i, id } of admitted) {
-      const { cached } = batch[i]!;
-      const owner = cached.owner;
-      this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: owner.id, details: { execution_id: id, activity_id: cached.activityId } });
-      this.deps.audit.record({ action: 'webhook.delivered', actorUserId: owner.id, details: { webhook_id: cached.webhook.id, execution_id: id, documents_count: 0 } });
-      outcomes[i] = {
-        ok: true,
-        value: {
-          outcome: 'accepted',
-          response: {
-            success: true,
-            execution_id: id,
-            job_id: workflowJobId(id),
-            message: 'Workflow triggered',
-            polling_token: signPollingToken({ executionId: id, userId: owner.id }, this.deps.jwtSecret),
-          },
-        },
-      };
-      this.enqueueStart(id, owner);
-    }
+    groups.forEach(([webhookId, indexes], g) => {
+      const r = results[g]!;
+      if (!r.ok) {
+        this.invalidate(webhookId);
+        return;
+      }
+      const { perMinute, maxRunning, cached } = batch[indexes[0]!]!;
+      indexes.forEach((i, k) => {
+        if (k < r.ids.length) {
+          outcomes[i] = { ok: true, value: { outcome: 'accepted', response: this.accepted(cached, r.ids[k]!) } };
+        } else if (k >= r.room) {
+          outcomes[i] = {
+            ok: false,
+            error: tooManyRequests(`At most ${perMinute} triggers per minute for one webhook`, r, { limit: perMinute, window_seconds: 60 }),
+          };
+        } else {
+          outcomes[i] = {
+            ok: false,
+            error: new TooManyRequestsError(`Too many running executions: at most ${maxRunning} per user; retry when one finishes`, { limit: maxRunning, running: r.running + k }),
+          };
+        }
+      });
+    });
     return outcomes;
+  }
+
+  /** The answer to an admitted trigger, once committed; its audit rows; its start queued. */
+  private accepted(cached: CachedWebhook, id: number): TriggerResponse {
+    const owner = cached.owner;
+    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: owner.id, details: { execution_id: id, activity_id: cached.activityId } });
+    this.deps.audit.record({ action: 'webhook.delivered', actorUserId: owner.id, details: { webhook_id: cached.webhook.id, execution_id: id, documents_count: 0 } });
+    this.enqueueStart(id, owner);
+    return {
+      success: true,
+      execution_id: id,
+      job_id: workflowJobId(id),
+      message: 'Workflow triggered',
+      polling_token: signPollingToken({ executionId: id, userId: owner.id }, this.deps.jwtSecret),
+    };
   }
 
   /** Queues the start of an accepted execution in this process (at most START_CONCURRENCY at once). */
