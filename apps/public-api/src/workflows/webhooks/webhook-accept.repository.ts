@@ -105,7 +105,7 @@ function sqlInt(n: number): string {
  * limits) inserted `queued` and `start_pending` with ids taken in trigger
  * order, and the webhook's count raised by m.
  */
-function acceptGroupSql(g: AcceptGroup): string {
+export function acceptGroupSql(g: AcceptGroup): string {
   const n = g.inputsJson.length;
   const items = g.inputsJson.map((inputs, i) => `(${i + 1}, ${escapeLiteral(inputs)})`).join(', ');
   const key = escapeLiteral(`webhook:${g.webhookId}`);
