@@ -1,4 +1,4 @@
-import { deadLetterQueueOf, JobMessageV1, QUEUES } from '@docflow/contracts';
+import { deadLetterQueueOf, JobMessageV1, PUBLIC_API_QUEUES, QUEUES } from '@docflow/contracts';
 import { Broker } from '@docflow/messaging';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createTestVhost, type TestVhost } from '@docflow/testing';
@@ -57,6 +57,27 @@ describe('router queue depths (RabbitMQ)', () => {
       expect(sample(later, 'docflow_queue_consumers', QUEUES.workflow)).toBe(1);
       expect(sample(later, 'docflow_queue_dlq_messages', QUEUES.workflow)).toBe(2);
       await consumer.cancel(1000);
+    } finally {
+      depths.stop();
+    }
+  });
+
+  it("reads the public API's own work queues (RAG indexing, event bus) and their dead letters by default", async () => {
+    // The public API declares them; the router only reads them.
+    for (const queue of Object.values(PUBLIC_API_QUEUES)) await broker.assertWorkQueue(queue);
+    await broker.publish(PUBLIC_API_QUEUES.ragIndex, JobMessageV1, job('depth_rag'));
+    await broker.publish(deadLetterQueueOf(PUBLIC_API_QUEUES.eventBus), JobMessageV1, job('depth_bus_dead'));
+    const metrics = new Metrics('router');
+    const depths = startQueueDepths({ broker, metrics, logger: silentLogger, intervalMs: 60_000 });
+    try {
+      await depths.refresh();
+      const text = await metrics.render();
+      expect(sample(text, 'docflow_queue_messages', PUBLIC_API_QUEUES.ragIndex)).toBe(1);
+      expect(sample(text, 'docflow_queue_dlq_messages', PUBLIC_API_QUEUES.ragIndex)).toBe(0);
+      expect(sample(text, 'docflow_queue_messages', PUBLIC_API_QUEUES.eventBus)).toBe(0);
+      expect(sample(text, 'docflow_queue_consumers', PUBLIC_API_QUEUES.eventBus)).toBe(0);
+      expect(sample(text, 'docflow_queue_dlq_messages', PUBLIC_API_QUEUES.eventBus)).toBe(1);
+      expect(sample(text, 'docflow_queue_messages', QUEUES.workflow)).toBeDefined();
     } finally {
       depths.stop();
     }

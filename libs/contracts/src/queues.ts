@@ -33,6 +33,17 @@ export const RESULTS_EXCHANGE = 'docflow.results';
  */
 export const RESULT_DELIVERED_TO_HEADER = 'x-docflow-delivered-to';
 
+/**
+ * The public API's own work queues: RAG indexing jobs, and the event bus's
+ * drive reads. Declared and consumed by the public API only; named here so
+ * the router can export their depths (docs/decisions.md, "Queue and
+ * dead-letter depths from the router").
+ */
+export const PUBLIC_API_QUEUES = {
+  ragIndex: 'rag_index_queue',
+  eventBus: 'event_bus_queue',
+} as const;
+
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /** Dead-letter queue of a work queue: where rejected and over-delivered messages go. */

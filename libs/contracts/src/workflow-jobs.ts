@@ -99,6 +99,17 @@ export function executionIdFromJobId(jobId: string): number | undefined {
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+/**
+ * Where the workflow processor keeps an execution's checkpoints and parked
+ * run (its tables `workflow_node_runs` and `workflow_wakeups`): its execution
+ * id when the job names one, otherwise the job id without a `_resume_<n>`
+ * suffix, so the first run and every resume of one execution share them. The
+ * public API reads it to delete them with an account (issue #18).
+ */
+export function executionKeyOf(jobId: string, executionId: number | undefined): string {
+  return executionId !== undefined ? `execution:${executionId}` : `job:${jobId.replace(/_resume_\d+$/, '')}`;
+}
+
 export function workflowJobId(executionId: number, resumeCount = 0): string {
   return resumeCount > 0 ? `wf_${executionId}_resume_${resumeCount}` : `wf_${executionId}`;
 }

@@ -1,11 +1,13 @@
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
+import { PUBLIC_API_QUEUES } from '@docflow/contracts';
 
 /**
  * The durable work queue of RAG indexing jobs. Only the public API publishes
- * and consumes it (the text and the chunks live in its tables), so the name
- * and message live here rather than in @docflow/contracts.
+ * and consumes it (the text and the chunks live in its tables), so the
+ * message lives here; the name is in @docflow/contracts for the router's
+ * queue depths.
  */
-export const RAG_INDEX_QUEUE = 'rag_index_queue';
+export const RAG_INDEX_QUEUE = PUBLIC_API_QUEUES.ragIndex;
 
 /** One indexing job: (re)build the chunks of a document. Validated by the broker at both ends. */
 export class RagIndexJobV1 {

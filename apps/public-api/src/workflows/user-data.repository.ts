@@ -1,4 +1,5 @@
-import { deleteUserRows, type PublicApiDatabase } from '../platform';
+import { executionKeyOf } from '@docflow/contracts';
+import { deleteUserRows, type PublicApiDatabase, type SqlRunner } from '../platform';
 
 type Row = Record<string, unknown>;
 
@@ -75,22 +76,32 @@ export class WorkflowsUserDataRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The router jobs of the user's executions (the router keeps no user id). */
+  /**
+   * The router jobs of the executions that go with the user: theirs, and
+   * other users' runs of their activities (removed with the activities by
+   * cascade). The router keeps no user id.
+   */
   async executionJobIds(userId: number): Promise<string[]> {
-    const rows = (await this.ds.query('SELECT DISTINCT job_id FROM workflow_executions WHERE user_id = $1 AND job_id IS NOT NULL', [userId])) as { job_id: string }[];
+    const rows = (await this.ds.query(`SELECT DISTINCT job_id FROM workflow_executions e WHERE ${GOING} AND job_id IS NOT NULL`, [userId])) as { job_id: string }[];
     return rows.map((r) => r.job_id);
   }
 
   /**
-   * Every row the user owns, children first, in one transaction: executions
-   * (their steps by cascade), webhooks, schedules, event logs, subscriptions,
-   * sources (their drive bookkeeping by cascade), document imports, the drive
-   * grant, then activities (other users' executions of them by cascade).
+   * Every row the user owns, children first, in one transaction: the workflow
+   * processor's checkpoints and parked runs of the executions that go (its
+   * own tables in the shared database, keyed by execution with no foreign
+   * key), executions (their steps by cascade), webhooks, schedules, event
+   * logs, subscriptions, sources (their drive bookkeeping by cascade),
+   * document imports, the drive grant, then activities (other users'
+   * executions of them by cascade).
    */
   async deleteAll(userId: number): Promise<Record<string, number>> {
     return this.ds.transaction(async (m) => {
       const del = (table: string, column?: string) => deleteUserRows(m, table, userId, column);
+      const keys = await processorKeys(m, userId);
       return {
+        nodeRuns: await deleteProcessorRows(m, 'workflow_node_runs', keys),
+        parkedRuns: await deleteProcessorRows(m, 'workflow_wakeups', keys),
         executions: await del('workflow_executions', 'user_id'),
         webhooks: await del('webhooks'),
         schedules: await del('workflow_schedules'),
@@ -103,4 +114,24 @@ export class WorkflowsUserDataRepository {
       };
     });
   }
+}
+
+/** The executions (alias `e`) that go with user $1: theirs, and any run of their activities. */
+const GOING = '(e.user_id = $1 OR e.activity_id IN (SELECT id FROM activities WHERE owner_id = $1))';
+
+/** The processor's keys of those executions: by execution id, and by job id for a job that named none (`executionKeyOf`). */
+async function processorKeys(m: SqlRunner, userId: number): Promise<string[]> {
+  const rows = (await m.query(`SELECT e.id, e.job_id FROM workflow_executions e WHERE ${GOING}`, [userId])) as { id: number; job_id: string | null }[];
+  return rows.flatMap((r) => [executionKeyOf('', r.id), ...(r.job_id === null ? [] : [executionKeyOf(r.job_id, undefined)])]);
+}
+
+/**
+ * Deletes the processor's rows of those keys; none when its table is not in
+ * this database (a public API run without the processor's migrations).
+ */
+async function deleteProcessorRows(m: SqlRunner, table: 'workflow_node_runs' | 'workflow_wakeups', keys: string[]): Promise<number> {
+  const [present] = (await m.query('SELECT to_regclass($1) IS NOT NULL AS present', [table])) as { present: boolean }[];
+  if (!present?.present || keys.length === 0) return 0;
+  const rows = (await m.query(`WITH gone AS (DELETE FROM ${table} WHERE execution_key = ANY($1::text[]) RETURNING 1) SELECT count(*)::int AS n FROM gone`, [keys])) as { n: number }[];
+  return rows[0]?.n ?? 0;
 }

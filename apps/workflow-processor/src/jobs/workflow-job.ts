@@ -1,4 +1,4 @@
-import { executionIdFromJobId, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
+import { executionIdFromJobId, executionKeyOf, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
 import { verifyJobUser } from '@docflow/internal-auth';
 import { errorMessage, validatePlain } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
@@ -47,16 +47,7 @@ export function priorNodesOf(completed: Record<string, unknown>, now = new Date(
 
 export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
 
-const RESUME_SUFFIX = /_resume_\d+$/;
-
-/**
- * Where an execution's checkpoints live: its execution id when known,
- * otherwise the job id without a `_resume_<n>` suffix, so the first run and
- * every resume of one execution share them.
- */
-export function executionKeyOf(jobId: string, executionId: number | undefined): string {
-  return executionId !== undefined ? `execution:${executionId}` : `job:${jobId.replace(RESUME_SUFFIX, '')}`;
-}
+export { executionKeyOf };
 
 function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;

@@ -2,7 +2,7 @@ import { silentLogger } from '@docflow/service-kit';
 import { DriveNotFoundError, DriveRetryableError } from '../drive-errors';
 import type { DriveFile } from '../drive-provider';
 import type { SettledFileEvent } from './drive-event';
-import { FileSettler } from './file-settler';
+import { EMPTY_FILE_QUIET_MS, FileSettler } from './file-settler';
 import { InMemorySettleStore } from './settle-store';
 
 function file(id: string, version: string, size = 100): DriveFile {
@@ -157,6 +157,56 @@ describe('FileSettler', () => {
     await Promise.all([h.settler.settleDue(), second.settleDue()]);
     expect(h.events).toHaveLength(1);
   });
+  describe('a zero-byte file (created, its content not written yet)', () => {
+    const T0 = Date.parse('2025-01-01T00:00:00Z');
+    const empty = (version: string, modifiedMs: number): DriveFile => ({ ...file('a.pdf', version, 0), modifiedTime: new Date(modifiedMs).toISOString() });
+
+    it('does not settle empty while its last write is recent: the content that lands later emits file_created, once, and no file_modified', async () => {
+      const h = harness();
+      await h.see(1, empty('v0', T0));
+      h.advance(5000);
+      expect((await h.settler.settleDue()).emitted).toEqual([]);
+      h.advance(1000);
+      await h.see(1, file('a.pdf', 'v1', 100));
+      h.advance(5000);
+      await h.settler.settleDue();
+      h.advance(EMPTY_FILE_QUIET_MS);
+      await h.settler.settleDue();
+      expect(h.events.map((e) => `${e.eventType}:${e.file.version}:${e.file.size}`)).toEqual(['file_created:v1:100']);
+    });
+
+    it('still emits a file that is really empty, once it has been unmodified for the quiet time', async () => {
+      const h = harness();
+      await h.see(1, empty('v0', T0));
+      h.advance(EMPTY_FILE_QUIET_MS - 1);
+      expect((await h.settler.settleDue()).emitted).toEqual([]);
+      h.advance(1);
+      expect((await h.settler.settleDue()).emitted.map((e) => [e.eventType, e.file.size])).toEqual([['file_created', 0]]);
+    });
+
+    it('settles an empty file last written long ago on the usual settle time, and one dated in the future at most the quiet time after it was seen', async () => {
+      const h = harness();
+      await h.see(1, empty('v0', T0 - 3_600_000));
+      h.advance(5000);
+      expect((await h.settler.settleDue()).emitted).toHaveLength(1);
+      await h.see(2, empty('v0', T0 + 86_400_000));
+      h.advance(EMPTY_FILE_QUIET_MS);
+      expect((await h.settler.settleDue()).emitted.map((e) => e.sourceId)).toEqual([2]);
+    });
+
+    it('applies when a reread finds the file emptied (truncated to be rewritten)', async () => {
+      const h = harness();
+      await h.see(1, file('a.pdf', 'v1', 100));
+      h.advance(5000);
+      h.drive.set('a.pdf', empty('v2', T0 + 5000));
+      expect(await h.settler.settleDue()).toMatchObject({ emitted: [], restarted: 1 });
+      h.advance(5000);
+      expect((await h.settler.settleDue()).emitted).toEqual([]);
+      h.advance(EMPTY_FILE_QUIET_MS - 5000);
+      expect((await h.settler.settleDue()).emitted.map((e) => [e.eventType, e.file.version])).toEqual([['file_created', 'v2']]);
+    });
+  });
+
   it('once started, runs a pass when an observed file becomes due, without waiting for the tick', async () => {
     const events: SettledFileEvent[] = [];
     const drive = new Map<string, DriveFile>([['a.pdf', file('a.pdf', 'v1')]]);

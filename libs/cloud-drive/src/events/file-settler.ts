@@ -8,6 +8,12 @@ import type { EmissionRecord, PendingFile, SettleStore } from './settle-store';
 /** `CLOUD_DRIVE_SETTLE_SECONDS` default (runtime contract). */
 export const DEFAULT_SETTLE_SECONDS = 5;
 
+/**
+ * How long a zero-byte file must have gone unwritten (by its modified time)
+ * before it settles, when the settle time is shorter; see `settleClockStart`.
+ */
+export const EMPTY_FILE_QUIET_MS = 10_000;
+
 export interface FileSettlerOptions {
   store: SettleStore;
   /** A file emits once its size and version have not changed for this long. */
@@ -94,7 +100,7 @@ export class FileSettler {
       const chunk = present.slice(i, i + OBSERVE_CHUNK);
       const observed = await this.options.store.observeMany(
         sourceId,
-        chunk.map((file) => ({ file, stableSince: now })),
+        chunk.map((file) => ({ file, stableSince: settleClockStart(file, now, this.options.settleMs) })),
       );
       for (const o of observed) if (o.stableSince) this.wakeUpAt(o.stableSince.getTime() + this.options.settleMs);
     }
@@ -213,7 +219,7 @@ export class FileSettler {
         return;
       }
       if (now.version !== pending.version || now.size !== pending.size) {
-        const at = this.clock();
+        const at = settleClockStart(now, this.clock(), this.options.settleMs);
         await store.observe(pending.sourceId, now, at);
         this.wakeUpAt(at.getTime() + this.options.settleMs);
         result.restarted += 1;
@@ -238,6 +244,26 @@ export class FileSettler {
     if (errors.length > 0) throw errors[0];
     return result;
   }
+}
+
+/**
+ * Where a sighting at `seenAt` starts a file's settle clock (it settles
+ * `settleMs` later if it does not change). A zero-byte file is most often
+ * one whose writer created it and has not written yet: under load the two
+ * can be seconds apart, and settling it then emitted an empty file_created
+ * followed by a file_modified. So an empty file is due only once it stayed
+ * empty for the settle time since it was seen AND its modified time is
+ * EMPTY_FILE_QUIET_MS (or the settle time, if longer) old; a truly empty
+ * file still emits, later. A modified time in the future (a client's own
+ * date) delays it by that quiet time at most. No window can be sure to
+ * outlast a stalled writer; this one is ten seconds beyond the write.
+ */
+export function settleClockStart(file: Pick<DriveFile, 'size' | 'modifiedTime'>, seenAt: Date, settleMs: number): Date {
+  if (file.size > 0) return seenAt;
+  const modified = Date.parse(file.modifiedTime);
+  if (!Number.isFinite(modified)) return seenAt;
+  const wait = Math.max(settleMs, EMPTY_FILE_QUIET_MS) - settleMs;
+  return new Date(Math.max(seenAt.getTime(), Math.min(modified, seenAt.getTime()) + wait));
 }
 
 /** Files of a change page observed in one store call at most. */

@@ -6,7 +6,7 @@ import { FakeRouter } from '../../test-support/fake-router';
 import type { DeletionView } from './account-deletions.service';
 import type { ExportView } from './data-exports.service';
 import type { ExportManifest } from './export-archive';
-import { seedUserData, userColumns } from './test-support/seed-user-data';
+import { createProcessorTables, processorRowsOf, seedProcessorRows, seedUserData, tablesWithoutUserLink, userColumns } from './test-support/seed-user-data';
 
 const ROUTER_KEY = 'gdpr-test-router-key-0123456789abcdef';
 const GRACE_SECONDS = 3600;
@@ -19,7 +19,20 @@ let router: FakeRouter;
 beforeAll(async () => {
   router = await FakeRouter.start(ROUTER_KEY);
   kit = await openDocumentsKit({ ROUTER_URL: router.url, ROUTER_API_KEY: ROUTER_KEY, ACCOUNT_DELETION_GRACE_SECONDS: String(GRACE_SECONDS) });
+  await createProcessorTables(kit.bed.database);
 });
+
+/**
+ * Tables the catalogue links to no user (no user column, no cascading foreign
+ * key to a table with one), each with how a user's rows there are reached.
+ */
+const UNLINKED_TABLES: Record<string, string> = {
+  public_api_migrations: 'no user data',
+  rate_limit_counters: 'counters that expire within their window (minutes); keys name ids or digests, never content',
+  users: 'the account itself, checked by id',
+  workflow_node_runs: "the processor's checkpoints, by execution key: seeded and checked below",
+  workflow_wakeups: "the processor's parked runs, by execution key: seeded and checked below",
+};
 
 afterAll(async () => {
   await kit?.close();
@@ -190,6 +203,13 @@ describe('account deletion (issue #18 item 2)', () => {
     const { bob, alice } = kit;
     const documentId = await uploadText(bob, 'bob-notes.txt', 'Bob’s private notes.');
     const seeded = await seedUserData(kit.bed.database, bob.id, documentId, 'bob');
+    // Alice's run of Bob's activity goes with the activity, and so do its processor rows.
+    const [aliceRun] = (await kit.bed.database.query(
+      `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, job_id) SELECT id, $2, 'running', workflow_definition, $3 FROM activities WHERE id = $1 RETURNING id`,
+      [seeded.activityId, alice.id, 'wf_alice_on_bob'],
+    )) as { id: number }[];
+    await seedProcessorRows(kit.bed.database, aliceRun!.id, 'wf_alice_on_bob', 'alice');
+    expect(await processorRowsOf(kit.bed.database, [seeded.executionId, aliceRun!.id], [seeded.jobId, 'wf_alice_on_bob'])).toEqual({ workflow_node_runs: 4, workflow_wakeups: 2 });
     expect(
       (
         await request(kit.app)
@@ -243,6 +263,9 @@ describe('account deletion (issue #18 item 2)', () => {
       if (n > 0) left.push(`${table}.${column}: ${n}`);
     }
     expect(left).toEqual([]);
+    // Every other table reaches a user through cascading foreign keys, or is listed with how it is reached.
+    expect(await tablesWithoutUserLink(kit.bed.database)).toEqual(Object.keys(UNLINKED_TABLES).sort());
+    expect(await processorRowsOf(kit.bed.database, [seeded.executionId, aliceRun!.id], [seeded.jobId, 'wf_alice_on_bob'])).toEqual({});
     expect(await kit.bed.database.query('SELECT id FROM users WHERE id = $1', [bob.id])).toEqual([]);
     const orphans = (await kit.bed.database.query(
       `SELECT (SELECT count(*) FROM agent_messages WHERE conversation_id = $1)::int AS messages,
@@ -254,7 +277,7 @@ describe('account deletion (issue #18 item 2)', () => {
     expect(orphans).toEqual([{ messages: 0, steps: 0, chunks: 0, links: 0 }]);
     const stored = await filesUnder(kit.storageDir);
     for (const { storage_key } of bobFiles) expect(stored).not.toContain(storage_key);
-    expect(router.purged).toEqual(expect.arrayContaining([seeded.jobId, seeded.classificationJobId]));
+    expect(router.purged).toEqual(expect.arrayContaining([seeded.jobId, 'wf_alice_on_bob', seeded.classificationJobId]));
     // Alice keeps hers.
     expect(((await kit.bed.database.query('SELECT count(*)::int AS n FROM documents WHERE owner_id = $1', [alice.id])) as { n: number }[])[0]!.n).toBe(aliceDocuments);
 
@@ -264,7 +287,7 @@ describe('account deletion (issue #18 item 2)', () => {
     const cascade = rows.filter((r) => r.action === 'service.cascade_delete');
     expect(cascade.map((r) => r.details.service)).toEqual(['workflows', 'agents', 'data_shield', 'rag', 'documents', 'identity']);
     expect(cascade.find((r) => r.details.service === 'documents')!.details.removed).toMatchObject({ documents: 1, storedFiles: 1, collections: 1, routerJobs: 0 });
-    expect(cascade.find((r) => r.details.service === 'workflows')!.details.removed).toMatchObject({ executions: 1, webhooks: 1, schedules: 1, sourcesStopped: 1, activities: 1 });
+    expect(cascade.find((r) => r.details.service === 'workflows')!.details.removed).toMatchObject({ nodeRuns: 4, parkedRuns: 2, executions: 1, webhooks: 1, schedules: 1, sourcesStopped: 1, activities: 1 });
     expect(cascade.find((r) => r.details.service === 'identity')!.details.removed).toMatchObject({ users: 1, credentials: 1, dataExports: 1 });
     // No personal data in what remains: ids and counts only.
     const remaining = JSON.stringify(rows.filter((r) => r.action.startsWith('gdpr.delete') || r.action === 'service.cascade_delete'));

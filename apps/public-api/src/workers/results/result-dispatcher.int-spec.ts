@@ -207,6 +207,63 @@ describe('a batch of results in one transaction', () => {
   });
 });
 
+describe('two processes applying batches with the same executions in opposite orders', () => {
+  /** Backends of this test's database waiting for a row lock. */
+  async function lockWaiters(): Promise<number> {
+    const rows = (await bed.database.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")) as { n: number }[];
+    return rows[0]!.n;
+  }
+
+  async function untilLockWaiters(n: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while ((await lockWaiters()) < n) {
+      if (Date.now() > deadline) throw new Error(`expected ${n} backends waiting for a lock, saw ${await lockWaiters()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('both commit (no deadlock), each result applied once', async () => {
+    const [a, b, x] = [await api.started(actors.alice), await api.started(actors.alice), await api.started(actors.alice)];
+    const msg = (id: number, status: 'processing' | 'completed', sequence: number): ResultMessage => ({
+      job_id: `wf_${id}`,
+      execution_id: id,
+      status,
+      sequence,
+      ...(status === 'completed' ? { outputs: { by: sequence } } : {}),
+    });
+    // Another transaction holds x, so the first batch stops on x having reached a (and, with one lock order, b);
+    // the second batch, in the opposite order, then waits for a. Without one order the first would hold a
+    // while the second held b, and each would then wait for the other.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const holder = withPgTransaction(bed.database, async (tx) => {
+      await tx.query('SELECT id FROM workflow_executions WHERE id = $1 FOR UPDATE', [x]);
+      locked();
+      await held;
+    });
+    await holding;
+    const first = dispatcher.applyBatch([msg(a, 'processing', 1), msg(x, 'processing', 1), msg(b, 'completed', 2)]);
+    await untilLockWaiters(1);
+    const second = dispatcher.applyBatch([msg(b, 'completed', 2), msg(a, 'completed', 2)]);
+    await untilLockWaiters(2);
+    release();
+    await holder;
+    const [one, two] = await Promise.all([first, second]);
+    const outcome = (o: DispatchOutcome) => (o.family === 'workflow' ? o.result.outcome : o.family);
+    // The completion of b is in both batches and applied once.
+    expect([...one, ...two].filter((o) => o.family === 'workflow' && o.result.outcome === 'applied' && o.result.executionId === b)).toHaveLength(1);
+    expect([one.map(outcome), two.map(outcome)]).toEqual([
+      ['applied', 'applied', 'applied'],
+      ['ignored', 'applied'],
+    ]);
+    expect(await execution(a)).toMatchObject({ status: 'completed', outputs: { by: 2 } });
+    expect(await execution(b)).toMatchObject({ status: 'completed', outputs: { by: 2 } });
+    expect(await execution(x)).toMatchObject({ status: 'running' });
+  });
+});
+
 async function execution(id: number): Promise<Record<string, unknown>> {
   const rows = (await bed.database.query('SELECT status, outputs FROM workflow_executions WHERE id = $1', [id])) as Record<string, unknown>[];
   return rows[0] ?? {};

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { channelTokenMatches, type DriveNotification, type DriveProvider, RENEW_BEFORE_MS, type SourceChangeReader, watchExpiry } from '@docflow/cloud-drive';
+import { PUBLIC_API_QUEUES } from '@docflow/contracts';
 import type { Broker } from '@docflow/messaging';
 import { errorMessage, type Logger } from '@docflow/service-kit';
 import type { EventSourceEntity } from './event-bus.entity';
@@ -9,9 +10,10 @@ import type { EventSourcesRepository } from './event-sources.repository';
 /**
  * Work queue of the event bus: "read this source's changes". Published by
  * the push receiver, by local watches and by the tick; consumed by every
- * public API process. Only the public API uses it, so it lives here.
+ * public API process. Only the public API uses it; the name is in
+ * @docflow/contracts for the router's queue depths.
  */
-export const EVENT_BUS_QUEUE = 'event_bus_queue';
+export const EVENT_BUS_QUEUE = PUBLIC_API_QUEUES.eventBus;
 
 export class DriveReadJobV1 {
   @IsIn([1])

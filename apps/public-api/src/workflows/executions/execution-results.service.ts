@@ -73,6 +73,8 @@ export class ExecutionResultsService {
       seen.set(prepared.update.executionId, round + 1);
       (rounds[round] ??= []).push({ index, msg, ...prepared });
     });
+    // Every execution of the batch is locked first, in id order: rounds alone would lock a later round's rows after an earlier one's.
+    await this.deps.repo.lockForResults(tx, rounds[0]?.map((r) => r.update.executionId) ?? []);
     for (const round of rounds) {
       const results = await this.deps.repo.applyResultsIn(
         tx,

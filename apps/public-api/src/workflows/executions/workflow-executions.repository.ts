@@ -393,6 +393,19 @@ export class WorkflowExecutionsRepository {
   }
 
   /**
+   * Locks the rows of these executions in id order inside `tx`, before a
+   * batch of results updates them: two processes applying batches with the
+   * same executions in other orders (or in other rounds) then queue on the
+   * first shared row instead of each holding one the other waits for
+   * (40P01). One statement; a batch of one execution needs none.
+   */
+  async lockForResults(tx: PgTransaction, executionIds: readonly number[]): Promise<void> {
+    const ids = [...new Set(executionIds)];
+    if (ids.length < 2) return;
+    await tx.query({ name: 'wfx_lock_results', text: 'SELECT id FROM workflow_executions WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', values: [ids] });
+  }
+
+  /**
    * Many results, at most one per execution, in one statement inside `tx`
    * (APPLY_RESULTS_SQL, guarded like `applyResult`), then one update of the
    * totals of the executions where an applied step had a cost. Answers the
@@ -423,7 +436,8 @@ export class WorkflowExecutionsRepository {
   /**
    * Fails every running execution whose lease expired: no progress for
    * `leaseSeconds`, or (with a deadline) 60 s past the deadline. One UPDATE,
-   * so replicas running it together fail each execution once.
+   * so replicas running it together fail each execution once; it locks the
+   * due rows in id order first, the order a results batch locks them in.
    */
   async reapExpired(leaseSeconds: number): Promise<{ id: number; idleSeconds: number }[]> {
     const rows = (await this.ds.query(
@@ -434,9 +448,12 @@ export class WorkflowExecutionsRepository {
           error_type = 'timeout',
           completed_at = now(),
           updated_at = now()
-        WHERE e.status = 'running'
-          AND (COALESCE(e.last_progress_at, e.started_at, e.created_at) < now() - make_interval(secs => $1)
-               OR (e.deadline_at IS NOT NULL AND e.deadline_at + interval '60 seconds' < now()))
+        FROM (SELECT id FROM workflow_executions
+               WHERE status = 'running'
+                 AND (COALESCE(last_progress_at, started_at, created_at) < now() - make_interval(secs => $1)
+                      OR (deadline_at IS NOT NULL AND deadline_at + interval '60 seconds' < now()))
+               ORDER BY id FOR UPDATE) AS due
+        WHERE e.id = due.id AND e.status = 'running'
         RETURNING e.id, floor(extract(epoch FROM now() - COALESCE(e.last_progress_at, e.started_at, e.created_at)))::int AS "idleSeconds"`,
       [leaseSeconds],
     )) as [{ id: number; idleSeconds: number }[], number];

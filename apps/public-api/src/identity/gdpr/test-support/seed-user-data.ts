@@ -86,6 +86,7 @@ export async function seedUserData(db: PublicApiDatabase, userId: number, docume
   await db.query("INSERT INTO data_shield_detectors (owner_id, kind, name, entity_type, pattern) VALUES ($1, 'pattern', $2, 'POLICY_NUMBER', 'PN-[0-9]{6}')", [userId, `${tag} policy`]);
   await db.query("INSERT INTO data_shield_packs (owner_id, pack) VALUES ($1, 'insurance')", [userId]);
   await db.query("INSERT INTO data_shield_subject_settings (kind, subject_id, owner_id) VALUES ('agent', $1, $2)", [agent.id, userId]);
+  await seedProcessorRows(db, execution.id, jobId, tag);
   return { documentId, activityId: activity.id, executionId: execution.id, jobId, classificationJobId, conversationId: conversation.id };
 }
 
@@ -96,4 +97,60 @@ export async function userColumns(db: PublicApiDatabase): Promise<{ table: strin
       WHERE table_schema = 'public' AND column_name IN ('user_id', 'owner_id', 'actor_user_id') ORDER BY table_name, column_name`,
   )) as { table: string; column: string }[];
   return rows;
+}
+
+/**
+ * The workflow processor's checkpoint and parked-run tables (its migrations
+ * 1766000000000 and 1764000000230, in the database both services share),
+ * with only the columns the public API's deletion and this test use: the
+ * public API's test database has none of the processor's tables otherwise.
+ */
+export async function createProcessorTables(db: PublicApiDatabase): Promise<void> {
+  await db.query(`CREATE TABLE IF NOT EXISTS workflow_node_runs (execution_key text NOT NULL, node_id text NOT NULL, output jsonb, PRIMARY KEY (execution_key, node_id))`);
+  await db.query(`CREATE TABLE IF NOT EXISTS workflow_wakeups (execution_key text PRIMARY KEY, job jsonb NOT NULL)`);
+}
+
+/** Processor rows of one execution (when its tables exist): checkpoints under both keys it may use, and a parked run. */
+export async function seedProcessorRows(db: PublicApiDatabase, executionId: number, jobId: string, tag: string): Promise<void> {
+  const [t] = (await db.query("SELECT to_regclass('workflow_node_runs') IS NOT NULL AS present")) as { present: boolean }[];
+  if (!t?.present) return;
+  const output = JSON.stringify({ text: `${tag} node output` });
+  await db.query(`INSERT INTO workflow_node_runs (execution_key, node_id, output) VALUES ($1, 'start', $3), ($2, 'start', $3)`, [`execution:${executionId}`, `job:${jobId}`, output]);
+  await db.query('INSERT INTO workflow_wakeups (execution_key, job) VALUES ($1, $2)', [`execution:${executionId}`, JSON.stringify({ job_id: jobId, payload: { inputs: { customer: `${tag} customer` } } })]);
+}
+
+/** The processor's rows of some executions, as `table: count` for the tables that hold any. */
+export async function processorRowsOf(db: PublicApiDatabase, executionIds: number[], jobIds: string[]): Promise<Record<string, number>> {
+  const keys = [...executionIds.map((id) => `execution:${id}`), ...jobIds.map((j) => `job:${j}`)];
+  const out: Record<string, number> = {};
+  for (const table of ['workflow_node_runs', 'workflow_wakeups']) {
+    const n = ((await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE execution_key = ANY($1::text[])`, [keys])) as { n: number }[])[0]!.n;
+    if (n > 0) out[table] = n;
+  }
+  return out;
+}
+
+/**
+ * Tables that neither name a user (userColumns) nor hang off a table that
+ * does through foreign keys that cascade, from the catalogue: a user's rows
+ * there would outlive the account unless a purge removes them by some other
+ * link, so the deletion test lists and checks each of them, and a new table
+ * of this kind fails it until it is.
+ */
+export async function tablesWithoutUserLink(db: PublicApiDatabase): Promise<string[]> {
+  const rows = (await db.query(
+    `WITH RECURSIVE linked(table_name) AS (
+       SELECT DISTINCT table_name::text FROM information_schema.columns
+        WHERE table_schema = 'public' AND column_name IN ('user_id', 'owner_id', 'actor_user_id')
+       UNION
+       SELECT child.relname::text FROM pg_constraint c
+         JOIN pg_class child ON child.oid = c.conrelid
+         JOIN pg_class parent ON parent.oid = c.confrelid
+         JOIN linked l ON l.table_name = parent.relname
+        WHERE c.contype = 'f' AND c.confdeltype = 'c')
+     SELECT table_name AS t FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN (SELECT table_name FROM linked)
+      ORDER BY 1`,
+  )) as { t: string }[];
+  return rows.map((r) => r.t);
 }
