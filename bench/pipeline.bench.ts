@@ -31,7 +31,8 @@
 //
 // Environment: BENCH_EXECUTIONS (2000), BENCH_CONCURRENCY (30), BENCH_POLL_SERIAL_MS (2), BENCH_SERIAL
 // (200), BENCH_USERS (3), BENCH_LOADED_POLL_MS (none: long poll), BENCH_CPU_PROFILE_DIR (every service writes a
-// .cpuprofile there when it stops, through bench/cpu-profiler.cjs).
+// .cpuprofile there when it stops, through bench/cpu-profiler.cjs), BENCH_NODE_REQUIRE (comma-separated modules every
+// service preloads besides, for diagnostics).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -201,7 +202,12 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
 async function main(): Promise<void> {
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const profile: Record<string, string> = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
+  // BENCH_NODE_REQUIRE: more modules every service preloads (a diagnostic, e.g. a statement counter).
+  const preloads = [...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : []), ...(process.env.BENCH_NODE_REQUIRE ?? '').split(',').filter(Boolean)];
+  const profile: Record<string, string> = {
+    ...(preloads.length ? { NODE_OPTIONS: preloads.map((p) => `--require ${p}`).join(' ') } : {}),
+    ...(profileDir ? { CPU_PROF_DIR: profileDir } : {}),
+  };
   const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn', ...profile } });
   try {
     const runners = await Promise.all(Array.from({ length: USERS }, (_, n) => runner(stack, n + 1)));

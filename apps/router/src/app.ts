@@ -23,6 +23,6 @@ export interface RouterAppDeps {
 export function createApp(deps: RouterAppDeps): express.Express {
   const service = new JobsService({ jobs: deps.jobs, broker: deps.broker, metrics: deps.routerMetrics, logger: deps.logger });
   return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', metricsToken: deps.metricsToken }, (app) => {
-    mountJobRoutes(app, service, deps.apiKey);
+    mountJobRoutes(app, service, deps.apiKey, deps.logger);
   });
 }

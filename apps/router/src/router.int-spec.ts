@@ -342,6 +342,79 @@ describe('router (HTTP + PostgreSQL + RabbitMQ)', () => {
     expect(counting.batches).toHaveLength(3);
   });
 
+  it('takes several jobs in one POST /api/v1/jobs/batch: per job what /api/v1/jobs answers, one INSERT, each message under its own correlation id', async () => {
+    const batch = (body: unknown, key = API_KEY) =>
+      request(app)
+        .post('/api/v1/jobs/batch')
+        .set('X-API-Key', key)
+        .send(body as object);
+    expect(await jobs.insertQueued({ jobId: 'bat_orphan', jobType: 'OCR', queue: QUEUES.extraction })).toBe(true);
+    expect(await createAppSubmitOf('bat_taken')).toBe(200);
+    await work.take('bat_taken');
+    await deliver(resultMessage({ job_id: 'bat_taken', status: 'completed' }));
+    const res = await batch({
+      jobs: [
+        { job_id: 'bat_1', job_type: 'OCR', payload: { documents: [1] }, correlation_id: 'corr-bat-1' },
+        { job_id: 'bat_2', job_type: 'task_based_workflow', payload: WF_PAYLOAD, correlation_id: 'corr-bat-2' },
+        { job_id: 'bat_1', job_type: 'OCR', payload: { documents: [] } },
+        { job_id: 'bat_taken', job_type: 'OCR', payload: { documents: [] } },
+        { job_id: 'bat_orphan', job_type: 'OCR', payload: { documents: [3] } },
+        { job_id: 'bat bad', job_type: 'fax', payload: 'nope' },
+        { job_id: 'bat_wf', job_type: 'task_based_workflow', payload: { inputs: {} } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const results = res.body.results as { job_id?: string; status: number; body: Record<string, unknown> }[];
+    expect(results.map((r) => [r.job_id, r.status])).toEqual([
+      ['bat_1', 200],
+      ['bat_2', 200],
+      ['bat_1', 409],
+      ['bat_taken', 409],
+      ['bat_orphan', 409],
+      ['bat bad', 400],
+      ['bat_wf', 400],
+    ]);
+    expect(results[0]!.body).toEqual({ job_id: 'bat_1', success: true, message: 'Job queued on extraction_queue' });
+    expect(results[2]!.body).toMatchObject({ error: 'conflict', message: 'Job bat_1 already exists' });
+    expect(results[5]!.body).toMatchObject({ error: 'validation_error' });
+    expect(results[6]!.body).toMatchObject({ error: 'missing_field', details: { missing: ['payload.workflow_definition'] } });
+    expect((await work.take('bat_1')).meta.correlationId).toBe('corr-bat-1');
+    expect((await work.take('bat_2')).meta).toMatchObject({ queue: 'workflow_queue', correlationId: 'corr-bat-2' });
+    // The retried still-queued job is published again, as by /api/v1/jobs; the finished one is not.
+    expect((await work.take('bat_orphan')).msg.payload).toEqual({ documents: [3] });
+    expect(work.count('bat_taken')).toBe(1);
+    expect((await status('bat_wf')).status).toBe(404);
+
+    // The body as a whole: not a list of 1 to 64 jobs is 400; the API key is required.
+    for (const body of [{}, { jobs: [] }, { jobs: Array.from({ length: 65 }, (_, i) => ({ job_id: `bat_many_${i}`, job_type: 'OCR', payload: {} })) }, [1]]) {
+      expect((await batch(body)).status).toBe(400);
+    }
+    expect((await batch({ jobs: [{ job_id: 'bat_key', job_type: 'OCR', payload: {} }] }, 'wrong-key')).status).toBe(401);
+    expect((await status('bat_key')).status).toBe(404);
+  });
+
+  it('answers 503 per job of a batch the broker does not take, and keeps none of their rows', async () => {
+    const failing: Pick<Broker, 'publish'> = {
+      publish: (queue, cls, message, opts) =>
+        opts?.messageId === 'batf_fail' ? Promise.reject(new BrokerUnavailableError('Message broker did not accept the message')) : broker.publish(queue, cls, message, opts),
+    };
+    const failingApp = createApp({ logger: silentLogger, metrics: new Metrics('router'), routerMetrics, health: [], jobs, broker: failing, apiKey: API_KEY });
+    const res = await request(failingApp)
+      .post('/api/v1/jobs/batch')
+      .set('X-API-Key', API_KEY)
+      .send({
+        jobs: [
+          { job_id: 'batf_ok', job_type: 'OCR', payload: {} },
+          { job_id: 'batf_fail', job_type: 'OCR', payload: {} },
+        ],
+      });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([200, 503]);
+    expect(res.body.results[1].body).toMatchObject({ error: 'broker_unavailable' });
+    await work.take('batf_ok');
+    expect(await jobs.findById('batf_fail')).toBeNull();
+  });
+
   it('records a result, relays it, and ignores a late processing message', async () => {
     expect((await submit({ job_id: 'wf_res', job_type: 'task_based_workflow', payload: WF_PAYLOAD })).status).toBe(200);
     const completed: ResultMessage = {

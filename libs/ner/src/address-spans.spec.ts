@@ -42,6 +42,7 @@ describe('alignAddressSpans', () => {
 
   it('splits a postcode from a one-line street with its number, not from a whole address', () => {
     expect(align('Drop off at 74678 Midtvollen 130 St.', (t) => [location(at(t, '74678'), at(t, 'St.') + 1)])).toEqual(['LOCATION:74678', 'LOCATION:Midtvollen 130']);
+    expect(align('Drop off at 8116 56 rue La Boétie St.', (t) => [location(at(t, '8116'), at(t, 'Boétie') + 1)])).toEqual(['LOCATION:8116', 'LOCATION:56 rue La Boétie']);
     expect(align('Send it to 17031 2202 Rissik St Apt. 050 Coalville', (t) => [location(at(t, '17031'), t.length)])).toEqual(['LOCATION:17031 2202 Rissik St Apt. 050 Coalville']);
     expect(align('Send it to 1987 74 Diakou Street\n Suite 680\n Kissousa', (t) => [location(at(t, '1987'), t.length)])).toEqual(['LOCATION:1987 74 Diakou Street\n Suite 680\n Kissousa']);
   });

@@ -28,8 +28,8 @@ const inList = (hits: readonly GazetteerHit[] | undefined, list: string) => !!hi
  *   house number, or it already has its street word: "Via Tasso 129 street",
  *   "90 Whitchurch Road street") is the sentence's word, not the address's;
  * - a postcode in front of a one-line street with its house number
- *   ("74678 Midtvollen 130", "13813 3784 Archwood Avenue") is a value of its
- *   own, so the two are two spans;
+ *   ("74678 Midtvollen 130", "13813 3784 Archwood Avenue", "8116 56 rue La
+ *   Boétie") is a value of its own, so the two are two spans;
  * - "the corner of A and B" is one place, the crossing, from "the corner".
  *
  * - "A and <street> <number>" ("Leon and Eyrarodda 66", "Fifth and Main
@@ -75,7 +75,8 @@ export function alignAddressSpans(tokens: readonly Token[], hits: readonly Gazet
         else if (/\p{L}/u.test(text(i))) word = true;
         if (isUnit(i)) unit = true;
       }
-      const endsAsStreet = DIGITS.test(text(to - 1)) || isStreet(to - 1);
+      // The street ends in its house number or its street word, or starts with its number and a street word ("56 rue La Boétie").
+      const endsAsStreet = DIGITS.test(text(to - 1)) || isStreet(to - 1) || (DIGITS.test(text(from + 1)) && isStreet(from + 2));
       if (oneLine && number && word && !unit && endsAsStreet) {
         out.push({ ...span, from, to: from + 1 });
         from += 1;

@@ -38,7 +38,7 @@ export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 /** Writes one error in the style of the service (on an express response or a bare node:http one). */
 export function sendError(res: ServerResponse, style: ErrorStyle, err: AppError): void {
   if (res.headersSent) return;
-  const body = style === 'public' ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } } : { error: err.code, message: err.message, details: err.details };
+  const body = errorBody(style, err);
   // RFC 9110 10.2.3: a 429 or 503 that knows when to come back says so in the header too.
   const retryAfter = err.details['retry_after'];
   if ((err.status === 429 || err.status === 503) && typeof retryAfter === 'number' && retryAfter > 0) res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
@@ -110,30 +110,37 @@ export function errorMiddleware(style: ErrorStyle, logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => respondWithError(res, style, logger, err, { method: req.method, path: req.path });
 }
 
+/** The body an error is answered with, in the style of the service (sendError writes it). */
+export function errorBody(style: ErrorStyle, err: AppError): Record<string, unknown> {
+  return style === 'public' ? { error: { status: err.status, name: err.name, message: err.message, details: err.details } } : { error: err.code, message: err.message, details: err.details };
+}
+
 /**
- * The answer to an error thrown while serving a request: an AppError (or a
- * body parser's error) as itself, a lost database as 503, anything else as
- * 500 with an error id that is logged with the stack and never sent.
+ * What an error thrown while serving a request is answered as: an AppError
+ * (or a body parser's error) as itself, a lost database as 503, anything else
+ * as 500 with an error id that is logged with the stack and never sent.
+ * Logs as respondWithError does; routes answering several outcomes in one
+ * response (the router's job batches) use it per outcome.
  */
-export function respondWithError(res: ServerResponse, style: ErrorStyle, logger: Logger, err: unknown, where: { method: string; path: string }): void {
+export function appErrorOf(logger: Logger, err: unknown, where: { method: string; path: string }): AppError {
   if (err instanceof AppError) {
     if (err.status >= 500) logger.warn('request failed', { status: err.status, error: err.message, path: where.path });
-    sendError(res, style, err);
-    return;
+    return err;
   }
   const parsed = fromParserError(err);
-  if (parsed) {
-    sendError(res, style, parsed);
-    return;
-  }
+  if (parsed) return parsed;
   if (isDatabaseConnectionError(err)) {
     logger.warn('request failed: database connection lost', { ...where, error: errorMessage(err) });
-    sendError(res, style, new ServiceUnavailableError('The database is unavailable; try again shortly', {}, 'database_unavailable'));
-    return;
+    return new ServiceUnavailableError('The database is unavailable; try again shortly', {}, 'database_unavailable');
   }
   const errorId = randomUUID();
   logger.error('unexpected error', { errorId, ...where, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
-  sendError(res, style, new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error'));
+  return new AppError(500, 'InternalServerError', 'An unexpected error occurred', { errorId }, 'internal_error');
+}
+
+/** The answer to an error thrown while serving a request (see appErrorOf). */
+export function respondWithError(res: ServerResponse, style: ErrorStyle, logger: Logger, err: unknown, where: { method: string; path: string }): void {
+  sendError(res, style, appErrorOf(logger, err, where));
 }
 
 const JSON_BODY_TYPES = ['application/json', 'application/*+json'];

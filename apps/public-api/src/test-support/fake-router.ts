@@ -33,7 +33,9 @@ export class FakeRouter {
   readonly purged: string[] = [];
   /** How many purge requests it answered. */
   purgeRequests = 0;
-  /** The X-Correlation-Id each job was submitted with. */
+  /** How many jobs each POST /api/v1/jobs/batch carried, in order. */
+  readonly batches: number[] = [];
+  /** The X-Correlation-Id each job was submitted with (in a batch: its `correlation_id`). */
   readonly correlationIds = new Map<string, string | undefined>();
   mode: FakeRouterMode = 'queue';
   private readonly stored = new Map<string, StoredJob>();
@@ -53,6 +55,10 @@ export class FakeRouter {
       .on(
         'POST /api/v1/jobs',
         keyed((hit) => router.submit(hit)),
+      )
+      .on(
+        'POST /api/v1/jobs/batch',
+        keyed((hit) => router.submitBatch(hit)),
       )
       .on(
         'POST /api/v1/jobs/purge',
@@ -75,14 +81,29 @@ export class FakeRouter {
   }
 
   private submit(hit: TargetHit): TargetReply {
-    const body = hit.json as Omit<ReceivedJob, 'apiKey'>;
+    return this.take(hit.json as Omit<ReceivedJob, 'apiKey'>, header(hit, 'x-api-key'), header(hit, 'x-correlation-id'));
+  }
+
+  /** POST /api/v1/jobs/batch: per job what POST /api/v1/jobs would answer; 503 as a whole in mode `broker_down`. */
+  private submitBatch(hit: TargetHit): TargetReply {
+    const jobs = (hit.json as { jobs: (Omit<ReceivedJob, 'apiKey'> & { correlation_id?: string })[] }).jobs;
+    if (this.mode === 'broker_down') return { status: 503, body: { error: 'unavailable', message: 'Database is not reachable', details: {} } };
+    this.batches.push(jobs.length);
+    const results = jobs.map(({ correlation_id, ...job }) => {
+      const reply = this.take(job, header(hit, 'x-api-key'), correlation_id);
+      return { job_id: job.job_id, status: reply.status ?? 200, body: reply.body };
+    });
+    return { body: { results } };
+  }
+
+  private take(body: Omit<ReceivedJob, 'apiKey'>, apiKey: string | undefined, correlationId: string | undefined): TargetReply {
     if (this.mode === 'broker_down') return { status: 503, body: { error: 'broker_unavailable', message: 'Message broker is not connected', details: {} } };
     if (this.mode === 'duplicate' || this.stored.has(body.job_id)) {
       return { status: 409, body: { error: 'conflict', message: `Job ${body.job_id} already exists`, details: { job_id: body.job_id } } };
     }
-    const job = { ...body, apiKey: header(hit, 'x-api-key') };
+    const job = { ...body, apiKey };
     this.jobs.push(job);
-    this.correlationIds.set(body.job_id, header(hit, 'x-correlation-id'));
+    this.correlationIds.set(body.job_id, correlationId);
     this.stored.set(body.job_id, { job, status: 'queued', result: null, error: null });
     return { status: 200, body: { job_id: body.job_id, success: true, message: `Job queued on ${queueForJobType(body.job_type)}` } };
   }

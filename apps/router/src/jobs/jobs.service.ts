@@ -2,7 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { JobAcceptedResponse, JobMessageV1, JobPurgeResponse, JobRequest, JobStatusResponse, QueueName, queueForJobType } from '@docflow/contracts';
 import type { Broker } from '@docflow/messaging';
 import { GroupCommit, GroupCommitOptions, ItemOutcome } from '@docflow/persistence';
-import { ConflictError, errorMessage, Logger, NotFoundError } from '@docflow/service-kit';
+import { ConflictError, currentContext, errorMessage, Logger, NotFoundError, runWithContext } from '@docflow/service-kit';
 import type { RouterMetrics } from '../metrics';
 import type { RouterJobsRepository } from './router-jobs.repository';
 
@@ -45,6 +45,27 @@ export class JobsService {
    * (503) propagates: a job is never acknowledged unless it is on its queue.
    */
   submit(req: JobRequest): Promise<JobAcceptedResponse> {
+    return this.submissions.submit(this.submission(req));
+  }
+
+  /**
+   * Jobs that came in one request (POST /api/v1/jobs/batch): registered as one
+   * batch of `submit` (one INSERT, confirms awaited together; SUBMIT_BATCH_MAX per
+   * INSERT), each with the outcome its own submission would have had, each
+   * message under its own correlation id when one is given. A database error
+   * fails the whole call, as it fails a grouped batch. The batch does not wait
+   * for the grouped submissions' flush in flight: a duplicate across the two is
+   * refused by the row's primary key all the same.
+   */
+  async submitBatch(items: { req: JobRequest; correlationId?: string }[]): Promise<ItemOutcome<JobAcceptedResponse>[]> {
+    const context = currentContext();
+    const submissions = items.map(({ req, correlationId }) => (correlationId ? runWithContext({ ...context, correlationId }, () => this.submission(req)) : this.submission(req)));
+    const outcomes: ItemOutcome<JobAcceptedResponse>[] = [];
+    for (let i = 0; i < submissions.length; i += SUBMIT_BATCH_MAX) outcomes.push(...(await this.register(submissions.slice(i, i + SUBMIT_BATCH_MAX))));
+    return outcomes;
+  }
+
+  private submission(req: JobRequest): Submission {
     const queue = queueForJobType(req.job_type);
     const message: JobMessageV1 = {
       version: 1,
@@ -55,7 +76,7 @@ export class JobsService {
     };
     // Bound here so that the publish carries this request's correlation id and trace, whichever request's flush sends it.
     const publish = AsyncResource.bind(() => this.deps.broker.publish(queue, JobMessageV1, message, { messageId: req.job_id }));
-    return this.submissions.submit({ req, queue, publish });
+    return { req, queue, publish };
   }
 
   /** One batch: one multi-row INSERT, the inserted jobs' publishes awaited together, failed ones removed in one DELETE. */

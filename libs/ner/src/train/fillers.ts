@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import type { GazetteerLists } from '../gazetteer';
 import type { NerEntityType } from '../types';
 import { latin, pickLocale, type Locale } from './locales';
-import { KNOWN_ORGS, OCCUPATION_HEADS, OCCUPATIONS, ORG_SUFFIXES, REGIONS } from './lexicon';
+import { KNOWN_ORGS, OCCUPATION_HEADS, OCCUPATIONS, ORG_SUFFIXES, PLAIN_ACRONYMS, REGIONS } from './lexicon';
 import type { Rng } from './rng';
 
 /**
@@ -39,11 +39,16 @@ export function weighted<T>(rng: Rng, options: readonly (readonly [number, T])[]
   return options[options.length - 1]![1];
 }
 
-/** A value from a random locale, in Latin script (English when the locale has none). */
-function localized(ctx: FillContext, get: (f: Faker) => string, locale = pickLocale(ctx.rng, ctx.locales)): string {
+/**
+ * A value from a random locale, in Latin script (English when the locale has none).
+ * `native`: the chance that a Cyrillic or Greek value keeps its own script, as
+ * place names do in addresses written for those countries.
+ */
+function localized(ctx: FillContext, get: (f: Faker) => string, locale = pickLocale(ctx.rng, ctx.locales), native = 0): string {
   let v: string | undefined;
   try {
-    v = latin(locale, get(locale.faker));
+    const value = get(locale.faker);
+    v = locale.translit && native > 0 && ctx.rng.chance(native) ? value : latin(locale, value);
   } catch {
     v = undefined; // faker throws for data a locale does not apply (no postcodes in some countries)
   }
@@ -151,7 +156,7 @@ export function casing(ctx: FillContext, text: string): string {
 
 export function city(ctx: FillContext): string {
   if (ctx.rng.chance(0.45)) return ctx.rng.pick(ctx.gazetteers['city']!);
-  return localized(ctx, (f) => f.location.city());
+  return localized(ctx, (f) => f.location.city(), undefined, 0.25);
 }
 
 export function country(ctx: FillContext): string {
@@ -171,7 +176,7 @@ export function state(ctx: FillContext): string {
 }
 
 export function street(ctx: FillContext): string {
-  const text = localized(ctx, (f) => (ctx.rng.chance(0.85) ? f.location.streetAddress(false) : f.location.street()));
+  const text = localized(ctx, (f) => (ctx.rng.chance(0.85) ? f.location.streetAddress(false) : f.location.street()), undefined, 0.2);
   return ctx.rng.chance(0.15) ? text.replace(/^(\d+) /, '$1, ') : text;
 }
 
@@ -519,6 +524,20 @@ export const FILLERS: Record<string, Filler> = {
   NOUN: (c) => plain(c.en.word.noun()),
   ADJ: (c) => plain(c.en.word.adjective()),
   VERB: (c) => plain(c.en.word.verb()),
+  // A capitalised everyday word, as a sentence or a heading starts: no name for all its capital.
+  CAPWORD: (c) =>
+    plain(
+      cap(
+        weighted<() => string>(c.rng, [
+          [3, () => c.en.word.adjective()],
+          [2, () => c.en.word.adverb()],
+          [2, () => c.en.word.verb()],
+          [2, () => c.en.word.noun()],
+          [2, () => c.rng.pick(c.gazetteers['common']!)],
+        ])(),
+      ),
+    ),
+  ACRO: (c) => plain(c.rng.pick(PLAIN_ACRONYMS)),
   // A language named like a people (Polish, Greek) is an NRP, as the adjective always is; others are not.
   LANG: (c) => {
     const lang = c.rng.pick([

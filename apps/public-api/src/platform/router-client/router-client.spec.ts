@@ -65,6 +65,57 @@ describe('RouterClient', () => {
     await expect(down.purgeJobs(['wf_purge_1'])).rejects.toBeInstanceOf(RouterUnavailableError);
   });
 
+  it('sends submissions of one turn as one POST /api/v1/jobs/batch, each with its own outcome and correlation id, and one alone as before', async () => {
+    const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
+    const batchesBefore = router.batches.length;
+    await expect(runWithContext({ correlationId: 'corr-alone' }, () => client.submitWorkflowJob({ jobId: 'wf_alone', payload }))).resolves.toBe('queued');
+    expect(router.batches.length).toBe(batchesBefore);
+    const ids = ['wf_b1', 'wf_b2', 'wf_3', 'wf_b3'];
+    const outcomes = await Promise.all(ids.map((jobId) => runWithContext({ correlationId: `corr-${jobId}` }, () => client.submitWorkflowJob({ jobId, payload }))));
+    // wf_3 is held already (the first test): a duplicate to its own caller only.
+    expect(outcomes).toEqual(['queued', 'queued', 'duplicate', 'queued']);
+    expect(router.batches.slice(batchesBefore)).toEqual([4]);
+    for (const id of ['wf_b1', 'wf_b2', 'wf_b3']) {
+      expect(router.job(id)).toEqual({ job_id: id, job_type: 'task_based_workflow', payload, apiKey: KEY });
+      expect(router.correlationIds.get(id)).toBe(`corr-${id}`);
+    }
+    expect(router.correlationIds.get('wf_alone')).toBe('corr-alone');
+    client.close();
+  });
+
+  it('fails every job of a batch the router refuses as a whole, and sends the jobs one by one to a router without the batch route', async () => {
+    const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
+    router.mode = 'broker_down';
+    try {
+      const refused = await Promise.allSettled(['wf_c1', 'wf_c2'].map((jobId) => client.submitWorkflowJob({ jobId, payload })));
+      expect(refused.map((r) => (r.status === 'rejected' ? (r.reason as RouterUnavailableError).routerStatus : r.value))).toEqual([503, 503]);
+    } finally {
+      router.mode = 'queue';
+    }
+    expect(router.job('wf_c1')).toBeUndefined();
+    client.close();
+
+    const seen: string[] = [];
+    const older = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/v1/jobs/batch') {
+        res.statusCode = 404;
+        res.end('{"error":"not_found"}');
+      } else res.end('{"success":true}');
+    });
+    await new Promise<void>((r) => older.listen(0, '127.0.0.1', r));
+    try {
+      const old = new RouterClient({ baseUrl: `http://127.0.0.1:${(older.address() as AddressInfo).port}`, apiKey: KEY, logger: recordingLogger() });
+      await expect(Promise.all(['wf_d1', 'wf_d2'].map((jobId) => old.submitWorkflowJob({ jobId, payload })))).resolves.toEqual(['queued', 'queued']);
+      expect(seen).toEqual(['/api/v1/jobs/batch', '/api/v1/jobs', '/api/v1/jobs']);
+      old.close();
+    } finally {
+      older.closeAllConnections();
+      await new Promise((r) => older.close(r));
+    }
+  });
+
   it('refuses to send a job id the router would reject', async () => {
     const client = new RouterClient({ baseUrl: router.url, apiKey: KEY, logger: recordingLogger() });
     await expect(client.submitWorkflowJob({ jobId: 'wf 7/../', payload })).rejects.toThrow(/invalid job request/);

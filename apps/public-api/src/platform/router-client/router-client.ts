@@ -1,6 +1,7 @@
 import { JOB_ID_PATTERN, JOB_PURGE_MAX, JOB_TYPES, JobPurgeRequest, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
-import { errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
+import { AsyncResource } from 'node:async_hooks';
+import { currentCorrelationId, errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
 export interface RouterClientOptions {
   /** `{router_url}`, e.g. http://127.0.0.1:8010 (ROUTER_URL). */
@@ -8,8 +9,22 @@ export interface RouterClientOptions {
   /** Sent as `X-API-Key` (ROUTER_API_KEY). */
   apiKey: string;
   logger: Logger;
-  /** How long one submission may take. Default 10000. */
+  /** How long one submission (or one batch of them) may take. Default 10000. */
   timeoutMs?: number;
+  /** Most jobs in one POST /api/v1/jobs/batch. Default ROUTER_BATCH_MAX. */
+  batchMax?: number;
+}
+
+/** Jobs per POST /api/v1/jobs/batch at most (the router takes up to 64 and registers them in one INSERT). */
+export const ROUTER_BATCH_MAX = 32;
+
+/** A submission waiting for its request: the job, its caller's correlation id, and its own request bound to its caller's context. */
+interface PendingSubmission {
+  submission: JobSubmission;
+  correlationId: string | undefined;
+  alone(): Promise<SubmitOutcome>;
+  resolve(outcome: SubmitOutcome): void;
+  reject(error: unknown): void;
 }
 
 export interface WorkflowJobSubmission {
@@ -44,11 +59,16 @@ export class RouterUnavailableError extends ServiceUnavailableError {
 /** The public API's client of the router's job API (spec 4.16). */
 export class RouterClient {
   private readonly http: InternalHttpClient;
+  private readonly batchMax: number;
+  private queue: PendingSubmission[] = [];
+  private sending = false;
+  private scheduled = false;
 
   constructor(private readonly options: RouterClientOptions) {
     // Every execution start goes through here: libs/internal-http's kept-alive node:http sockets, and a request
     // reset before any answer sent once more (safe: the router refuses a job id twice, and a duplicate counts as queued).
     this.http = new InternalHttpClient({ service: 'router', baseUrl: options.baseUrl, auth: { kind: 'api-key', key: options.apiKey }, timeoutMs: options.timeoutMs ?? 10000 });
+    this.batchMax = options.batchMax ?? ROUTER_BATCH_MAX;
   }
 
   /** Closes kept-alive sockets. */
@@ -61,20 +81,58 @@ export class RouterClient {
     return this.submitJob({ jobId: submission.jobId, jobType: 'task_based_workflow', payload: submission.payload as unknown as Record<string, unknown> });
   }
 
-  /** Submits a job of any type (classification, document_extraction, OCR, ...). Throws RouterUnavailableError unless the router has the job afterwards. */
-  async submitJob(submission: JobSubmission): Promise<SubmitOutcome> {
-    const body = {
-      job_id: submission.jobId,
-      job_type: submission.jobType,
-      payload: submission.payload,
-    };
+  /**
+   * Submits a job of any type (classification, document_extraction, OCR, ...). Throws RouterUnavailableError unless the router has the job afterwards.
+   *
+   * Submissions are grouped (docs/decisions.md, "Router job submissions in batches"): those made in the same turn
+   * of the event loop, or while a request to the router is in flight, go together in one POST /api/v1/jobs/batch
+   * (the router registers them in one INSERT and awaits their confirms together); a submission alone is sent
+   * to POST /api/v1/jobs as before. Each caller gets its own job's outcome, with the meaning it had alone.
+   */
+  submitJob(submission: JobSubmission): Promise<SubmitOutcome> {
     // A job id or type the router would refuse is our bug, caught before sending. The payload is not
     // validated again here: the router checks it with the JobRequest contract, and the workflow
     // definition inside was validated once, where the execution stored it (docs/decisions.md,
     // "Workflow definitions: validated where stored"); a class-validator pass here deep-copied it on every start.
     if (submission.jobId.length === 0 || submission.jobId.length > 200 || !JOB_ID_PATTERN.test(submission.jobId) || !JOB_TYPES.includes(submission.jobType)) {
-      throw new Error(`invalid job request ${submission.jobId}: job_id must be 1 to 200 letters, digits or . _ : -, job_type one of ${JOB_TYPES.join(', ')}`);
+      return Promise.reject(new Error(`invalid job request ${submission.jobId}: job_id must be 1 to 200 letters, digits or . _ : -, job_type one of ${JOB_TYPES.join(', ')}`));
     }
+    return new Promise<SubmitOutcome>((resolve, reject) => {
+      // Bound here so that a submission sent alone carries its own caller's correlation id and trace, whoever sends it.
+      const alone = AsyncResource.bind(() => this.submitAlone(submission));
+      this.queue.push({ submission, correlationId: currentCorrelationId(), alone, resolve, reject });
+      if (this.sending || this.scheduled) return;
+      // The submissions of this turn (a group of starts committed together resolves at once) join the first.
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.drain();
+      });
+    });
+  }
+
+  /** Sends what is queued, one request at a time, until nothing is. */
+  private async drain(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.batchMax);
+        if (batch.length === 1) {
+          const [only] = batch as [PendingSubmission];
+          await only.alone().then(only.resolve, only.reject);
+        } else {
+          await this.submitBatch(batch);
+        }
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** One job, POST /api/v1/jobs. */
+  private async submitAlone(submission: JobSubmission): Promise<SubmitOutcome> {
+    const body = { job_id: submission.jobId, job_type: submission.jobType, payload: submission.payload };
     let response: InternalResponse;
     try {
       response = await this.http.request({ method: 'POST', path: '/api/v1/jobs', json: body });
@@ -82,16 +140,66 @@ export class RouterClient {
       this.options.logger.warn('router unreachable', { jobId: submission.jobId, error: errorMessage(err) });
       throw new RouterUnavailableError('The job router is unavailable; retry later');
     }
-    if (response.status === 200 || response.status === 201) return 'queued';
-    if (response.status === 409) {
-      this.options.logger.info('router already holds this job', { jobId: submission.jobId });
+    return this.outcomeOf(submission.jobId, response.status, response.body);
+  }
+
+  /**
+   * Several jobs, POST /api/v1/jobs/batch: each settled with the outcome of its own job. When the router cannot
+   * be reached or answers the batch with an error, every job of it gets RouterUnavailableError (the router
+   * registers a batch in one transaction: a database error takes none of them); a router without the batch
+   * route (404, during a rolling upgrade) gets the jobs one by one.
+   */
+  private async submitBatch(batch: PendingSubmission[]): Promise<void> {
+    const jobs = batch.map(({ submission, correlationId }) => ({
+      job_id: submission.jobId,
+      job_type: submission.jobType,
+      payload: submission.payload,
+      ...(correlationId ? { correlation_id: correlationId } : {}),
+    }));
+    let response: InternalResponse;
+    try {
+      response = await this.http.request({ method: 'POST', path: '/api/v1/jobs/batch', json: { jobs } });
+    } catch (err) {
+      this.options.logger.warn('router unreachable', { jobIds: jobs.map((j) => j.job_id), error: errorMessage(err) });
+      const error = new RouterUnavailableError('The job router is unavailable; retry later');
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    if (response.status === 404) {
+      await Promise.all(batch.map((p) => p.alone().then(p.resolve, p.reject)));
+      return;
+    }
+    const results = response.status === 200 && response.body && typeof response.body === 'object' ? (response.body as { results?: unknown }).results : undefined;
+    if (!Array.isArray(results) || results.length !== batch.length) {
+      this.options.logger.warn('router refused a job batch', { jobIds: jobs.map((j) => j.job_id), status: response.status, body: bodyText(response.body, 300) });
+      const error = this.unavailable(response.status === 200 ? 502 : response.status);
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const result = results[i] as { job_id?: unknown; status?: unknown; body?: unknown } | null;
+      const status = result && result.job_id === p.submission.jobId && typeof result.status === 'number' ? result.status : 502;
+      try {
+        p.resolve(this.outcomeOf(p.submission.jobId, status, result?.body));
+      } catch (err) {
+        p.reject(err);
+      }
+    });
+  }
+
+  /** 200/201: queued; 409: the router already holds the job; anything else: RouterUnavailableError. */
+  private outcomeOf(jobId: string, status: number, body: unknown): SubmitOutcome {
+    if (status === 200 || status === 201) return 'queued';
+    if (status === 409) {
+      this.options.logger.info('router already holds this job', { jobId });
       return 'duplicate';
     }
-    this.options.logger.warn('router refused the job', { jobId: submission.jobId, status: response.status, body: bodyText(response.body, 300) });
-    throw new RouterUnavailableError(
-      response.status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${response.status})`,
-      response.status,
-    );
+    this.options.logger.warn('router refused the job', { jobId, status, body: bodyText(body, 300) });
+    throw this.unavailable(status);
+  }
+
+  private unavailable(status: number): RouterUnavailableError {
+    return new RouterUnavailableError(status === 503 ? 'The job router cannot queue jobs right now; retry later' : `The job router refused the job (status ${status})`, status);
   }
 
   /**

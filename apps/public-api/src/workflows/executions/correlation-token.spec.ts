@@ -1,3 +1,4 @@
+import jwt from 'jsonwebtoken';
 import { correlationTokenMatches, CorrelationTokenSealer, hashCorrelationToken } from './correlation-token';
 import { looksLikePollingToken, signPollingToken, verifyPollingToken } from './polling-token';
 
@@ -32,5 +33,17 @@ describe('polling tokens', () => {
     expect(verifyPollingToken(token, 'other-secret-0123456789')).toBeUndefined();
     expect(verifyPollingToken(signPollingToken({ executionId: 9, userId: 3 }, 'jwt-secret-0123456789', -10), 'jwt-secret-0123456789')).toBeUndefined();
     expect(looksLikePollingToken('not.a.jwt')).toBe(false);
+  });
+
+  it('peek the same answer for a token asked again (remembered per exact string), and tell a token that differs by one character apart', () => {
+    const polling = signPollingToken({ executionId: 10, userId: 3 }, 'jwt-secret-0123456789');
+    const access = jwt.sign({ sub: '3' }, 'jwt-secret-0123456789', { issuer: 'docflow' });
+    for (let i = 0; i < 3; i++) {
+      expect(looksLikePollingToken(polling)).toBe(true);
+      expect(looksLikePollingToken(access)).toBe(false);
+    }
+    // The same claims under another signature is another string: peeked on its own (and verified in full by its check).
+    expect(looksLikePollingToken(`${polling.slice(0, -1)}${polling.endsWith('A') ? 'B' : 'A'}`)).toBe(true);
+    expect(looksLikePollingToken(`x${'a'.repeat(3000)}.b.c`)).toBe(false);
   });
 });

@@ -40,8 +40,27 @@ export function verifyPollingToken(token: string, secret: string): PollingGrant 
   }
 }
 
-/** Whether a bearer token claims to be a polling token (unverified peek, to pick the right check). */
+/** Tokens peeked at most (then the oldest is forgotten): a peek is a pure function of the token string. */
+const PEEK_CACHE_MAX = 10_000;
+const PEEK_TOKEN_MAX = 2048;
+const peeked = new Map<string, boolean>();
+
+/**
+ * Whether a bearer token claims to be a polling token (unverified peek, to
+ * pick the right check). Every status read asks this of its token, and a
+ * client sends the same token again and again, so the answer is remembered
+ * per exact token string (it depends on nothing else; nothing is trusted
+ * from it, the chosen check verifies the token in full).
+ */
 export function looksLikePollingToken(token: string): boolean {
+  const known = peeked.get(token);
+  if (known !== undefined) return known;
   const decoded = jwt.decode(token);
-  return typeof decoded === 'object' && decoded !== null && decoded.iss === POLLING_TOKEN_ISSUER;
+  const polling = typeof decoded === 'object' && decoded !== null && decoded.iss === POLLING_TOKEN_ISSUER;
+  // Bounded memory whatever clients send: at most PEEK_CACHE_MAX tokens of at most PEEK_TOKEN_MAX characters.
+  if (token.length <= PEEK_TOKEN_MAX) {
+    if (peeked.size >= PEEK_CACHE_MAX) peeked.delete(peeked.keys().next().value as string);
+    peeked.set(token, polling);
+  }
+  return polling;
 }
