@@ -238,6 +238,16 @@ export class WorkflowExecutionsService {
     return this.startCreated(user, created.id, undefined, trigger === 'webhook' ? this.deps.maxRunningPerUserForWebhooks : this.deps.maxRunningPerUser);
   }
 
+  /**
+   * Starts an execution a webhook trigger accepted before starting it (queued, `start_pending`;
+   * docs/decisions.md, "Webhook triggers accepted before their start"), under the webhook running
+   * cap. Unlike createAndStart, a refusal leaves the record as it is: the caller decides whether to
+   * try again (router down, cap) or to mark it failed (`failUnstarted`).
+   */
+  async startAccepted(user: Caller, id: number): Promise<StartResponse> {
+    return this.start(user, id, {}, undefined, this.deps.maxRunningPerUserForWebhooks);
+  }
+
   private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
     try {
       return await this.start(user, id, {}, retryOf, maxRunning);
