@@ -255,10 +255,7 @@ describe('QuotasRepository with concurrent callers (grouped statements)', () => 
     const reads = await Promise.all([repo.overrides(free.id), repo.overrides(capped.id), repo.overrides(free.id)]);
     expect(reads.map((o) => o.executionsMonthly)).toEqual([null, 3, null]);
     const period = '2031-05-01';
-    const takes = await Promise.all([
-      ...Array.from({ length: 5 }, () => repo.takeExecution(free.id, period, null)),
-      ...Array.from({ length: 5 }, () => repo.takeExecution(capped.id, period, 3)),
-    ]);
+    const takes = await Promise.all([...Array.from({ length: 5 }, () => repo.takeExecution(free.id, period, null)), ...Array.from({ length: 5 }, () => repo.takeExecution(capped.id, period, 3))]);
     expect(takes.slice(0, 5).every((n) => typeof n === 'number')).toBe(true);
     expect(takes.slice(5).filter((n) => n === null)).toHaveLength(2);
     expect((await repo.usage(free.id, period)).executions).toBe(5);

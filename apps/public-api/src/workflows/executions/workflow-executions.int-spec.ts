@@ -49,10 +49,10 @@ afterAll(async () => {
   await bed?.close();
 });
 
-describe('createMany (the event bus\'s batches)', () => {
+describe("createMany (the event bus's batches)", () => {
   const caller = (a: { id: number }) => ({ id: a.id, role: 'user' as const });
 
-  it('creates the accepted executions in one transaction with the caller\'s record, and answers each refusal alone', async () => {
+  it("creates the accepted executions in one transaction with the caller's record, and answers each refusal alone", async () => {
     const activityId = await api.createActivity(actors.alice);
     const recorded: { index: number; id: number }[] = [];
     const outcomes = await services.executions.createMany(
@@ -84,7 +84,7 @@ describe('createMany (the event bus\'s batches)', () => {
     expect(started.status).toBe(200);
   });
 
-  it('keeps nothing when the caller\'s record fails', async () => {
+  it("keeps nothing when the caller's record fails", async () => {
     const activityId = await api.createActivity(actors.alice);
     const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
     await expect(

@@ -206,7 +206,11 @@ export class WorkflowExecutionsService {
     if (accepted.length > 0) {
       const created = await this.deps.repo.createManyWith(
         accepted.map((a) => a.row),
-        (tx, ids) => record(tx, ids.map((id, k) => ({ index: accepted[k]!.index, id }))),
+        (tx, ids) =>
+          record(
+            tx,
+            ids.map((id, k) => ({ index: accepted[k]!.index, id })),
+          ),
       );
       created.forEach((id, k) => {
         const { index, row } = accepted[k]!;
