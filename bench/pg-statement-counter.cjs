@@ -5,7 +5,16 @@
 const fs = require('node:fs');
 const file = process.env.PG_STATEMENT_COUNT_FILE;
 if (file) {
-  const { Client } = require('pg');
+  // The pg of the process's own checkout (BENCH_API_ROOT may run another one's build), else this file's
+  // (a worker thread preloads this too, with the main script's arguments or none).
+  const main = process.argv[1] ? require('node:path').dirname(process.argv[1]) : process.cwd();
+  let pgPath;
+  try {
+    pgPath = require.resolve('pg', { paths: [main] });
+  } catch {
+    pgPath = require.resolve('pg');
+  }
+  const { Client } = require(pgPath);
   const query = Client.prototype.query;
   let count = 0;
   const byText = new Map();

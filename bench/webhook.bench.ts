@@ -10,14 +10,18 @@
 // until every accepted trigger's execution has completed and checks that
 // there is one execution per accepted trigger (plus at most one per
 // connection: requests in flight when autocannon stops are not counted). Target: ≥ 1,000
-// accepted triggers/s with p99 ≤ 50 ms.
+// accepted triggers/s with p99 ≤ 50 ms. Also reports the public API's CPU
+// milliseconds per accepted trigger during the measured run (its processes'
+// process_cpu_seconds_total); BENCH_CPU_PROFILE_DIR=<dir> writes a
+// .cpuprofile per service there (bench/cpu-profiler.cjs).
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { Stack } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, WorkflowApi } from '../e2e/support/workflow-api';
-import { report } from './support';
+import { report, serviceCpuSeconds } from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -30,9 +34,12 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
 }
 
 async function main(): Promise<void> {
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profile: Record<string, string> = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
   const stack = await Stack.start({
     portOffset: 700,
-    env: { LOG_LEVEL: 'warn', WEBHOOK_TRIGGERS_PER_MINUTE: '1000000', WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER: '1000' },
+    env: { LOG_LEVEL: 'warn', WEBHOOK_TRIGGERS_PER_MINUTE: '1000000', WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER: process.env.BENCH_WEBHOOK_MAX_RUNNING ?? '1000000', ...profile },
   });
   const db = new Client({ connectionString: stack.env['DATABASE_URL'] });
   try {
@@ -59,7 +66,9 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 3000)); // the warm-up's last requests land
     await db.connect();
     const before = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_executions')).rows[0]!.n);
+    const cpu0 = await serviceCpuSeconds(stack.url('public-api'));
     const result = await run({ ...options, duration: SECONDS });
+    const apiCpu = (await serviceCpuSeconds(stack.url('public-api'))) - cpu0;
     const codes: Record<string, number> = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
     const accepted = Object.entries(codes)
       .filter(([code]) => code.startsWith('2'))
@@ -92,6 +101,7 @@ async function main(): Promise<void> {
           'p99 ms': result.latency.p99,
           'max ms': result.latency.max,
           'non-2xx': result.non2xx,
+          'public-api CPU ms/accepted': accepted > 0 ? +((apiCpu * 1000) / accepted).toFixed(2) : 0,
           errors: result.errors + result.timeouts,
           target: '≥ 1000/s, p99 ≤ 50 ms',
         },

@@ -3,14 +3,7 @@ import type { Broker } from '@docflow/messaging';
 import { errorMessage, type Logger, type Metrics } from '@docflow/service-kit';
 
 /** The work queues whose depth, and whose dead-letter queue's depth, the router exports: every work queue of Docflow. */
-export const WATCHED_QUEUES: readonly string[] = [
-  QUEUES.workflow,
-  QUEUES.extraction,
-  QUEUES.results,
-  RELAY_QUEUES.publicApiResults,
-  PUBLIC_API_QUEUES.ragIndex,
-  PUBLIC_API_QUEUES.eventBus,
-];
+export const WATCHED_QUEUES: readonly string[] = [QUEUES.workflow, QUEUES.extraction, QUEUES.results, RELAY_QUEUES.publicApiResults, PUBLIC_API_QUEUES.ragIndex, PUBLIC_API_QUEUES.eventBus];
 
 export interface QueueDepthOptions {
   broker: Pick<Broker, 'checkQueue'>;

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedRows, queryRows, uniqueViolation } from '@docflow/persistence';
+import { GroupCommit, type ItemOutcome, preparedRows, queryRows, uniqueViolation } from '@docflow/persistence';
 import { defineListSpec, type ListQuery, toPositional } from '@docflow/list-query';
 import type { DocumentRecord, DocumentType, ExtractedPageRow, RagStatus, TextStatus, Visibility } from './document-types';
 import { RAG_PROCESSING_STATUSES, RAG_STATUSES, TEXT_STATUSES, VISIBILITIES } from './document-types';
@@ -167,6 +167,9 @@ const INSERT_RESERVING = `
   SELECT inserted.*, (SELECT username FROM users WHERE users.id = inserted.owner_id) AS owner_username, reserved.used_bytes AS quota_used_bytes
   FROM inserted CROSS JOIN reserved`;
 
+/** What a claimed extraction ends with. */
+export type ExtractionOutcome = { status: 'completed'; text: string; pages: ExtractedPageRow[] | null } | { status: 'failed' | 'not_applicable' | 'pending'; error: string | null };
+
 export class DocumentsRepository {
   constructor(private readonly ds: DataSource) {}
 
@@ -328,19 +331,6 @@ export class DocumentsRepository {
     return { id: r.id, title: r.title, mimeType: r.mime_type, textStatus: r.text_status, textError: r.text_error, text: r.extracted_text, pages: r.text_pages };
   }
 
-  /** Claims one pending document for text extraction; null when it is not pending (any more). */
-  async claimPending(id: number): Promise<TextClaim | null> {
-    const rows = returnedRows<{ id: number; storage_key: string; mime_type: string; text_attempts: number }>(
-      await this.ds.query(
-        `UPDATE documents SET text_status = 'processing', text_claimed_at = now(), text_attempts = text_attempts + 1
-         WHERE id = $1 AND text_status = 'pending' RETURNING id, storage_key, mime_type, text_attempts`,
-        [id],
-      ),
-    );
-    const r = rows[0];
-    return r ? { id: r.id, storageKey: r.storage_key, mimeType: r.mime_type, attempts: r.text_attempts } : null;
-  }
-
   /**
    * Claims up to `batch` documents left behind: pending for longer than
    * `pendingGraceSeconds` (their process died before extracting) or
@@ -374,11 +364,55 @@ export class DocumentsRepository {
     return rows.map((r) => ({ id: r.id, storageKey: r.storage_key, mimeType: r.mime_type, attempts: r.text_attempts }));
   }
 
+  /** Claims pending documents for text extraction in one statement: the claims of those still pending (any more), in the order of `ids`. */
+  async claimPendingMany(ids: readonly number[]): Promise<TextClaim[]> {
+    if (ids.length === 0) return [];
+    const rows = returnedRows<{ id: number; storage_key: string; mime_type: string; text_attempts: number }>(
+      await this.ds.query(
+        `UPDATE documents SET text_status = 'processing', text_claimed_at = now(), text_attempts = text_attempts + 1
+         WHERE id = ANY($1::int[]) AND text_status = 'pending' RETURNING id, storage_key, mime_type, text_attempts`,
+        [[...ids]],
+      ),
+    );
+    const byId = new Map(rows.map((r) => [r.id, { id: r.id, storageKey: r.storage_key, mimeType: r.mime_type, attempts: r.text_attempts }]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   /** Records the outcome of a claimed extraction (a no-op when the document was deleted meanwhile). */
-  async finishExtraction(
-    id: number,
-    outcome: { status: 'completed'; text: string; pages: ExtractedPageRow[] | null } | { status: 'failed' | 'not_applicable' | 'pending'; error: string | null },
-  ): Promise<void> {
+  async finishExtraction(id: number, outcome: ExtractionOutcome): Promise<void> {
+    return this.extractionResults.submit({ id, outcome });
+  }
+
+  /** Outcomes recorded while another record is in flight go together, in one statement. */
+  private readonly extractionResults = new GroupCommit<{ id: number; outcome: ExtractionOutcome }, void>((items) => this.finishExtractions(items), { maxItems: 32, lingerMs: 0 });
+
+  private async finishExtractions(items: { id: number; outcome: ExtractionOutcome }[]): Promise<ItemOutcome<void>[]> {
+    if (items.length === 1) {
+      await this.finishExtractionNow(items[0]!.id, items[0]!.outcome);
+      return [{ ok: true, value: undefined }];
+    }
+    const text = (o: ExtractionOutcome) => (o.status === 'completed' ? withoutNul(o.text) : null);
+    const pages = (o: ExtractionOutcome) => (o.status === 'completed' && o.pages !== null ? JSON.stringify(o.pages.map((p) => ({ page: p.page, text: withoutNul(p.text) }))) : null);
+    await this.ds.query(
+      `UPDATE documents d
+          SET text_status = f.status,
+              extracted_text = CASE WHEN f.status = 'completed' THEN f.text ELSE d.extracted_text END,
+              text_pages = CASE WHEN f.status = 'completed' THEN f.pages::jsonb ELSE d.text_pages END,
+              text_error = f.error, text_claimed_at = NULL
+         FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) AS f(id, status, text, pages, error)
+        WHERE d.id = f.id AND d.text_status = 'processing'`,
+      [
+        items.map((i) => i.id),
+        items.map((i) => i.outcome.status),
+        items.map((i) => text(i.outcome)),
+        items.map((i) => pages(i.outcome)),
+        items.map((i) => (i.outcome.status === 'completed' ? null : i.outcome.error)),
+      ],
+    );
+    return items.map(() => ({ ok: true, value: undefined }));
+  }
+
+  private async finishExtractionNow(id: number, outcome: ExtractionOutcome): Promise<void> {
     if (outcome.status === 'completed') {
       const pages = outcome.pages === null ? null : JSON.stringify(outcome.pages.map((p) => ({ page: p.page, text: withoutNul(p.text) })));
       await this.ds.query(

@@ -1,7 +1,7 @@
 import type { StorageDriver } from '@docflow/storage';
 import { errorMessage, isAppError, type Logger } from '@docflow/service-kit';
 import { extractText, ExtractorUnavailableError, UnsupportedDocumentTypeError, type ExtractTextOptions } from '@docflow/text-extraction';
-import type { DocumentsRepository, TextClaim } from './documents.repository';
+import type { DocumentsRepository, ExtractionOutcome, TextClaim } from './documents.repository';
 import { readStoredObject } from './stored-objects';
 
 export interface TextExtractionOptions {
@@ -23,6 +23,16 @@ export interface TextExtractionOptions {
   maxQueued?: number;
   /** False in a process without the workers role: enqueued ids are left to a workers process's sweeper. */
   extractsEnqueued?: boolean;
+}
+
+/** Queued ids one lane claims at once: a crash leaves them `processing` until the sweeper's stale claim time, so few. */
+const CLAIM_BATCH = 8;
+
+/** Waits for every promise; a failure is logged (the claim stays and the sweeper takes the row again once stale). */
+async function settleAll(promises: Promise<void>[], logger: Logger): Promise<void> {
+  for (const r of await Promise.allSettled(promises)) {
+    if (r.status === 'rejected') logger.warn('text extraction could not record its result', { error: errorMessage(r.reason) });
+  }
 }
 
 /**
@@ -124,16 +134,26 @@ export class TextExtractionRunner {
     await this.idle();
   }
 
+  /**
+   * Each free lane takes up to CLAIM_BATCH queued ids, claims them in one
+   * statement and extracts them one after the other; their outcomes are
+   * recorded as each ends (the repository groups records made meanwhile).
+   */
   private pump(): void {
     while (this.active < this.options.concurrency && this.queue.length > 0) {
-      const id = this.queue.shift();
-      if (id === undefined) break;
+      const ids = this.queue.splice(0, Math.max(1, Math.min(CLAIM_BATCH, Math.ceil(this.queue.length / this.options.concurrency))));
       void this.track(async () => {
         try {
-          const claim = await this.repo.claimPending(id);
-          if (claim) await this.extract(claim);
+          const claims = await this.repo.claimPendingMany(ids);
+          const recorded: Promise<void>[] = [];
+          for (const claim of claims) {
+            // The next extraction starts while this one's outcome is recorded.
+            recorded.push(this.repo.finishExtraction(claim.id, await this.outcomeOf(claim)));
+            this.queued.delete(claim.id);
+          }
+          await settleAll(recorded, this.logger);
         } finally {
-          this.queued.delete(id);
+          for (const id of ids) this.queued.delete(id);
         }
       });
     }
@@ -154,23 +174,24 @@ export class TextExtractionRunner {
   }
 
   private async extract(claim: TextClaim): Promise<void> {
+    await this.repo.finishExtraction(claim.id, await this.outcomeOf(claim));
+  }
+
+  /** The text of a claimed document, or why there is none (never throws). */
+  private async outcomeOf(claim: TextClaim): Promise<ExtractionOutcome> {
     const started = Date.now();
     try {
       const input = await readStoredObject(this.storage, claim.storageKey, this.options.maxBytes);
       const result = await extractText(input, claim.mimeType, { maxBytes: this.options.maxBytes, ...this.options.extract });
-      await this.repo.finishExtraction(claim.id, { status: 'completed', text: result.text, pages: result.pages });
       this.logger.debug('document text extracted', { documentId: claim.id, chars: result.text.length, ms: Date.now() - started });
+      return { status: 'completed', text: result.text, pages: result.pages };
     } catch (err) {
-      if (err instanceof UnsupportedDocumentTypeError) {
-        await this.repo.finishExtraction(claim.id, { status: 'not_applicable', error: null });
-      } else if (err instanceof ExtractorUnavailableError && claim.attempts < this.maxAttempts) {
-        // A missing tool may be installed later: leave the row for the sweeper.
-        await this.repo.finishExtraction(claim.id, { status: 'pending', error: err.message });
-      } else {
-        const message = isAppError(err) ? err.message : 'Text extraction failed';
-        this.logger.warn('document text extraction failed', { documentId: claim.id, error: errorMessage(err) });
-        await this.repo.finishExtraction(claim.id, { status: 'failed', error: message });
-      }
+      if (err instanceof UnsupportedDocumentTypeError) return { status: 'not_applicable', error: null };
+      // A missing tool may be installed later: leave the row for the sweeper.
+      if (err instanceof ExtractorUnavailableError && claim.attempts < this.maxAttempts) return { status: 'pending', error: err.message };
+      const message = isAppError(err) ? err.message : 'Text extraction failed';
+      this.logger.warn('document text extraction failed', { documentId: claim.id, error: errorMessage(err) });
+      return { status: 'failed', error: message };
     }
   }
 }

@@ -14,6 +14,7 @@ import { EventLogEntity, EventSourceEntity, EventSubscriptionEntity } from './ev
 import { CreateEventBus1764000000092 } from './event-bus/migrations/1764000000092-CreateEventBus';
 import { ExecutionStatusNotifications1764000000290 } from './migrations/1764000000290-ExecutionStatusNotifications';
 import { AddRetentionIndexes1764000000231 } from './migrations/1764000000231-AddRetentionIndexes';
+import { AddExecutionStartPending1790000000530 } from './migrations/1790000000530-AddExecutionStartPending';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -34,6 +35,7 @@ export const WORKFLOWS_MIGRATIONS = [
   AddExecutionRetryOf1764000000095,
   ExecutionStatusNotifications1764000000290,
   AddRetentionIndexes1764000000231,
+  AddExecutionStartPending1790000000530,
 ];
 
 // Used by other modules.

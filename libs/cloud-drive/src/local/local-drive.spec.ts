@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { silentLogger } from '@docflow/service-kit';
 import type { DriveNotification } from '../drive-provider';
+import { FolderChanges } from './folder-changes';
 import { LocalDriveProvider } from './local-drive';
 import { normaliseLocalId } from './local-paths';
 
@@ -161,6 +162,31 @@ describe('LocalDriveProvider', () => {
     expect(page.changes.map((c) => c.fileId)).toContain('inbox/new.pdf');
     await drive.stopWatch(7, watch);
     expect(drive.activeWatchCount).toBe(0);
+  });
+
+  it('reads a watched folder from the names its watch saw change: a new file and an edit, not a file left alone', async () => {
+    await drive.prepareFolder(7, 'inbox');
+    const inbox = path.join(userDir(7), 'inbox');
+    await writeFile(path.join(inbox, 'kept.txt'), 'old');
+    await writeFile(path.join(inbox, 'edited.txt'), 'v1');
+    const token = await drive.getStartPageToken(7, 'inbox');
+    const watch = await drive.watch(7, { folderId: 'inbox', pageToken: token, channelId: 'ch-2', channelToken: 'secret-2', address: 'unused' });
+    // Past the page token's slack, so that the next read's start is after the watch opened.
+    await new Promise((r) => setTimeout(r, 2100 + 50));
+    // The first read lists the folder whole (nothing was read whole yet), and finds nothing new.
+    const first = await drive.listChanges(7, 'inbox', await drive.getStartPageToken(7, 'inbox'));
+    expect(first.changes).toEqual([]);
+    const changed = new Promise<void>((resolve) => waiters.push(resolve));
+    await writeFile(path.join(inbox, 'new.txt'), 'x');
+    await writeFile(path.join(inbox, 'edited.txt'), 'v2');
+    await changed;
+    const asked = jest.spyOn(FolderChanges.prototype, 'changedSince');
+    const page = await drive.listChanges(7, 'inbox', first.newStartPageToken!);
+    expect(page.changes.map((c) => c.fileId).sort()).toEqual(['inbox/edited.txt', 'inbox/new.txt']);
+    // From the watch's names, without listing the folder.
+    expect((asked.mock.results[0]?.value as string[] | undefined)?.sort()).toEqual(['edited.txt', 'new.txt']);
+    asked.mockRestore();
+    await drive.stopWatch(7, watch);
   });
 
   it('rereads a listed file with the version the change list gave (what the settler compares)', async () => {

@@ -9,6 +9,7 @@ import type { ChangePage, ConnectStart, DownloadOptions, DriveDownload, DriveFil
 import { FOLDER_MIME_TYPE, mimeTypeFromName } from '../mime-types';
 import { watchExpiry } from '../watch-schedule';
 import { LocalDriveRoot, type LocalItem } from './local-paths';
+import { FolderChanges } from './folder-changes';
 import { LocalFolderWatch } from './local-watcher';
 
 export interface LocalDriveOptions {
@@ -57,6 +58,8 @@ export class LocalDriveProvider implements DriveProvider {
   readonly kind = 'local' as const;
   private readonly drives: LocalDriveRoot;
   private readonly watches = new Map<string, LocalFolderWatch>();
+  /** Per watched folder (absolute path): the names this process's watches saw change. */
+  private readonly folders = new Map<string, FolderChanges>();
 
   constructor(private readonly options: LocalDriveOptions) {
     this.drives = new LocalDriveRoot(options.root);
@@ -92,6 +95,21 @@ export class LocalDriveProvider implements DriveProvider {
     const scanStartedAt = Date.now();
     const folder = await this.drives.folder(userId, folderId);
     const changes: ChangePage['changes'] = [];
+    const seen = this.folders.get(folder.absolute);
+    const names = seen?.changedSince(since);
+    if (names) {
+      // Only the names this process's watch saw change since then (FolderChanges says when that is enough).
+      for (const name of names) {
+        if (!listed(name)) continue;
+        const absolute = path.join(folder.absolute, name);
+        const stats = lstatSyncOrNull(absolute);
+        if (!stats || !stats.isFile() || stats.ctimeMs < since) continue;
+        const file = this.describe({ id: joinId(folder.id, name), absolute, stats });
+        changes.push({ fileId: file.id, removed: false, file });
+      }
+      return { changes, newStartPageToken: pageTokenAt(scanStartedAt) };
+    }
+    seen?.readWhole(scanStartedAt, SEEN_NAMES_KEPT_MS);
     const entries = await readdir(folder.absolute, { withFileTypes: true });
     for (let i = 0; i < entries.length; i += 1) {
       const entry = entries[i]!;
@@ -114,6 +132,12 @@ export class LocalDriveProvider implements DriveProvider {
     const folder = await this.drives.folder(userId, request.folderId);
     this.watches.get(request.channelId)?.close();
     const expiresAt = watchExpiry(new Date(), request.ttlMs);
+    const rescanMs = this.options.rescanMs ?? 30_000;
+    let changes = this.folders.get(folder.absolute);
+    if (!changes) {
+      changes = new FolderChanges(rescanMs);
+      this.folders.set(folder.absolute, changes);
+    }
     const resourceId = `local:${userId}:${folder.id}`;
     const watch = new LocalFolderWatch({
       channelId: request.channelId,
@@ -121,8 +145,9 @@ export class LocalDriveProvider implements DriveProvider {
       resourceId,
       folder: folder.absolute,
       expiresAt,
-      rescanMs: this.options.rescanMs ?? 30_000,
+      rescanMs,
       debounceMs: this.options.debounceMs ?? 50,
+      changes,
       notify: this.options.onNotification,
       logger: this.options.logger,
     });
@@ -213,6 +238,9 @@ function lstatSyncOrNull(p: string): Stats | null {
     return null;
   }
 }
+
+/** Names a watch saw are kept this long after a whole read of their folder (a read from an older token lists the folder whole). */
+const SEEN_NAMES_KEPT_MS = 5 * 60_000;
 
 /** Entries a folder listing checks between two yields to the event loop. */
 const SCAN_SLICE = 200;

@@ -1,6 +1,7 @@
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import type { Logger } from '@docflow/service-kit';
 import type { DriveNotification } from '../drive-provider';
+import type { FolderChanges } from './folder-changes';
 
 export interface LocalWatchOptions {
   channelId: string;
@@ -14,6 +15,8 @@ export interface LocalWatchOptions {
   debounceMs: number;
   notify(notification: DriveNotification): void;
   logger: Logger;
+  /** Told which names the watch saw change, and when it opens and closes (reads of the folder use it). */
+  changes?: FolderChanges;
 }
 
 /**
@@ -50,6 +53,7 @@ export class LocalFolderWatch {
     clearInterval(this.rescan);
     clearTimeout(this.expiry);
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.watcher) this.options.changes?.closed();
     this.watcher?.close();
     this.watcher = undefined;
   }
@@ -57,13 +61,20 @@ export class LocalFolderWatch {
   private openWatcher(): void {
     if (this.closed) return;
     try {
-      const watcher = fsWatch(this.options.folder, { persistent: false }, () => this.changed());
+      const watcher = fsWatch(this.options.folder, { persistent: false }, (_event, name) => {
+        this.options.changes?.saw(typeof name === 'string' ? name : null);
+        this.changed();
+      });
       watcher.on('error', (err) => {
         this.options.logger.warn('local drive watcher failed; the rescan goes on', { channelId: this.options.channelId, err });
         watcher.close();
-        if (this.watcher === watcher) this.watcher = undefined;
+        if (this.watcher === watcher) {
+          this.watcher = undefined;
+          this.options.changes?.closed();
+        }
       });
       this.watcher = watcher;
+      this.options.changes?.opened();
     } catch (err) {
       this.options.logger.warn('local drive folder cannot be watched; relying on the rescan', { channelId: this.options.channelId, err });
     }

@@ -287,7 +287,15 @@ describe('account deletion (issue #18 item 2)', () => {
     const cascade = rows.filter((r) => r.action === 'service.cascade_delete');
     expect(cascade.map((r) => r.details.service)).toEqual(['workflows', 'agents', 'data_shield', 'rag', 'documents', 'identity']);
     expect(cascade.find((r) => r.details.service === 'documents')!.details.removed).toMatchObject({ documents: 1, storedFiles: 1, collections: 1, routerJobs: 0 });
-    expect(cascade.find((r) => r.details.service === 'workflows')!.details.removed).toMatchObject({ nodeRuns: 4, parkedRuns: 2, executions: 1, webhooks: 1, schedules: 1, sourcesStopped: 1, activities: 1 });
+    expect(cascade.find((r) => r.details.service === 'workflows')!.details.removed).toMatchObject({
+      nodeRuns: 4,
+      parkedRuns: 2,
+      executions: 1,
+      webhooks: 1,
+      schedules: 1,
+      sourcesStopped: 1,
+      activities: 1,
+    });
     expect(cascade.find((r) => r.details.service === 'identity')!.details.removed).toMatchObject({ users: 1, credentials: 1, dataExports: 1 });
     // No personal data in what remains: ids and counts only.
     const remaining = JSON.stringify(rows.filter((r) => r.action.startsWith('gdpr.delete') || r.action === 'service.cascade_delete'));

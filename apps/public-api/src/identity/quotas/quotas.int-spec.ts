@@ -5,6 +5,7 @@ import { LoopbackSmtp } from '@docflow/testing';
 import { buildTestApi, openTestBed, recordingLogger, type TestBed, testConfig } from '../../test-support/test-app';
 import { FakeRouter } from '../../test-support/fake-router';
 import type { PublicApi } from '../../app';
+import { QuotasRepository } from './quotas.repository';
 import { type Actor, type Actors, createActor, createActors } from '../../workflows/executions/test-support/actors';
 import { executionEnv, ExecutionApi } from '../../workflows/executions/test-support/execution-api';
 
@@ -255,5 +256,27 @@ describe('monthly LLM cost quota', () => {
     expect(rtio.status).toBe(429);
     // Others are not concerned.
     expect((await request(app).post('/api/rag/query').set('Authorization', actors.bob.auth).send({ query: 'What is due?' })).status).not.toBe(429);
+  });
+});
+
+describe('QuotasRepository with concurrent callers (grouped statements)', () => {
+  it('reads each caller its own overrides, and counts concurrent starts exactly, a limit included', async () => {
+    const repo = new QuotasRepository(bed.database);
+    const [free, capped] = [await createActor(bed.database, 'grouped-free'), await createActor(bed.database, 'grouped-capped')];
+    await bed.database.query('INSERT INTO user_quotas (user_id, executions_monthly) VALUES ($1, 3)', [capped.id]);
+    const reads = await Promise.all([repo.overrides(free.id), repo.overrides(capped.id), repo.overrides(free.id)]);
+    expect(reads.map((o) => o.executionsMonthly)).toEqual([null, 3, null]);
+    const period = '2031-05-01';
+    // No default limits: the free user's starts are added up together, the capped user's (an override) are guarded one by one.
+    const defaults = { executionsMonthly: null, llmCostMonthly: null };
+    const takes = await Promise.all([
+      ...Array.from({ length: 5 }, () => repo.takeExecutionStart(free.id, period, defaults)),
+      ...Array.from({ length: 5 }, () => repo.takeExecutionStart(capped.id, period, defaults)),
+    ]);
+    expect(takes.slice(0, 5).every((t) => typeof t.executions === 'number' && t.executionsMonthly === null)).toBe(true);
+    expect(takes.slice(5).filter((t) => t.executions === null)).toHaveLength(2);
+    expect(takes.slice(5).every((t) => t.executionsMonthly === 3)).toBe(true);
+    expect((await repo.usage(free.id, period)).executions).toBe(5);
+    expect((await repo.usage(capped.id, period)).executions).toBe(3);
   });
 });

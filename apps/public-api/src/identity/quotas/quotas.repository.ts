@@ -1,3 +1,4 @@
+import { GroupCommit, type ItemOutcome } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../../platform';
 
 /** An administrator's overrides of the configured defaults; null keeps the default. */
@@ -17,21 +18,34 @@ export interface QuotaUsageRow {
   warned: string[];
 }
 
+interface OverrideRow {
+  storage_bytes: string | null;
+  llm_cost_monthly: string | null;
+  executions_monthly: number | null;
+}
+
+/** The configured defaults a start's limits fall back to (no override). */
+export interface StartDefaults {
+  executionsMonthly: number | null;
+  llmCostMonthly: number | null;
+}
+
+/** One start to check and count (QuotasRepository.takeExecutionStart). */
+interface StartItem {
+  userId: number;
+  period: string;
+  defaults: StartDefaults;
+}
+
 /** What one start's quota check found (`takeExecutionStart`). */
 export interface ExecutionTake {
-  /** The period's count after this start, or null when it was refused (nothing counted). */
+  /** The period's count after this start (after its batch, for a user without limits), or null when it was refused (nothing counted). */
   executions: number | null;
   /** The effective limits (override, else default). */
   executionsMonthly: number | null;
   llmCostMonthly: number | null;
   /** The period's LLM cost, read only when there is an LLM limit. */
   llmUsed: number | null;
-}
-
-interface OverrideRow {
-  storage_bytes: string | null;
-  llm_cost_monthly: string | null;
-  executions_monthly: number | null;
 }
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -43,13 +57,23 @@ const num = (v: string | null): number | null => (v === null ? null : Number(v))
  * started are counted here, by guarded updates like storage.
  */
 export class QuotasRepository {
+  /** Reads of overrides queued while one is in flight go together, in one statement (an upload and a start each read them). */
+  private readonly overrideReads = new GroupCommit<number, QuotaOverrides>((userIds) => this.overridesOf(userIds), { maxItems: 64, lingerMs: 0 });
+  /** Starts checked while one check is in flight go together (the event bus starts a batch's runs at once). */
+  private readonly startTakes = new GroupCommit<StartItem, ExecutionTake>((items) => this.takeStarts(items), { maxItems: 64, lingerMs: 0 });
+
   constructor(private readonly ds: PublicApiDatabase) {}
 
   async overrides(userId: number): Promise<QuotaOverrides> {
-    const rows = (await this.ds.query('SELECT storage_bytes, llm_cost_monthly, executions_monthly FROM user_quotas WHERE user_id = $1', [userId])) as OverrideRow[];
-    const row = rows[0];
-    if (!row) return NO_OVERRIDES;
-    return { storageBytes: num(row.storage_bytes), llmCostMonthly: num(row.llm_cost_monthly), executionsMonthly: row.executions_monthly };
+    return this.overrideReads.submit(userId);
+  }
+
+  private async overridesOf(userIds: number[]): Promise<ItemOutcome<QuotaOverrides>[]> {
+    const rows = (await this.ds.query('SELECT user_id, storage_bytes, llm_cost_monthly, executions_monthly FROM user_quotas WHERE user_id = ANY($1::int[])', [
+      [...new Set(userIds)],
+    ])) as (OverrideRow & { user_id: number })[];
+    const byUser = new Map(rows.map((row) => [row.user_id, { storageBytes: num(row.storage_bytes), llmCostMonthly: num(row.llm_cost_monthly), executionsMonthly: row.executions_monthly }]));
+    return userIds.map((id) => ({ ok: true, value: byUser.get(id) ?? NO_OVERRIDES }));
   }
 
   /** Writes all three overrides (null resets one to the default) and returns the previous ones. */
@@ -80,16 +104,62 @@ export class QuotasRepository {
   }
 
   /**
-   * A start's whole quota check in one statement (issue #16): reads the
-   * user's overrides, applies them over `defaults`, and counts one execution
-   * in the period unless the executions limit would be passed or the LLM cost
-   * of the period has reached its limit (the cost is summed only when there
-   * is such a limit). The count is an upsert guarded by the limit (re-checked on the
-   * locked row on conflict), so concurrent starts are counted once each and never past the limit.
-   * `executions` is the count after this start, or null when nothing was
-   * counted; `llmUsed` is the period's LLM cost when there is an LLM limit.
+   * A start's whole quota check (issue #16): reads the user's overrides,
+   * applies them over `defaults`, and counts one execution in the period
+   * unless the executions limit would be passed or the LLM cost of the
+   * period has reached its limit (summed only when there is such a limit).
+   * Alone, that is one statement (`takeOneStart`). Starts queued while one
+   * is in flight go together: one statement adds up those of users with no
+   * limit of either kind (nothing can refuse them), and each start of a
+   * limited user then gets its own guarded statement.
    */
-  async takeExecutionStart(userId: number, period: string, defaults: { executionsMonthly: number | null; llmCostMonthly: number | null }): Promise<ExecutionTake> {
+  async takeExecutionStart(userId: number, period: string, defaults: StartDefaults): Promise<ExecutionTake> {
+    return this.startTakes.submit({ userId, period, defaults });
+  }
+
+  private async takeStarts(items: StartItem[]): Promise<ItemOutcome<ExecutionTake>[]> {
+    if (items.length === 1) {
+      const [only] = items as [StartItem];
+      return [{ ok: true, value: await this.takeOneStart(only.userId, only.period, only.defaults) }];
+    }
+    const free = new Map<string, ExecutionTake>();
+    const byDefaults = new Map<string, StartItem[]>();
+    for (const item of items) {
+      const k = `${item.defaults.executionsMonthly}|${item.defaults.llmCostMonthly}`;
+      byDefaults.set(k, [...(byDefaults.get(k) ?? []), item]);
+    }
+    for (const group of byDefaults.values()) {
+      const { defaults } = group[0]!;
+      const rows = (await this.ds.query(
+        `WITH req AS (
+           SELECT t.user_id, t.period, count(*)::int AS n FROM unnest($1::int[], $2::date[]) AS t(user_id, period) GROUP BY t.user_id, t.period
+         ), lim AS (
+           SELECT req.user_id, req.period, req.n, COALESCE(q.executions_monthly, $3::integer) AS execs, COALESCE(q.llm_cost_monthly, $4::numeric) AS llm
+           FROM req LEFT JOIN user_quotas q ON q.user_id = req.user_id
+         ), taken AS (
+           INSERT INTO user_quota_periods AS p (user_id, period, executions)
+           SELECT user_id, period, n FROM lim WHERE execs IS NULL AND llm IS NULL
+           ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + EXCLUDED.executions
+           RETURNING user_id, period, executions
+         )
+         SELECT taken.user_id, taken.period::text AS period, taken.executions FROM taken`,
+        [group.map((t) => t.userId), group.map((t) => t.period), defaults.executionsMonthly, defaults.llmCostMonthly],
+      )) as { user_id: number; period: string; executions: number }[];
+      for (const r of rows) free.set(`${r.user_id}:${r.period}`, { executions: Number(r.executions), executionsMonthly: null, llmCostMonthly: null, llmUsed: null });
+    }
+    return Promise.all(
+      items.map(async (t): Promise<ItemOutcome<ExecutionTake>> => {
+        try {
+          return { ok: true, value: free.get(`${t.userId}:${t.period}`) ?? (await this.takeOneStart(t.userId, t.period, t.defaults)) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    );
+  }
+
+  /** One start's check and count in one statement (see takeExecutionStart). */
+  private async takeOneStart(userId: number, period: string, defaults: StartDefaults): Promise<ExecutionTake> {
     const rows = (await this.ds.query(
       `WITH lim AS (
          SELECT COALESCE((SELECT executions_monthly FROM user_quotas WHERE user_id = $1), $3::integer) AS execs,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DocumentImportResponse, DocumentImportSource } from '@docflow/contracts';
 import { type Logger, NotFoundError, PayloadTooLargeError } from '@docflow/service-kit';
@@ -58,6 +58,31 @@ export interface DocumentImportDeps {
   logger: Logger;
 }
 
+/** Files up to this size are held in memory instead of spooled (an upload's in-memory size). */
+const MEMORY_FILE_BYTES = 1024 * 1024;
+/** Bytes the imports of a process may hold at once; past it, files are spooled. */
+const MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/** Where an import's content is: in memory, or a spool file. */
+type Received = { buffer: Buffer; path?: undefined } | { path: string; buffer?: undefined };
+
+/** Bytes held in memory by imports together. */
+class MemoryBudget {
+  private used = 0;
+
+  constructor(private readonly limit: number) {}
+
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+  }
+}
+
 /** Counts bytes and fails past the limit, so a too large body is never spooled whole. */
 function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
   return new Transform({
@@ -77,6 +102,8 @@ function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
  */
 export class DocumentImportService {
   private readonly imports: DocumentImportsRepository;
+  private readonly memory = new MemoryBudget(MEMORY_BUDGET_BYTES);
+  private tempDirReady: Promise<void> | undefined;
 
   constructor(private readonly deps: DocumentImportDeps) {
     this.imports = new DocumentImportsRepository(deps.database);
@@ -96,15 +123,15 @@ export class DocumentImportService {
         return existing;
       }
     }
-    await mkdir(deps.tempDir, { recursive: true });
     const spoolPath = path.join(deps.tempDir, `import-${randomUUID()}`);
     const counted = { bytes: 0 };
+    let received: Received | undefined;
     try {
-      await pipeline(request.content, byteLimit(deps.maxBytes, counted), createWriteStream(spoolPath, { mode: 0o600 }));
+      received = await this.receive(request.content, spoolPath, counted);
       const result = await deps.uploads.upload(
         { id: user.id, role: user.role },
         { description: null, tags: [], metadata: { source: request.source, ...(request.sourceRef ? { source_ref: request.sourceRef } : {}) }, global: false },
-        [{ field: 'file', size: counted.bytes, path: spoolPath, originalName: request.fileName, declaredMime: request.contentType || 'application/octet-stream' }],
+        [{ field: 'file', size: counted.bytes, ...received, originalName: request.fileName, declaredMime: request.contentType || 'application/octet-stream' }],
       );
       const document = result.documents[0];
       if (!document) throw new Error('the upload stored no document');
@@ -124,8 +151,49 @@ export class DocumentImportService {
       if (document.textStatus === 'pending') deps.textExtraction.enqueue([document.id]);
       return this.response(document);
     } finally {
-      await rm(spoolPath, { force: true });
+      if (received?.buffer) this.memory.release(received.buffer.length);
+      else await rm(spoolPath, { force: true });
     }
+  }
+
+  /**
+   * The content, held in memory while it is at most MEMORY_FILE_BYTES and
+   * the budget allows (as an upload keeps its small files: no spool file to
+   * write, read back and remove, and a text file is stored with its text at
+   * once), else spooled to `spoolPath` (what was held, then the rest).
+   */
+  private async receive(content: Readable, spoolPath: string, counted: { bytes: number }): Promise<Received> {
+    const chunks: Buffer[] = [];
+    let held = 0;
+    let spooled = false;
+    try {
+      await pipeline(content, byteLimit(this.deps.maxBytes, counted), async (source: AsyncIterable<Buffer>) => {
+        const it = source[Symbol.asyncIterator]();
+        for (let next = await it.next(); !next.done; next = await it.next()) {
+          const chunk = next.value;
+          if (held + chunk.length <= MEMORY_FILE_BYTES && this.memory.take(chunk.length)) {
+            chunks.push(chunk);
+            held += chunk.length;
+            continue;
+          }
+          // Too large to hold: what was held, this chunk and the rest go to the spool file.
+          spooled = true;
+          this.memory.release(held);
+          await (this.tempDirReady ??= mkdir(this.deps.tempDir, { recursive: true }).then(() => undefined));
+          const rest = async function* (): AsyncGenerator<Buffer> {
+            yield* chunks.splice(0);
+            yield chunk;
+            for (let more = await it.next(); !more.done; more = await it.next()) yield more.value;
+          };
+          await pipeline(Readable.from(rest()), createWriteStream(spoolPath, { mode: 0o600 }));
+          return;
+        }
+      });
+    } catch (err) {
+      if (!spooled) this.memory.release(held);
+      throw err;
+    }
+    return spooled ? { path: spoolPath } : { buffer: Buffer.concat(chunks, held) };
   }
 
   /**
@@ -138,12 +206,15 @@ export class DocumentImportService {
     const kept = new Map<number, number>();
     if (pending.length === 0) return kept;
     const recorded = await this.imports.rememberMany(pending);
+    const extract: number[] = [];
     for (const p of pending) {
       const keptId = recorded.get(`${p.userId}:${p.key}`) ?? p.documentId;
       kept.set(p.documentId, keptId);
       if (keptId !== p.documentId) await this.deps.documents.delete(p.documentId, p.userId).catch(() => undefined);
-      else if (p.textPending) this.deps.textExtraction.enqueue([p.documentId]);
+      else if (p.textPending) extract.push(p.documentId);
     }
+    // Queued together, so that the extraction claims them together.
+    this.deps.textExtraction.enqueue(extract);
     return kept;
   }
 

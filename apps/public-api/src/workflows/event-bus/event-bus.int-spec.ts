@@ -1,6 +1,7 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
+import { download } from '../../documents/test-support/documents-kit';
 import { buildPdf } from '../../documents/test-support/fixtures';
 import { createActivity, type EventBusKit, eventLogs, eventually, KIT_SERVICE_KEY, openEventBusKit, settledLogs } from './test-support/event-bus-kit';
 
@@ -337,6 +338,23 @@ describe('internal routes of cloud_drive_fetch_task', () => {
       .set('content-type', 'text/plain')
       .send('hello from the drive');
     expect((other.body as { document_id: number }).document_id).not.toBe((first.body as { document_id: number }).document_id);
+  });
+
+  it('stores a file larger than what an import holds in memory through its spool file, whole', async () => {
+    const big = Buffer.from('0123456789abcdef\n'.repeat(96 * 1024), 'utf8');
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const res = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'big.txt'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('idempotency-key', 'exec-3:node:big:v1')
+      .set('content-type', 'text/plain')
+      .send(big);
+    expect(res.status).toBe(201);
+    const { document_id: id, file_size: size } = res.body as { document_id: number; file_size: number };
+    expect(size).toBe(big.length);
+    const file = await download(kit.app, `/api/documents/${id}/download`, kit.alice);
+    expect(file.status).toBe(200);
+    expect(Buffer.compare(file.body, big)).toBe(0);
   });
 
   it('answers 401 without the service key, 404 for an unknown user, 400 for a bad query or content', async () => {

@@ -38,7 +38,7 @@ export interface EventBusModuleDeps {
   broker?: EventBusBroker;
   /** Base of a relative CLOUD_DRIVE_LOCAL_ROOT (default the working directory). */
   projectRoot?: string;
-  /** Runs dispatched at once in one process (split over the dispatch batches running at once). Default 8. */
+  /** Imports run at once in one process (split over the dispatch batches running at once). Default 16. */
   dispatchConcurrency?: number;
 }
 
@@ -200,7 +200,7 @@ export function createEventBusModule(deps: EventBusModuleDeps): EventBusModule {
     drive: provider,
     onReconnectNeeded: reconnectNeeded,
     logger,
-    concurrency: Math.ceil((deps.dispatchConcurrency ?? 8) / DISPATCH_BATCHES),
+    concurrency: Math.ceil((deps.dispatchConcurrency ?? 16) / DISPATCH_BATCHES),
   });
   const dispatchQueue = new DispatchQueue((eventIds) => dispatcher.dispatchMany(eventIds), logger);
   const settler = new FileSettler({

@@ -1,4 +1,5 @@
 import { driveWorkflowInputs, isDriveError, subscriptionMatches, type DriveFile, type DriveProvider, type SettledFileEvent } from '@docflow/cloud-drive';
+import type { ItemOutcome } from '@docflow/persistence';
 import { AppError, type Logger, errorMessage } from '@docflow/service-kit';
 import { isPlainObject, resolveTemplates } from '@docflow/workflow';
 import type { Caller } from '../activities/activities.service';
@@ -14,6 +15,11 @@ import type { EventSubscriptionsRepository } from './event-subscriptions.reposit
 export const DISPATCH_LEASE_MS = 30_000;
 /** Attempts before a retryable failure (router down, the owner's 10 running executions, drive outage) is final. */
 export const MAX_DISPATCH_ATTEMPTS = 6;
+/**
+ * Starts of one batch in flight at once: the executions' grouped starts
+ * (one message and one commit for the starts queued together) take up to 32.
+ */
+const START_CONCURRENCY = 32;
 /** Spec 8's largest webhook file: the same bound for a drive file stored as a document. */
 export const MAX_EVENT_FILE_BYTES = 50 * 1024 * 1024;
 
@@ -188,10 +194,11 @@ export class EventDispatcher {
 
   /**
    * Starts each (event, subscription) run once: one trigger claim for the
-   * batch, then per run (at most `concurrency` at once) its execution
-   * created, its id recorded in `event_triggers` at once (before the start,
-   * and with nothing between it and the create, so that a crash leaves as
-   * small a window as one statement's for a second execution), and started.
+   * batch, then one transaction that creates every claimed run's execution
+   * and records its id in `event_triggers` (so no crash can leave a created
+   * execution unrecorded, whose next attempt would create another), then
+   * the starts, all at once so that the executions' grouped starts take
+   * them together.
    */
   private async startRuns(work: EventWork[], counts: Map<number, number>): Promise<void> {
     const { logs, executions } = this.deps;
@@ -203,28 +210,47 @@ export class EventDispatcher {
       run.w.retry ||= retryable(err);
       run.w.errors.push(`subscription ${run.subscription.id}: ${errorMessage(err)}`);
     };
-    await eachLimit(runs, this.concurrency, async (run) => {
-      const { w, subscription } = run;
-      const created = run.executionId === null;
-      if (created) {
-        // Spec 4.10: the event's inputs, plus the subscription's input_mapping (templated with them); the event's own names win.
-        const mapped = resolveTemplates(subscription.inputMapping, { ...w.log.payload, ...w.inputs }) as Record<string, unknown>;
-        try {
-          run.executionId = (await executions.create(w.caller!, { activityId: subscription.activityId, inputs: { ...mapped, ...w.inputs } })).id;
-        } catch (err) {
-          fail(run, err);
-          await logs.triggerReleased(w.log.id, subscription.id).catch(() => undefined);
+    const fresh = runs.filter((r) => r.executionId === null);
+    // Spec 4.10: the event's inputs, plus the subscription's input_mapping (templated with them); the event's own names win.
+    const items = fresh.map(({ w, subscription }) => {
+      const mapped = resolveTemplates(subscription.inputMapping, { ...w.log.payload, ...w.inputs }) as Record<string, unknown>;
+      return { user: w.caller!, activityId: subscription.activityId, inputs: { ...mapped, ...w.inputs } };
+    });
+    let created: ItemOutcome<{ id: number }>[];
+    try {
+      created = await executions.createMany(items, (tx, ids) =>
+        logs.triggersStartedIn(
+          tx,
+          ids.map(({ index, id }) => ({ eventLogId: fresh[index]!.w.log.id, subscriptionId: fresh[index]!.subscription.id, executionId: id })),
+        ),
+      );
+    } catch (err) {
+      created = fresh.map(() => ({ ok: false, error: err }));
+    }
+    await eachLimit(
+      fresh.map((run, i) => ({ run, outcome: created[i]! })),
+      this.concurrency,
+      async ({ run, outcome }) => {
+        if (outcome.ok) {
+          run.executionId = outcome.value.id;
           return;
         }
-      }
-      try {
-        if (created) await logs.triggerStarted(w.log.id, subscription.id, run.executionId!);
-        // Created by an earlier attempt: started unless it already started (409, not queued any more, counted then).
-        if (await this.startCreated(w.caller!, run.executionId!)) counts.set(subscription.id, (counts.get(subscription.id) ?? 0) + 1);
-      } catch (err) {
-        fail(run, err);
-      }
-    });
+        fail(run, outcome.error);
+        await logs.triggerReleased(run.w.log.id, run.subscription.id).catch(() => undefined);
+      },
+    );
+    await eachLimit(
+      runs.filter((r) => !r.failed),
+      START_CONCURRENCY,
+      async (run) => {
+        try {
+          // Created by an earlier attempt: started unless it already started (409, not queued any more, counted then).
+          if (await this.startCreated(run.w.caller!, run.executionId!)) counts.set(run.subscription.id, (counts.get(run.subscription.id) ?? 0) + 1);
+        } catch (err) {
+          fail(run, err);
+        }
+      },
+    );
     // The runs each event started, in its subscriptions' order.
     for (const run of runs) if (!run.failed && run.executionId !== null) run.w.triggered.push({ subscription_id: run.subscription.id, execution_id: run.executionId });
   }

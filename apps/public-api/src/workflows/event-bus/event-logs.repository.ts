@@ -1,5 +1,5 @@
 import type { Repository } from 'typeorm';
-import { entityFromRow } from '@docflow/persistence';
+import { entityFromRow, type PgTransaction } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../../platform';
 import { EventLogEntity, type EventLogStatus, type SourceType, type TriggeredWorkflow } from './event-bus.entity';
 
@@ -202,8 +202,23 @@ export class EventLogsRepository {
     });
   }
 
-  async triggerStarted(eventLogId: number, subscriptionId: number, executionId: number): Promise<void> {
-    await this.database.query('UPDATE event_triggers SET execution_id = $3 WHERE event_log_id = $1 AND subscription_id = $2', [eventLogId, subscriptionId, executionId]);
+  /**
+   * Records the executions of many runs in their claims, inside the
+   * transaction that creates those executions (so a run's execution and its
+   * record commit together): one statement. Only a claim still without an
+   * execution is written.
+   */
+  async triggersStartedIn(tx: PgTransaction, runs: readonly { eventLogId: number; subscriptionId: number; executionId: number }[]): Promise<void> {
+    if (runs.length === 0) return;
+    const result = await tx.query(
+      `UPDATE event_triggers t SET execution_id = r.execution_id
+         FROM unnest($1::int[], $2::int[], $3::int[]) AS r(event_log_id, subscription_id, execution_id)
+        WHERE t.event_log_id = r.event_log_id AND t.subscription_id = r.subscription_id AND t.execution_id IS NULL
+       RETURNING 1`,
+      [runs.map((r) => r.eventLogId), runs.map((r) => r.subscriptionId), runs.map((r) => r.executionId)],
+    );
+    // A claim taken by another attempt meanwhile: roll back, so no execution is left unrecorded.
+    if (result.rows.length !== runs.length) throw new Error(`${runs.length - result.rows.length} of ${runs.length} event triggers were no longer open`);
   }
 
   /** A start that failed before an execution existed may be tried again. */

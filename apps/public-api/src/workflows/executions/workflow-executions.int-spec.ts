@@ -10,6 +10,7 @@ import { signPollingToken } from './polling-token';
 import type { AuditLog } from '../../identity';
 import { pgPool } from '@docflow/persistence';
 import { StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { ExecutionServices } from './workflow-executions.feature';
 
 let bed: TestBed;
 let router: FakeRouter;
@@ -17,6 +18,7 @@ let app: express.Express;
 let api: ExecutionApi;
 let actors: Actors;
 let audit: AuditLog;
+let services: ExecutionServices;
 
 interface Row {
   status: string;
@@ -37,6 +39,7 @@ beforeAll(async () => {
   const built = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger() });
   app = built.app;
   audit = built.audit;
+  services = built.executions;
   api = new ExecutionApi(app);
   actors = await createActors(bed.database);
 });
@@ -44,6 +47,54 @@ beforeAll(async () => {
 afterAll(async () => {
   await router?.close();
   await bed?.close();
+});
+
+describe("createMany (the event bus's batches)", () => {
+  const caller = (a: { id: number }) => ({ id: a.id, role: 'user' as const });
+
+  it("creates the accepted executions in one transaction with the caller's record, and answers each refusal alone", async () => {
+    const activityId = await api.createActivity(actors.alice);
+    const recorded: { index: number; id: number }[] = [];
+    const outcomes = await services.executions.createMany(
+      [
+        { user: caller(actors.alice), activityId, inputs: { document_url: 'https://files.example/1.pdf' } },
+        { user: caller(actors.alice), activityId, inputs: { priority: 'high' } },
+        { user: caller(actors.bob), activityId, inputs: { document_url: 'https://files.example/2.pdf' } },
+        { user: caller(actors.alice), activityId, inputs: { document_url: 'https://files.example/3.pdf' } },
+      ],
+      async (tx, created) => {
+        recorded.push(...created);
+        // The record runs inside the transaction: it sees the executions it names.
+        const seen = await tx.query('SELECT count(*)::int AS n FROM workflow_executions WHERE id = ANY($1::int[])', [created.map((c) => c.id)]);
+        expect(seen.rows[0]).toEqual({ n: 2 });
+      },
+    );
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, false, true]);
+    expect(outcomes[1]).toMatchObject({ ok: false, error: { status: 400 } });
+    expect(outcomes[2]).toMatchObject({ ok: false, error: { status: 404 } });
+    const ids = outcomes.flatMap((o) => (o.ok ? [o.value.id] : []));
+    expect(recorded).toEqual([
+      { index: 0, id: ids[0] },
+      { index: 3, id: ids[1] },
+    ]);
+    expect((await row(ids[0]!)).inputs).toEqual({ document_url: 'https://files.example/1.pdf' });
+    expect((await row(ids[1]!)).inputs).toEqual({ document_url: 'https://files.example/3.pdf' });
+    expect((await row(ids[1]!)).status).toBe('queued');
+    const started = await api.execute(actors.alice, ids[1]!, {});
+    expect(started.status).toBe(200);
+  });
+
+  it("keeps nothing when the caller's record fails", async () => {
+    const activityId = await api.createActivity(actors.alice);
+    const before = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
+    await expect(
+      services.executions.createMany([{ user: caller(actors.alice), activityId, inputs: { document_url: 'https://files.example/4.pdf' } }], async () => {
+        throw new Error('record refused');
+      }),
+    ).rejects.toThrow('record refused');
+    const after = (await bed.database.query('SELECT count(*)::int AS n FROM workflow_executions')) as { n: number }[];
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
 });
 
 describe('POST /api/workflow-executions', () => {

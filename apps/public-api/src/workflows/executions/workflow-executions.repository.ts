@@ -146,6 +146,39 @@ export class WorkflowExecutionsRepository {
     return inserted;
   }
 
+  /**
+   * Several queued executions (no retries) in one INSERT inside the caller's
+   * transaction `tx`, so that whatever the caller records of them commits
+   * with them. Answers their ids in the order of `rows`: the ids are drawn
+   * from the sequence in a materialised CTE, numbered like the rows.
+   */
+  async insertManyIn(tx: PgTransaction, rows: readonly Omit<NewExecutionRow, 'retry'>[]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const result = await tx.query(
+      `WITH src AS MATERIALIZED (
+         SELECT nextval(pg_get_serial_sequence('workflow_executions', 'id')) AS id, u.activity_id, u.user_id, u.definition, u.inputs, u.n
+           FROM unnest($1::int[], $2::int[], $3::text[], $4::text[]) WITH ORDINALITY AS u(activity_id, user_id, definition, inputs, n)
+       ), ins AS (
+         INSERT INTO workflow_executions (id, activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
+         SELECT id, activity_id, user_id, 'queued', definition::jsonb, inputs::jsonb, '{}'::jsonb, 0, 0 FROM src
+       )
+       SELECT id FROM src ORDER BY n`,
+      [rows.map((r) => r.activityId), rows.map((r) => r.userId), rows.map((r) => JSON.stringify(r.workflowDefinition)), rows.map((r) => JSON.stringify(r.inputs))],
+    );
+    const ids = (result.rows as { id: string | number }[]).map((r) => Number(r.id));
+    if (ids.length !== rows.length) throw new Error(`INSERT of ${rows.length} workflow executions answered ${ids.length} ids`);
+    return ids;
+  }
+
+  /** `insertManyIn` in a transaction of its own that also runs `also(tx, ids)`: all commit together. */
+  createManyWith(rows: readonly Omit<NewExecutionRow, 'retry'>[], also: (tx: PgTransaction, ids: number[]) => Promise<void>): Promise<number[]> {
+    return withPgTransaction(this.ds, async (tx) => {
+      const ids = await this.insertManyIn(tx, rows);
+      await also(tx, ids);
+      return ids;
+    });
+  }
+
   async findSummary(id: number): Promise<ExecutionSummaryRow | null> {
     const rows = await this.rows<ExecutionSummaryRow & { totalCost: string | number }>(`SELECT ${SUMMARY_COLUMNS} FROM workflow_executions WHERE id = $1`, [id]);
     const row = rows[0];

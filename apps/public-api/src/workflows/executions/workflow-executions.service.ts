@@ -10,6 +10,7 @@ import {
   type WorkflowDefinition,
 } from '@docflow/workflow';
 import { signJobUser } from '@docflow/internal-auth';
+import type { ItemOutcome, PgTransaction } from '@docflow/persistence';
 import { BadRequestError, ConflictError, errorMessage, isDatabaseConnectionError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
@@ -27,7 +28,7 @@ import type { ExecutionWatch } from './execution-watch';
 export function isSettledForPolling(status: ExecutionStatus): boolean {
   return status === 'awaiting_user_input' || isTerminalExecutionStatus(status);
 }
-import type { StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { NewExecutionRow, StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
@@ -121,6 +122,27 @@ export function completedNodesOf(
   return kept;
 }
 
+/** The normalised definition an execution stores, or 400: an input schema that can check inputs, and a valid definition. */
+function checkedDefinition(given: Record<string, unknown>): WorkflowDefinition {
+  const definition = normalizeDefinition(given as WorkflowDefinition);
+  if (definition.input_schema === undefined || definition.input_schema === null) {
+    throw BadRequestError.withErrors(MISSING_INPUT_SCHEMA_MESSAGE, [MISSING_INPUT_SCHEMA_MESSAGE]);
+  }
+  // An unusable schema would refuse every start of the execution.
+  const schemaError = inputSchemaError(definition.input_schema);
+  if (schemaError !== undefined) throw BadRequestError.withErrors('The workflow definition has an unusable input schema', [schemaError]);
+  // The one full validation of the definition a run executes, where its snapshot is stored: the router
+  // and the client do not look inside it again (docs/decisions.md, "Workflow definitions: validated where stored").
+  const problems = validateDefinition(withoutCredentialIds(definition));
+  if (problems.length) throw BadRequestError.withErrors('Invalid workflow definition', problems);
+  return definition;
+}
+
+function checkInputs(definition: WorkflowDefinition, inputs: Record<string, unknown>): void {
+  const errors = validateInputs(definition.input_schema, inputs);
+  if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
+}
+
 /** Executions (spec 3.1, 4.8): create, start, read, resume, timeline, cancel, retry. */
 /** Seconds a refused start keeps trying to put its record back to `queued` while the database is down. */
 const REVERT_RETRY_ATTEMPTS = 60;
@@ -136,25 +158,67 @@ export class WorkflowExecutionsService {
   async create(user: Caller, { activityId, definition: given, inputs }: NewExecution): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
     const activity = await this.deps.activities.findForExecution(activityId);
     if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
-
-    const definition = normalizeDefinition((given ?? activity.workflowDefinition) as WorkflowDefinition);
-    if (definition.input_schema === undefined || definition.input_schema === null) {
-      throw BadRequestError.withErrors(MISSING_INPUT_SCHEMA_MESSAGE, [MISSING_INPUT_SCHEMA_MESSAGE]);
-    }
-    // An unusable schema would refuse every start of the execution.
-    const schemaError = inputSchemaError(definition.input_schema);
-    if (schemaError !== undefined) throw BadRequestError.withErrors('The workflow definition has an unusable input schema', [schemaError]);
-    // The one full validation of the definition a run executes, where its snapshot is stored: the router
-    // and the client do not look inside it again (docs/decisions.md, "Workflow definitions: validated where stored").
-    const problems = validateDefinition(withoutCredentialIds(definition));
-    if (problems.length) throw BadRequestError.withErrors('Invalid workflow definition', problems);
-    if (inputs !== undefined) {
-      const errors = validateInputs(definition.input_schema, inputs);
-      if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
-    }
+    const definition = checkedDefinition(given ?? activity.workflowDefinition);
+    if (inputs !== undefined) checkInputs(definition, inputs);
     const row = await this.deps.repo.insert({ activityId, userId: user.id, workflowDefinition: definition, inputs: inputs ?? {} });
     this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: user.id, details: { execution_id: row.id, activity_id: activityId } });
     return { id: row.id, status: 'queued', activity: activityId, started_at: null };
+  }
+
+  /**
+   * `create` for several executions of activities' own definitions at once
+   * (the event bus's dispatch batches): one read and one validation of the
+   * definition per activity, the inputs checked per execution, and one
+   * INSERT of every accepted one in a transaction that also runs `record`
+   * (the caller's durable note of them), so the executions and the note
+   * commit together or not at all. Answers one outcome per item, in order:
+   * a refused item (404, 400) has its error; a failed transaction throws.
+   */
+  async createMany(
+    items: readonly { user: Caller; activityId: number; inputs: Record<string, unknown> }[],
+    record: (tx: PgTransaction, created: { index: number; id: number }[]) => Promise<void>,
+  ): Promise<ItemOutcome<{ id: number }>[]> {
+    const outcomes: ItemOutcome<{ id: number }>[] = new Array(items.length);
+    const definitions = new Map<number, Promise<{ activity: ActivityForExecution | null; definition?: WorkflowDefinition; error?: unknown }>>();
+    const accepted: { index: number; row: Omit<NewExecutionRow, 'retry'> }[] = [];
+    for (const [index, { user, activityId, inputs }] of items.entries()) {
+      let checked = definitions.get(activityId);
+      if (!checked) {
+        checked = this.deps.activities.findForExecution(activityId).then((activity) => {
+          try {
+            return { activity, definition: activity ? checkedDefinition(activity.workflowDefinition) : undefined };
+          } catch (error) {
+            return { activity, error };
+          }
+        });
+        definitions.set(activityId, checked);
+      }
+      const { activity, definition, error } = await checked;
+      try {
+        if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
+        if (error !== undefined || !definition) throw error;
+        checkInputs(definition, inputs);
+        accepted.push({ index, row: { activityId, userId: user.id, workflowDefinition: definition, inputs } });
+      } catch (err) {
+        outcomes[index] = { ok: false, error: err };
+      }
+    }
+    if (accepted.length > 0) {
+      const created = await this.deps.repo.createManyWith(
+        accepted.map((a) => a.row),
+        (tx, ids) =>
+          record(
+            tx,
+            ids.map((id, k) => ({ index: accepted[k]!.index, id })),
+          ),
+      );
+      created.forEach((id, k) => {
+        const { index, row } = accepted[k]!;
+        outcomes[index] = { ok: true, value: { id } };
+        this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: row.userId, details: { execution_id: id, activity_id: row.activityId } });
+      });
+    }
+    return outcomes;
   }
 
   /**
@@ -176,6 +240,16 @@ export class WorkflowExecutionsService {
   async createAndStart(user: Caller, execution: NewExecution, trigger: 'webhook' | 'other' = 'other'): Promise<StartResponse> {
     const created = await this.create(user, execution);
     return this.startCreated(user, created.id, undefined, trigger === 'webhook' ? this.deps.maxRunningPerUserForWebhooks : this.deps.maxRunningPerUser);
+  }
+
+  /**
+   * Starts an execution a webhook trigger accepted before starting it (queued, `start_pending`;
+   * docs/decisions.md, "Webhook triggers accepted before their start"), under the webhook running
+   * cap. Unlike createAndStart, a refusal leaves the record as it is: the caller decides whether to
+   * try again (router down, cap) or to mark it failed (`failUnstarted`).
+   */
+  async startAccepted(user: Caller, id: number): Promise<StartResponse> {
+    return this.start(user, id, {}, undefined, this.deps.maxRunningPerUserForWebhooks);
   }
 
   private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {

@@ -11,6 +11,8 @@ import type { DocumentsModule } from '../../documents';
 import { originAllowed } from '../../platform';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
+import { WebhookAcceptor } from './webhook-accept';
+import { WebhookAcceptRepository } from './webhook-accept.repository';
 import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
 import { describeWebhookRoutes } from './webhooks.openapi';
 import { WebhooksRepository } from './webhooks.repository';
@@ -76,6 +78,17 @@ export function createWebhooksFeature(deps: {
         publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
         jwtSecret: ctx.config.JWT_SECRET,
       });
+      const acceptor = new WebhookAcceptor({
+        store: new WebhookAcceptRepository(ctx.database),
+        repo,
+        activities: new ActivitiesRepository(ctx.database),
+        executions,
+        executionsRepo: ctx.executions.repo,
+        audit: ctx.audit,
+        logger: ctx.logger.child({ component: 'webhooks' }),
+        jwtSecret: ctx.config.JWT_SECRET,
+      });
+      acceptor.startSweeping();
       const { requireAuth } = ctx.auth;
       // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
       const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
@@ -108,6 +121,30 @@ export function createWebhooksFeature(deps: {
         next();
       };
 
+      /**
+       * The fast path of a trigger without files (docs/decisions.md, "Webhook triggers accepted before
+       * their start"): a cached webhook whose secret, state and origin pass is accepted by the grouped
+       * commit and answered; anything else (no secret, unknown id, a wrong secret, inactive, an origin
+       * refused, a webhook changed meanwhile, inputs the schema refuses) goes on to the full path,
+       * which reads the webhook afresh and answers as before.
+       */
+      const fastTrigger: RequestHandler = async (req, res, next) => {
+        if (req.is('multipart/form-data')) return next();
+        const secret = req.header(WEBHOOK_SECRET_HEADER);
+        const id = idParam(req.params['id']);
+        if (secret === undefined || secret === '' || id === undefined) return next();
+        const cached = await acceptor.lookup(id);
+        if (!cached) return next();
+        const w = cached.webhook;
+        if (!webhookSecretMatches(secret, w) || !w.active || !originAllowed(w.allowedOrigins, req.header('origin'), req.header('referer'))) return next();
+        const accepted = await acceptor.accept(cached, inputsOf(req), {
+          perMinute: ctx.config.WEBHOOK_TRIGGERS_PER_MINUTE,
+          maxRunning: ctx.config.WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER,
+        });
+        if (accepted.outcome === 'stale') return next();
+        res.json(accepted.response);
+      };
+
       /** Multipart bodies are spooled; a file over the spooler's 50 MB is a file validation failure, 400 (rule 1). */
       const spoolFiles: RequestHandler = (req, res, next) => {
         if (!req.is('multipart/form-data')) return next();
@@ -117,7 +154,7 @@ export function createWebhooksFeature(deps: {
         });
       };
 
-      api.post('/webhooks/trigger/:id', authenticate, spoolFiles, async (req, res) => {
+      api.post('/webhooks/trigger/:id', fastTrigger, authenticate, spoolFiles, async (req, res) => {
         const files = spooledFiles(req);
         try {
           res.json(await webhooks.trigger(authenticated(res), inputsOf(req), files, { form: typeof req.is('multipart/form-data') === 'string' }));
@@ -142,15 +179,23 @@ export function createWebhooksFeature(deps: {
       api.put('/webhooks/:id', requireAuth, async (req, res) => {
         const id = webhookId(req.params['id']);
         const settings = parseUpdateWebhook(req.body);
-        res.json({ success: true, data: await webhooks.update(currentUser(req).id, id, settings) });
+        const data = await webhooks.update(currentUser(req).id, id, settings);
+        acceptor.invalidate(id);
+        res.json({ success: true, data });
       });
 
       api.delete('/webhooks/:id', requireAuth, async (req, res) => {
-        res.json({ success: true, data: await webhooks.delete(currentUser(req).id, webhookId(req.params['id'])) });
+        const id = webhookId(req.params['id']);
+        const data = await webhooks.delete(currentUser(req).id, id);
+        acceptor.invalidate(id);
+        res.json({ success: true, data });
       });
 
       api.post('/webhooks/:id/regenerate-secret', requireAuth, async (req, res) => {
-        res.json({ success: true, data: await webhooks.regenerateSecret(currentUser(req).id, webhookId(req.params['id'])) });
+        const id = webhookId(req.params['id']);
+        const data = await webhooks.regenerateSecret(currentUser(req).id, id);
+        acceptor.invalidate(id);
+        res.json({ success: true, data });
       });
 
       describeWebhookRoutes(ctx.openapi);

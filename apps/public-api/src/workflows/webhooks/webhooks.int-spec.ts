@@ -30,6 +30,16 @@ function trigger(id: number | string, secret: string | undefined, body?: Record<
   return body === undefined ? req : req.send(body);
 }
 
+/** The job of an accepted trigger: its start follows the answer (docs/decisions.md, "Webhook triggers accepted before their start"). */
+async function submittedJob(jobId: string): Promise<NonNullable<ReturnType<FakeRouter['job']>>> {
+  for (let i = 0; i < 250; i++) {
+    const job = router.job(jobId);
+    if (job) return job;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`job ${jobId} was never submitted`);
+}
+
 async function count(table: string): Promise<number> {
   return ((await kit.bed.database.query(`SELECT count(*)::int AS n FROM ${table}`)) as { n: number }[])[0]!.n;
 }
@@ -137,7 +147,7 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const body = res.body as TriggerResponse;
     expect(body).toMatchObject({ success: true, execution_id: expect.any(Number), message: expect.any(String), polling_token: expect.any(String) });
     expect(body).not.toHaveProperty('uploaded_documents');
-    const job = router.job(body.job_id)!;
+    const job = await submittedJob(body.job_id);
     expect(job.payload.inputs).toEqual({ document_url: 'https://files.example/a.pdf', priority: 2 });
     expect(job.payload.user_id).toBe(kit.alice.id);
 
@@ -317,6 +327,47 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect((await trigger(w.id, w.secret_key, body)).status).toBe(200);
     await kit.bed.database.query("UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1", [w.id]);
     expect((await trigger(w.id, w.secret_key, body)).status).toBe(401);
+  });
+
+  it('takes a change made by another process at once, though this process has the webhook cached', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const body = { document_url: 'https://files.example/a.pdf' };
+    expect((await trigger(w.id, w.secret_key, body)).status).toBe(200);
+    // Another process rotates the secret (no grace) and then blocks the owner's activity from this webhook: this process hears of neither.
+    const fresh = 'f'.repeat(64);
+    await kit.bed.database.query('UPDATE webhooks SET secret_hash = encode(sha256($2::bytea), $3), previous_secret_hash = NULL WHERE id = $1', [w.id, fresh, 'hex']);
+    expect((await trigger(w.id, w.secret_key, body)).status).toBe(401);
+    expect((await trigger(w.id, fresh, body)).status).toBe(200);
+    await kit.bed.database.query('UPDATE webhooks SET active = false WHERE id = $1', [w.id]);
+    expect((await trigger(w.id, fresh, body)).status).toBe(403);
+  });
+
+  it('answers once the execution is committed; a start the router refuses is made later by the sweep', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    // The earlier tests' executions never end (the fake router runs nothing): out of the running cap's way.
+    await kit.bed.database.query("UPDATE workflow_executions SET status = 'completed', completed_at = now() WHERE user_id = $1 AND status IN ('running', 'queued')", [kit.alice.id]);
+    router.mode = 'broker_down';
+    let res: request.Response;
+    try {
+      res = await trigger(w.id, w.secret_key, { document_url: 'https://files.example/a.pdf' });
+      expect(res.status).toBe(200);
+      const id = (res.body as TriggerResponse).execution_id;
+      // The in-process start is refused: the execution stays queued, its start pending.
+      for (let i = 0; i < 10; i++) {
+        const rows = (await kit.bed.database.query('SELECT status, start_pending FROM workflow_executions WHERE id = $1', [id])) as { status: string; start_pending: boolean }[];
+        expect(rows[0]).toMatchObject({ status: 'queued', start_pending: true });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(router.job((res.body as TriggerResponse).job_id)).toBeUndefined();
+    } finally {
+      router.mode = 'queue';
+    }
+    // As if its process had died: the sweep (every 5 s) starts pending executions older than 30 s.
+    await kit.bed.database.query("UPDATE workflow_executions SET created_at = created_at - interval '1 minute' WHERE id = $1", [(res.body as TriggerResponse).execution_id]);
+    for (let i = 0; i < 750 && !router.job((res.body as TriggerResponse).job_id); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(router.job((res.body as TriggerResponse).job_id)).toBeDefined();
+    const rows = (await kit.bed.database.query('SELECT status FROM workflow_executions WHERE id = $1', [(res.body as TriggerResponse).execution_id])) as { status: string }[];
+    expect(rows[0]!.status).toBe('running');
   });
 
   it('is gone after DELETE', async () => {

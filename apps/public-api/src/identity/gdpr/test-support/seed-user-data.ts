@@ -116,7 +116,10 @@ export async function seedProcessorRows(db: PublicApiDatabase, executionId: numb
   if (!t?.present) return;
   const output = JSON.stringify({ text: `${tag} node output` });
   await db.query(`INSERT INTO workflow_node_runs (execution_key, node_id, output) VALUES ($1, 'start', $3), ($2, 'start', $3)`, [`execution:${executionId}`, `job:${jobId}`, output]);
-  await db.query('INSERT INTO workflow_wakeups (execution_key, job) VALUES ($1, $2)', [`execution:${executionId}`, JSON.stringify({ job_id: jobId, payload: { inputs: { customer: `${tag} customer` } } })]);
+  await db.query('INSERT INTO workflow_wakeups (execution_key, job) VALUES ($1, $2)', [
+    `execution:${executionId}`,
+    JSON.stringify({ job_id: jobId, payload: { inputs: { customer: `${tag} customer` } } }),
+  ]);
 }
 
 /** The processor's rows of some executions, as `table: count` for the tables that hold any. */

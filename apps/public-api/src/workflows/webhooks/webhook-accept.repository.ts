@@ -1,0 +1,155 @@
+import { pgPool } from '@docflow/persistence';
+import { escapeLiteral } from 'pg';
+import type { PublicApiDatabase } from '../../platform';
+import { USER_START_LOCK } from '../executions/workflow-executions.repository';
+
+export interface WebhookVersionRow {
+  id: number;
+  /**
+   * Digests of what a trigger's checks read of the webhook and of its activity (null for no activity):
+   * any change to those columns moves them, whether or not it touched `updated_at`.
+   */
+  wv: string;
+  av: string | null;
+  role: string;
+  blocked: boolean;
+}
+
+/** One webhook's triggers of a batch, with what the fast path checked them against. */
+export interface AcceptGroup {
+  webhookId: number;
+  ownerId: number;
+  activityId: number;
+  webhookVersion: string;
+  activityVersion: string;
+  role: string;
+  definitionJson: string;
+  /** Each trigger's inputs as JSON, in arrival order. */
+  inputsJson: string[];
+  perMinute: number;
+  maxRunning: number;
+}
+
+/**
+ * `ok` false: the versions moved (or the webhook is gone), nothing was done. Otherwise the rate
+ * window's count after this group and its remaining seconds, how many triggers the rate limit left
+ * room for, the running count before the group, and the ids of the admitted triggers (the first ones).
+ */
+export interface AcceptGroupResult {
+  ok: boolean;
+  count: number;
+  retryAfterSeconds: number;
+  room: number;
+  running: number;
+  ids: number[];
+}
+
+/** The statements of webhook triggers accepted in batches (webhook-accept.ts). */
+export class WebhookAcceptRepository {
+  constructor(private readonly database: PublicApiDatabase) {}
+
+  /** The versions of the webhooks (digests of what a trigger's checks read), their owners' role and state. */
+  async versions(ids: number[]): Promise<Map<number, WebhookVersionRow>> {
+    const text = `SELECT w.id, md5(${WEBHOOK_DIGEST}) AS wv, md5(${ACTIVITY_DIGEST}) AS av, u.role, u.blocked
+                    FROM webhooks w JOIN users u ON u.id = w.owner_id LEFT JOIN activities a ON a.id = w.activity_id
+                   WHERE w.id = ANY($1::int[])`;
+    const rows = (await this.database.query(text, [ids])) as WebhookVersionRow[];
+    return new Map(rows.map((r) => [Number(r.id), r]));
+  }
+
+  /**
+   * A batch of triggers in one round trip: one simple-protocol message, run by
+   * PostgreSQL as one implicit transaction (one commit). It locks the
+   * webhooks' rows (id order), then takes the owners' start locks (owner
+   * order, as starts take them), then runs one statement per webhook
+   * (acceptGroupSql). Values are integers or escaped literals, since a
+   * multi-statement message takes no parameters.
+   */
+  async acceptBatch(groups: AcceptGroup[]): Promise<AcceptGroupResult[]> {
+    const webhooks = [...new Set(groups.map((g) => g.webhookId))].sort((a, b) => a - b);
+    const owners = [...new Set(groups.map((g) => g.ownerId))].sort((a, b) => a - b);
+    const statements = [
+      `SELECT id FROM webhooks WHERE id IN (${webhooks.map(sqlInt).join(', ')}) ORDER BY id FOR UPDATE`,
+      ...owners.map((o) => `SELECT pg_advisory_xact_lock(${sqlInt(USER_START_LOCK)}, ${sqlInt(o)})`),
+      ...groups.map(acceptGroupSql),
+    ];
+    const results = await pgPool(this.database).query(statements.join(';\n'));
+    const list = Array.isArray(results) ? results : [results];
+    if (list.length !== statements.length) throw new Error(`a batch of ${statements.length} statements answered ${list.length} results`);
+    return groups.map((_, i) => {
+      const row = list[list.length - groups.length + i]?.rows[0] as
+        { ok: boolean | null; count: number | null; retry_after: number | null; room: number | null; running: number | string | null; ids: number[] | null } | undefined;
+      if (!row || row.ok !== true) return { ok: false, count: 0, retryAfterSeconds: 0, room: 0, running: 0, ids: [] };
+      return { ok: true, count: Number(row.count), retryAfterSeconds: Number(row.retry_after), room: Number(row.room), running: Number(row.running), ids: (row.ids ?? []).map(Number) };
+    });
+  }
+
+  /** Pending starts older than `afterSeconds`, oldest first. */
+  async pendingStarts(afterSeconds: number, limit: number): Promise<{ id: number; userId: number; role: string }[]> {
+    const rows = (await this.database.query(SWEEP_SQL, [afterSeconds, limit])) as { id: number; user_id: number; role: string }[];
+    return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), role: r.role }));
+  }
+}
+
+function sqlInt(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return String(n);
+}
+
+/**
+ * One webhook's triggers of a batch, in one statement whose snapshot follows
+ * the locks: the versions compared (nothing else happens when they moved),
+ * the rate window counted once for all of them (RateLimitRepository.hit with
+ * n hits: the same window rules, the same table), the owner's running plus
+ * accepted-not-started executions counted, the first `m` admitted (under both
+ * limits) inserted `queued` and `start_pending` with ids taken in trigger
+ * order, and the webhook's count raised by m.
+ */
+export function acceptGroupSql(g: AcceptGroup): string {
+  const n = g.inputsJson.length;
+  const items = g.inputsJson.map((inputs, i) => `(${i + 1}, ${escapeLiteral(inputs)})`).join(', ');
+  const key = escapeLiteral(`webhook:${g.webhookId}`);
+  const room = `greatest(0, least(${n}, ${sqlInt(g.perMinute)} - (hit.count - ${n})))`;
+  return `WITH v AS (
+      SELECT (md5(${WEBHOOK_DIGEST}) = ${escapeLiteral(g.webhookVersion)} AND md5(${ACTIVITY_DIGEST}) = ${escapeLiteral(g.activityVersion)}
+              AND u.role = ${escapeLiteral(g.role)} AND NOT u.blocked) AS ok
+        FROM webhooks w JOIN users u ON u.id = w.owner_id LEFT JOIN activities a ON a.id = w.activity_id
+       WHERE w.id = ${sqlInt(g.webhookId)}
+    ), hit AS (
+      INSERT INTO rate_limit_counters AS c (key, count, expires_at)
+      SELECT ${key}, ${n}, now() + make_interval(secs => 60) FROM v WHERE v.ok
+      ON CONFLICT (key) DO UPDATE
+        SET count = CASE WHEN c.expires_at <= now() THEN ${n} ELSE c.count + ${n} END,
+            reported = CASE WHEN c.expires_at <= now() THEN false ELSE c.reported END,
+            expires_at = CASE WHEN c.expires_at <= now() THEN EXCLUDED.expires_at ELSE c.expires_at END
+      RETURNING c.count, greatest(1, ceil(extract(epoch FROM c.expires_at - now())))::int AS retry_after
+    ), running AS (
+      SELECT (SELECT count(*) FROM workflow_executions WHERE user_id = ${sqlInt(g.ownerId)} AND status = 'running')
+           + (SELECT count(*) FROM workflow_executions WHERE user_id = ${sqlInt(g.ownerId)} AND status = 'queued' AND start_pending) AS n
+    ), admit AS (
+      SELECT ${room} AS room, greatest(0, least(${room}, ${sqlInt(g.maxRunning)} - running.n)) AS m FROM hit, running
+    ), items AS (
+      SELECT * FROM (VALUES ${items}) AS t(ord, inputs)
+    ), ids AS (
+      SELECT o.ord, o.inputs, s.id
+        FROM (SELECT ord, inputs, row_number() OVER (ORDER BY ord) AS rn FROM items) o
+        JOIN (SELECT id, row_number() OVER (ORDER BY id) AS rn
+                FROM (SELECT nextval(pg_get_serial_sequence('workflow_executions', 'id'))::int AS id FROM items, admit WHERE items.ord <= admit.m) x) s USING (rn)
+    ), ins AS (
+      INSERT INTO workflow_executions (id, activity_id, user_id, status, workflow_definition, inputs, task_states, outputs, retry_of, resume_count, total_cost, start_pending)
+      SELECT ids.id, ${sqlInt(g.activityId)}, ${sqlInt(g.ownerId)}, 'queued', ${escapeLiteral(g.definitionJson)}::jsonb, ids.inputs::jsonb, '{}'::jsonb, NULL, NULL, 0, 0, true FROM ids
+      RETURNING id
+    ), upd AS (
+      UPDATE webhooks SET trigger_count = trigger_count + (SELECT count(*) FROM ins)::int, last_triggered_at = now()
+       WHERE id = ${sqlInt(g.webhookId)} AND EXISTS (SELECT 1 FROM ins)
+    )
+    SELECT v.ok, hit.count, hit.retry_after, admit.room, running.n AS running,
+           (SELECT coalesce(array_agg(id ORDER BY ord), '{}') FROM ids) AS ids
+      FROM v LEFT JOIN hit ON true LEFT JOIN admit ON true CROSS JOIN running`;
+}
+
+const WEBHOOK_DIGEST = 'row(w.updated_at, w.owner_id, w.activity_id, w.secret_hash, w.previous_secret_hash, w.previous_secret_expires_at, w.active, w.allowed_origins)::text';
+const ACTIVITY_DIGEST = 'row(a.updated_at, a.level, a.owner_id, a.workflow_definition)::text';
+
+const SWEEP_SQL = `SELECT e.id, e.user_id, u.role FROM workflow_executions e JOIN users u ON u.id = e.user_id
+  WHERE e.status = 'queued' AND e.start_pending AND e.created_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`;

@@ -1,0 +1,298 @@
+import { workflowJobId } from '@docflow/contracts';
+import { GroupCommit, type ItemOutcome } from '@docflow/persistence';
+import { AppError, errorMessage, type Logger, TooManyRequestsError } from '@docflow/service-kit';
+import { jsonSchemaProblem, normalizeDefinition, validateDefinition, validateInputs, isPlainObject, type WorkflowDefinition } from '@docflow/workflow';
+import type { ActivitiesRepository } from '../activities/activities.repository';
+import { canRead, type Caller } from '../activities/activities.service';
+import type { AuditLog } from '../../identity';
+import { tooManyRequests } from '../../platform';
+import { withoutCredentialIds } from '../executions/credential-binding';
+import { signPollingToken } from '../executions/polling-token';
+import type { WorkflowExecutionsRepository } from '../executions/workflow-executions.repository';
+import type { WebhookAcceptRepository } from './webhook-accept.repository';
+import type { WorkflowExecutionsService } from '../executions/workflow-executions.service';
+import type { WebhookEntity } from './webhook.entity';
+import type { TriggerResponse } from './webhooks.service';
+
+/** Triggers committed together at most (one transaction, one multi-row INSERT). */
+const ACCEPT_BATCH_MAX = 128;
+/** Accepted executions being started at once by one process (the rest wait their turn in memory; their rows are durable). */
+const START_CONCURRENCY = 16;
+/** A pending start older than this is taken by the sweep of any process (its own process may have died). */
+const SWEEP_AFTER_SECONDS = 30;
+const SWEEP_INTERVAL_MS = 5000;
+const SWEEP_LIMIT = 500;
+/** Webhooks cached per process at most (all are forgotten when it is full). */
+const CACHE_MAX = 10_000;
+
+/**
+ * What a trigger's fast path needs of a webhook, read once and used until it
+ * changes. The versions are digests of the columns the checks read (webhook
+ * and activity), read before their data; every batch re-reads them under the webhook's row lock
+ * and gives the triggers of a webhook whose version moved (PUT, regenerate,
+ * delete, a changed activity, a blocked owner) back to the full path, so a
+ * change is in force for every trigger committed after it.
+ */
+export interface CachedWebhook {
+  webhook: WebhookEntity;
+  webhookVersion: string;
+  activityVersion: string;
+  owner: Caller;
+  activityId: number;
+  /** The normalised, validated definition snapshot every execution of this webhook stores. */
+  definitionJson: string;
+  inputSchema: unknown;
+}
+
+interface AcceptItem {
+  cached: CachedWebhook;
+  inputs: Record<string, unknown>;
+  perMinute: number;
+  maxRunning: number;
+}
+
+export type AcceptOutcome = { outcome: 'accepted'; response: TriggerResponse } | { outcome: 'stale' };
+
+export interface WebhookAcceptorDeps {
+  store: WebhookAcceptRepository;
+  repo: { findById(id: number): Promise<WebhookEntity | null> };
+  activities: ActivitiesRepository;
+  executions: WorkflowExecutionsService;
+  executionsRepo: WorkflowExecutionsRepository;
+  audit: AuditLog;
+  logger: Logger;
+  jwtSecret: string;
+}
+
+/**
+ * Webhook triggers without files (issue #16 item 6; docs/decisions.md,
+ * "Webhook triggers accepted before their start"): the webhook, its owner
+ * and its activity's checked definition come from a cache; concurrent
+ * triggers are committed together (GroupCommit: the rate limit and running
+ * cap counted, the executions inserted `queued` with `start_pending`, the
+ * webhook's count raised, one transaction); the answer follows the commit,
+ * and the start follows the answer. A start that fails for a reason that
+ * passes (router or database down, the cap reached by starts by hand) is
+ * tried again; the sweep starts what a dead process left.
+ */
+export class WebhookAcceptor {
+  private readonly cache = new Map<number, Promise<CachedWebhook | undefined>>();
+  private readonly accepts: GroupCommit<AcceptItem, AcceptOutcome>;
+  private readonly waiting: { id: number; owner: Caller }[] = [];
+  private readonly tracked = new Set<number>();
+  private inFlight = 0;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
+
+  constructor(private readonly deps: WebhookAcceptorDeps) {
+    this.accepts = new GroupCommit((batch) => this.commit(batch), { maxItems: ACCEPT_BATCH_MAX, lingerMs: 0 });
+  }
+
+  /** The sweep of pending starts, every 5 s in every process (a start is guarded: one of two racing starts wins). */
+  startSweeping(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  stopSweeping(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
+
+  /** Forgets a webhook (its PUT, regenerate and delete in this process; other processes see the version move). */
+  invalidate(id: number): void {
+    this.cache.delete(id);
+  }
+
+  /** The webhook as the fast path may use it, or undefined when only the full path can answer (unknown, files-only checks, unusable definition...). */
+  async lookup(id: number): Promise<CachedWebhook | undefined> {
+    let entry = this.cache.get(id);
+    if (!entry) {
+      if (this.cache.size >= CACHE_MAX) this.cache.clear();
+      entry = this.load(id).catch((err: unknown) => {
+        this.cache.delete(id);
+        throw err;
+      });
+      this.cache.set(id, entry);
+    }
+    const cached = await entry;
+    if (!cached) this.cache.delete(id);
+    return cached;
+  }
+
+  private async load(id: number): Promise<CachedWebhook | undefined> {
+    // Versions first: data read after them is at least as new, so a change in between shows as a moved version.
+    const versions = await this.deps.store.versions([id]);
+    const v = versions.get(id);
+    if (!v || v.av === null || v.blocked) return undefined;
+    const webhook = await this.deps.repo.findById(id);
+    if (!webhook) return undefined;
+    const owner: Caller = { id: webhook.ownerId, role: v.role } as Caller;
+    const activity = await this.deps.activities.findForExecution(webhook.activityId);
+    if (!activity || !canRead(owner, activity)) return undefined;
+    // The checks of WorkflowExecutionsService.create; a definition that fails them goes by the full path, which answers its error.
+    const definition = normalizeDefinition(activity.workflowDefinition as unknown as WorkflowDefinition);
+    const schema = definition.input_schema;
+    if (schema === undefined || schema === null || !isPlainObject(schema) || jsonSchemaProblem(schema) !== undefined) return undefined;
+    if (validateDefinition(withoutCredentialIds(definition)).length > 0) return undefined;
+    return { webhook, webhookVersion: v.wv, activityVersion: v.av, owner, activityId: webhook.activityId, definitionJson: JSON.stringify(definition), inputSchema: schema };
+  }
+
+  /**
+   * Accepts a trigger whose secret, state and origin the caller checked
+   * against `cached`: the inputs are checked against the input schema
+   * (400 as at create), then the trigger joins the next batch.
+   */
+  async accept(cached: CachedWebhook, inputs: Record<string, unknown>, limits: { perMinute: number; maxRunning: number }): Promise<AcceptOutcome> {
+    const errors = validateInputs(cached.inputSchema as Parameters<typeof validateInputs>[0], inputs);
+    if (errors.length) return { outcome: 'stale' }; // the full path answers the 400 with its own wording
+    return this.accepts.submit({ cached, inputs, ...limits });
+  }
+
+  /**
+   * One round trip and one commit for a batch (WebhookAcceptRepository.acceptBatch):
+   * the webhooks' rows locked and their versions compared (a moved one sends
+   * its triggers to the full path), each webhook's rate window counted once
+   * for all its triggers, each owner's running cap counted under the same
+   * advisory lock as starts (running plus accepted-but-not-started), the
+   * admitted executions inserted, the webhooks' counts raised. Triggers over
+   * a limit get its 429, in arrival order (the first ones are admitted).
+   */
+  private async commit(batch: AcceptItem[]): Promise<ItemOutcome<AcceptOutcome>[]> {
+    const outcomes: ItemOutcome<AcceptOutcome>[] = batch.map(() => ({ ok: true, value: { outcome: 'stale' } }));
+    const byWebhook = new Map<number, number[]>();
+    batch.forEach((item, i) => byWebhook.set(item.cached.webhook.id, [...(byWebhook.get(item.cached.webhook.id) ?? []), i]));
+    const groups = [...byWebhook.entries()].sort(([a], [b]) => a - b);
+    let results;
+    try {
+      results = await this.deps.store.acceptBatch(
+        groups.map(([, indexes]) => {
+          const first = batch[indexes[0]!]!;
+          const c = first.cached;
+          return {
+            webhookId: c.webhook.id,
+            ownerId: c.owner.id,
+            activityId: c.activityId,
+            webhookVersion: c.webhookVersion,
+            activityVersion: c.activityVersion,
+            role: c.owner.role,
+            definitionJson: c.definitionJson,
+            inputsJson: indexes.map((i) => JSON.stringify(batch[i]!.inputs)),
+            perMinute: first.perMinute,
+            maxRunning: first.maxRunning,
+          };
+        }),
+      );
+    } catch (err) {
+      // A batch that fails goes trigger by trigger through the full path, so that an error is only its own trigger's.
+      this.deps.logger.warn('webhook accept batch failed; its triggers take the full path', { triggers: batch.length, error: errorMessage(err) });
+      return outcomes;
+    }
+
+    groups.forEach(([webhookId, indexes], g) => {
+      const r = results[g]!;
+      if (!r.ok) {
+        this.invalidate(webhookId);
+        return;
+      }
+      const { perMinute, maxRunning, cached } = batch[indexes[0]!]!;
+      indexes.forEach((i, k) => {
+        if (k < r.ids.length) {
+          outcomes[i] = { ok: true, value: { outcome: 'accepted', response: this.accepted(cached, r.ids[k]!) } };
+        } else if (k >= r.room) {
+          outcomes[i] = {
+            ok: false,
+            error: tooManyRequests(`At most ${perMinute} triggers per minute for one webhook`, r, { limit: perMinute, window_seconds: 60 }),
+          };
+        } else {
+          outcomes[i] = {
+            ok: false,
+            error: new TooManyRequestsError(`Too many running executions: at most ${maxRunning} per user; retry when one finishes`, { limit: maxRunning, running: r.running + k }),
+          };
+        }
+      });
+    });
+    return outcomes;
+  }
+
+  /** The answer to an admitted trigger, once committed; its audit rows; its start queued. */
+  private accepted(cached: CachedWebhook, id: number): TriggerResponse {
+    const owner = cached.owner;
+    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: owner.id, details: { execution_id: id, activity_id: cached.activityId } });
+    this.deps.audit.record({ action: 'webhook.delivered', actorUserId: owner.id, details: { webhook_id: cached.webhook.id, execution_id: id, documents_count: 0 } });
+    this.enqueueStart(id, owner);
+    return {
+      success: true,
+      execution_id: id,
+      job_id: workflowJobId(id),
+      message: 'Workflow triggered',
+      polling_token: signPollingToken({ executionId: id, userId: owner.id }, this.deps.jwtSecret),
+    };
+  }
+
+  /** Queues the start of an accepted execution in this process (at most START_CONCURRENCY at once). */
+  private enqueueStart(id: number, owner: Caller): void {
+    if (this.tracked.has(id)) return;
+    this.tracked.add(id);
+    this.waiting.push({ id, owner });
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight < START_CONCURRENCY && this.waiting.length > 0) {
+      const next = this.waiting.shift()!;
+      this.inFlight++;
+      void this.startOne(next.id, next.owner).finally(() => {
+        this.inFlight--;
+        this.tracked.delete(next.id);
+        this.pump();
+      });
+    }
+  }
+
+  /**
+   * One start. Started, or no longer queued (cancelled, started by another
+   * process): done. Refused for a reason that passes (the router or the
+   * database unreachable, the running cap taken by other starts): left
+   * `queued` and `start_pending` for a later sweep. Refused for good (a
+   * monthly quota, inputs the start refuses): marked failed `not_started`,
+   * as createAndStart does.
+   */
+  private async startOne(id: number, owner: Caller): Promise<void> {
+    try {
+      await this.deps.executions.startAccepted(owner, id);
+    } catch (err) {
+      const status = err instanceof AppError ? err.status : undefined;
+      const capped = err instanceof AppError && status === 429 && 'running' in err.details;
+      if (status === 404 || status === 409) return;
+      if (capped || status === undefined || status >= 500) {
+        this.deps.logger.warn('accepted webhook execution not started yet; the sweep tries again', { executionId: id, error: errorMessage(err) });
+        return;
+      }
+      const failed = await this.deps.executionsRepo.failUnstarted(id, `Not started: ${errorMessage(err)}`).catch(() => false);
+      this.deps.logger.warn('accepted webhook execution refused; marked failed', { executionId: id, markedFailed: failed, error: errorMessage(err) });
+    }
+  }
+
+  /** Starts the pending executions nobody has started for SWEEP_AFTER_SECONDS (a process died between its answer and the start, or the start was refused for a while). */
+  async sweep(): Promise<number> {
+    if (this.sweeping) return 0;
+    this.sweeping = true;
+    try {
+      const rows = await this.deps.store.pendingStarts(SWEEP_AFTER_SECONDS, SWEEP_LIMIT);
+      let queued = 0;
+      for (const r of rows) {
+        if (this.tracked.has(r.id)) continue;
+        this.enqueueStart(r.id, { id: r.userId, role: r.role } as Caller);
+        queued++;
+      }
+      return queued;
+    } catch (err) {
+      this.deps.logger.warn('pending webhook starts sweep failed', { error: errorMessage(err) });
+      return 0;
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}
