@@ -36,10 +36,7 @@ describe('execution controls in the engine (issue #15)', () => {
 
     it('once for a start → decision → end run: before the delivery, not between pure nodes', async () => {
       const { reads, control } = counting(() => false);
-      const def = definition(
-        [startNode(), taskNode('d', 'decision', { operator: '>', left_operand: '$.amount', right_operand: 100 }), endNode()],
-        [edge('start', 'd'), edge('d', 'end', 'true')],
-      );
+      const def = definition([startNode(), taskNode('d', 'decision', { operator: '>', left_operand: '$.amount', right_operand: 100 }), endNode()], [edge('start', 'd'), edge('d', 'end', 'true')]);
       const out = await new EngineHarness({ executors: {}, control }).run(def, { inputs: { amount: 150 } });
       expect(out.status).toBe('completed');
       expect(reads.n).toBe(1);
