@@ -62,7 +62,7 @@ async function waitFor(url: string, status: number, child: ChildProcess, timeout
   throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
 }
 
-/** A router that takes every job (spec 4.16's answer), so that executions start. */
+/** A router that takes every job (spec 4.16's answer, one by one or in a batch), so that executions start. */
 async function loopbackRouter(): Promise<{ url: string; jobs: () => number; close(): Promise<void> }> {
   let jobs = 0;
   const server = http.createServer((req, res) => {
@@ -73,7 +73,13 @@ async function loopbackRouter(): Promise<{ url: string; jobs: () => number; clos
         jobs += 1;
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { job_id?: string };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ job_id: body.job_id, success: true, message: 'queued' }));
-      } else res.writeHead(204).end();
+      } else if (req.method === 'POST' && req.url === '/api/v1/jobs/batch') {
+        // The router's batch route (docs/decisions.md, "Router job submissions in batches"): each job's own answer.
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { jobs?: { job_id?: string }[] };
+        const results = (body.jobs ?? []).map((job) => ({ job_id: job.job_id, status: 200, body: { job_id: job.job_id, success: true, message: 'queued' } }));
+        jobs += results.length;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
+      } else res.writeHead(404).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
