@@ -56,5 +56,6 @@ export type { PromptsService } from './prompts/prompts.service';
 export { CreatePromptBody, parsePromptBody } from './prompts/prompts.dto';
 export { createUploadMiddleware, removeSpooled, spooledFiles } from './upload/upload-middleware';
 export type { SpooledFile } from './upload/upload-middleware';
+export { MemoryBudget } from './upload/spool-storage';
 export { documentsUserData } from './user-data';
 export type { DocumentsUserDataDeps } from './user-data';

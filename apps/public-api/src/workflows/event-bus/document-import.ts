@@ -8,7 +8,7 @@ import type { DocumentImportResponse, DocumentImportSource } from '@docflow/cont
 import { type Logger, NotFoundError, PayloadTooLargeError } from '@docflow/service-kit';
 import type { PublicApiDatabase } from '../../platform';
 import { DocumentImportsRepository } from './document-imports.repository';
-import type { DocumentRecord, DocumentsService, TextExtractionRunner, UploadService } from '../../documents';
+import { type DocumentRecord, type DocumentsService, MemoryBudget, type TextExtractionRunner, type UploadService } from '../../documents';
 import type { UserRole, UsersService } from '../../identity';
 
 export interface ImportRequest {
@@ -65,23 +65,6 @@ const MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
 
 /** Where an import's content is: in memory, or a spool file. */
 type Received = { buffer: Buffer; path?: undefined } | { path: string; buffer?: undefined };
-
-/** Bytes held in memory by imports together. */
-class MemoryBudget {
-  private used = 0;
-
-  constructor(private readonly limit: number) {}
-
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.limit) return false;
-    this.used += bytes;
-    return true;
-  }
-
-  release(bytes: number): void {
-    this.used = Math.max(0, this.used - bytes);
-  }
-}
 
 /** Counts bytes and fails past the limit, so a too large body is never spooled whole. */
 function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
