@@ -69,6 +69,8 @@ export interface PublicApi {
   limits: RateLimits;
   /** Workflow schedules: main runs their tick every SCHEDULER_INTERVAL_SECONDS (tests call tick). */
   schedules: SchedulesService;
+  /** Accepted webhook triggers whose start is still pending: the workers role sweeps them (tests call it). */
+  sweepPendingWebhookStarts(): Promise<number>;
   /** The event bus: main starts its queue consumer, settler and tick (tests call tick and settleNow). */
   eventBus: EventBusModule;
   /** Execution use cases; main feeds their watch from its LISTEN (tests do the same). */
@@ -207,6 +209,7 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     audit,
     limits,
     schedules: workflows.schedules(),
+    sweepPendingWebhookStarts: workflows.sweepPendingWebhookStarts,
     eventBus: workflows.eventBus,
     executions: workflows.executions,
     gdpr,

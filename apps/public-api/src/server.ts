@@ -94,6 +94,7 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
         documents: api.documents,
         rag: api.rag,
         schedules: api.schedules,
+        sweepPendingWebhookStarts: api.sweepPendingWebhookStarts,
         eventBus: api.eventBus,
         gdpr: api.gdpr,
       },

@@ -1,11 +1,11 @@
 import type { Broker } from '@docflow/messaging';
-import { withPgTransaction } from '@docflow/persistence';
+import { startPeriodic, withPgTransaction } from '@docflow/persistence';
 import type { Lifecycle, Logger } from '@docflow/service-kit';
 import type { DocumentsModule } from '../documents';
 import { type AuditLog, type GdprModule, purgeExpiredAuthRecords } from '../identity';
 import type { PublicApiConfig, PublicApiDatabase, RateLimits } from '../platform';
 import type { RagModule } from '../rag';
-import { type EventBusModule, type ExecutionServices, executionRetention, type SchedulesService, startExecutionReaper, startScheduler } from '../workflows';
+import { type EventBusModule, type ExecutionServices, executionRetention, type SchedulesService, startExecutionReaper, startScheduler, WEBHOOK_START_SWEEP_INTERVAL_MS } from '../workflows';
 import { ResultDispatcher } from './results/result-dispatcher';
 import { startResultsConsumer } from './results/results.consumer';
 import { startHousekeeping } from './housekeeping';
@@ -22,6 +22,8 @@ export interface WorkersDeps {
   documents: Pick<DocumentsModule, 'start' | 'stop' | 'extractionResults'>;
   rag: Pick<RagModule, 'start' | 'stop'>;
   schedules: SchedulesService;
+  /** Accepted webhook triggers whose start is still pending (a process died after its answer, or the start was refused for a while). */
+  sweepPendingWebhookStarts(): Promise<number>;
   eventBus: Pick<EventBusModule, 'start' | 'stop'>;
   /** Data exports to build and account deletions whose grace ended (issue #18). */
   gdpr: Pick<GdprModule, 'start' | 'exports'>;
@@ -69,6 +71,11 @@ export async function startWorkers(deps: WorkersDeps, lifecycle: Lifecycle): Pro
   // Schedules start workflows through the router; stopped before the broker and the database.
   const scheduler = startScheduler(deps.schedules, logger.child({ component: 'scheduler' }), config.SCHEDULER_INTERVAL_SECONDS * 1000);
   lifecycle.onShutdown('scheduler', () => scheduler.stop());
+  // Accepted webhook triggers left pending start here; stopped before the broker and the database.
+  const webhookStarts = startPeriodic(async () => {
+    await deps.sweepPendingWebhookStarts();
+  }, WEBHOOK_START_SWEEP_INTERVAL_MS);
+  lifecycle.onShutdown('pending webhook starts', () => webhookStarts.stop());
   // Picks up text extractions (PDF parsing, OCR) left pending or behind; stopped before the database closes.
   deps.documents.start();
   lifecycle.onShutdown('document text extraction', () => deps.documents.stop());

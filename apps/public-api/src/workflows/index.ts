@@ -49,6 +49,7 @@ export { executionIdOf } from './executions/result-application';
 export type { ApplyOutcome as ExecutionResultOutcome, ExecutionResultsService } from './executions/execution-results.service';
 export { EXECUTION_CHANGED_CHANNEL } from './executions/execution-watch';
 export { startScheduler } from './schedules/schedules.service';
+export { WEBHOOK_START_SWEEP_INTERVAL_MS } from './webhooks/webhook-accept';
 export { workflowsUserData } from './user-data';
 export type { WorkflowsUserDataDeps } from './user-data';
 export { executionRetention } from './retention/retention';

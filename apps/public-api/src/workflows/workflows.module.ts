@@ -44,6 +44,8 @@ export interface WorkflowsModule {
   activities: { repo: ActivitiesRepository; service: ActivitiesService };
   /** The schedules' use case, once their feature is mounted (main's scheduler tick; tests call tick). */
   schedules(): SchedulesService;
+  /** Starts accepted webhook triggers whose start is still pending (the workers role's sweep; tests call it); resolves with how many it queued. */
+  sweepPendingWebhookStarts(): Promise<number>;
 }
 
 /** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
@@ -52,6 +54,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
   const executions = deps.executions ?? createExecutionServices({ config, database, logger, metrics, audit, quotas: deps.quotas });
   const needs = { config, database, logger, openapi, limits, users, auth, audit, executions };
   const schedules = createSchedulesFeature();
+  const webhooks = createWebhooksFeature({ documents: deps.documents, rag: deps.rag });
   const eventBus = createEventBusModule({
     needs: { config, database, logger, openapi, users, quotas: deps.quotas, auth, audit, executions },
     documents: deps.documents,
@@ -66,7 +69,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
       analytics: bindFeature(workflowAnalyticsFeature, needs),
       executionList: bindFeature(executionListFeature, needs),
       executions: bindFeature(workflowExecutionsFeature, needs),
-      webhooks: bindFeature(createWebhooksFeature({ documents: deps.documents, rag: deps.rag }), needs),
+      webhooks: bindFeature(webhooks.feature, needs),
       schedules: bindFeature(schedules.feature, needs),
       eventBus: eventBus.feature,
     },
@@ -74,5 +77,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
     executions,
     activities: { repo: activities, service: new ActivitiesService(activities) },
     schedules: () => schedules.service(),
+    sweepPendingWebhookStarts: () => webhooks.sweepPendingStarts(),
   };
 }

@@ -123,7 +123,7 @@ export function completedNodesOf(
 }
 
 /** The normalised definition an execution stores, or 400: an input schema that can check inputs, and a valid definition. */
-function checkedDefinition(given: Record<string, unknown>): WorkflowDefinition {
+export function checkedDefinition(given: Record<string, unknown>): WorkflowDefinition {
   const definition = normalizeDefinition(given as WorkflowDefinition);
   if (definition.input_schema === undefined || definition.input_schema === null) {
     throw BadRequestError.withErrors(MISSING_INPUT_SCHEMA_MESSAGE, [MISSING_INPUT_SCHEMA_MESSAGE]);

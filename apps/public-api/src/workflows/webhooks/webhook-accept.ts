@@ -1,16 +1,15 @@
 import { workflowJobId } from '@docflow/contracts';
 import { GroupCommit, type ItemOutcome } from '@docflow/persistence';
 import { AppError, errorMessage, type Logger, TooManyRequestsError } from '@docflow/service-kit';
-import { jsonSchemaProblem, normalizeDefinition, validateDefinition, validateInputs, isPlainObject, type WorkflowDefinition } from '@docflow/workflow';
+import { validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { canRead, type Caller } from '../activities/activities.service';
 import type { AuditLog } from '../../identity';
 import { tooManyRequests } from '../../platform';
-import { withoutCredentialIds } from '../executions/credential-binding';
 import { signPollingToken } from '../executions/polling-token';
 import type { WorkflowExecutionsRepository } from '../executions/workflow-executions.repository';
 import type { WebhookAcceptRepository } from './webhook-accept.repository';
-import type { WorkflowExecutionsService } from '../executions/workflow-executions.service';
+import { checkedDefinition, type WorkflowExecutionsService } from '../executions/workflow-executions.service';
 import type { WebhookEntity } from './webhook.entity';
 import type { TriggerResponse } from './webhooks.service';
 
@@ -20,7 +19,8 @@ const ACCEPT_BATCH_MAX = 128;
 const START_CONCURRENCY = 16;
 /** A pending start older than this is taken by the sweep of any process (its own process may have died). */
 const SWEEP_AFTER_SECONDS = 30;
-const SWEEP_INTERVAL_MS = 5000;
+/** How often the workers role sweeps pending starts. */
+export const WEBHOOK_START_SWEEP_INTERVAL_MS = 5000;
 const SWEEP_LIMIT = 500;
 /** Webhooks cached per process at most (all are forgotten when it is full). */
 const CACHE_MAX = 10_000;
@@ -81,23 +81,9 @@ export class WebhookAcceptor {
   private readonly waiting: { id: number; owner: Caller }[] = [];
   private readonly tracked = new Set<number>();
   private inFlight = 0;
-  private sweepTimer: NodeJS.Timeout | undefined;
-  private sweeping = false;
 
   constructor(private readonly deps: WebhookAcceptorDeps) {
     this.accepts = new GroupCommit((batch) => this.commit(batch), { maxItems: ACCEPT_BATCH_MAX, lingerMs: 0 });
-  }
-
-  /** The sweep of pending starts, every 5 s in every process (a start is guarded: one of two racing starts wins). */
-  startSweeping(): void {
-    if (this.sweepTimer) return;
-    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweepTimer.unref();
-  }
-
-  stopSweeping(): void {
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.sweepTimer = undefined;
   }
 
   /** Forgets a webhook (its PUT, regenerate and delete in this process; other processes see the version move). */
@@ -132,11 +118,13 @@ export class WebhookAcceptor {
     const activity = await this.deps.activities.findForExecution(webhook.activityId);
     if (!activity || !canRead(owner, activity)) return undefined;
     // The checks of WorkflowExecutionsService.create; a definition that fails them goes by the full path, which answers its error.
-    const definition = normalizeDefinition(activity.workflowDefinition as unknown as WorkflowDefinition);
-    const schema = definition.input_schema;
-    if (schema === undefined || schema === null || !isPlainObject(schema) || jsonSchemaProblem(schema) !== undefined) return undefined;
-    if (validateDefinition(withoutCredentialIds(definition)).length > 0) return undefined;
-    return { webhook, webhookVersion: v.wv, activityVersion: v.av, owner, activityId: webhook.activityId, definitionJson: JSON.stringify(definition), inputSchema: schema };
+    let definition: WorkflowDefinition;
+    try {
+      definition = checkedDefinition(activity.workflowDefinition);
+    } catch {
+      return undefined;
+    }
+    return { webhook, webhookVersion: v.wv, activityVersion: v.av, owner, activityId: webhook.activityId, definitionJson: JSON.stringify(definition), inputSchema: definition.input_schema };
   }
 
   /**
@@ -275,10 +263,12 @@ export class WebhookAcceptor {
     }
   }
 
-  /** Starts the pending executions nobody has started for SWEEP_AFTER_SECONDS (a process died between its answer and the start, or the start was refused for a while). */
+  /**
+   * Starts the pending executions nobody has started for SWEEP_AFTER_SECONDS (a process died between its answer
+   * and the start, or the start was refused for a while). Run by every workers-role process (a start is guarded:
+   * one of two racing starts wins).
+   */
   async sweep(): Promise<number> {
-    if (this.sweeping) return 0;
-    this.sweeping = true;
     try {
       const rows = await this.deps.store.pendingStarts(SWEEP_AFTER_SECONDS, SWEEP_LIMIT);
       let queued = 0;
@@ -291,8 +281,6 @@ export class WebhookAcceptor {
     } catch (err) {
       this.deps.logger.warn('pending webhook starts sweep failed', { error: errorMessage(err) });
       return 0;
-    } finally {
-      this.sweeping = false;
     }
   }
 }

@@ -55,11 +55,17 @@ function inputsOf(req: Request): Record<string, unknown> {
   return body;
 }
 
-export function createWebhooksFeature(deps: {
-  documents: DocumentsModule;
-  rag: RagModule;
-}): ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }> {
-  return {
+/**
+ * The webhooks feature, and the sweep of accepted triggers whose start is
+ * still pending (the workers role runs it every WEBHOOK_START_SWEEP_INTERVAL_MS;
+ * nothing to sweep before the feature is mounted).
+ */
+export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): {
+  feature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }>;
+  sweepPendingStarts(): Promise<number>;
+} {
+  let mounted: WebhookAcceptor | undefined;
+  const feature: ReturnType<typeof createWebhooksFeature>['feature'] = {
     name: 'webhooks',
     register(api, ctx) {
       const repo = new WebhooksRepository(ctx.database);
@@ -88,7 +94,7 @@ export function createWebhooksFeature(deps: {
         logger: ctx.logger.child({ component: 'webhooks' }),
         jwtSecret: ctx.config.JWT_SECRET,
       });
-      acceptor.startSweeping();
+      mounted = acceptor;
       const { requireAuth } = ctx.auth;
       // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
       const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
@@ -201,4 +207,5 @@ export function createWebhooksFeature(deps: {
       describeWebhookRoutes(ctx.openapi);
     },
   };
+  return { feature, sweepPendingStarts: async () => (mounted ? mounted.sweep() : 0) };
 }

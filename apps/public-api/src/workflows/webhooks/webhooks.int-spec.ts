@@ -362,9 +362,10 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     } finally {
       router.mode = 'queue';
     }
-    // As if its process had died: the sweep (every 5 s) starts pending executions older than 30 s.
+    // As if its process had died: the workers role's sweep (every 5 s) starts pending executions older than 30 s.
     await kit.bed.database.query("UPDATE workflow_executions SET created_at = created_at - interval '1 minute' WHERE id = $1", [(res.body as TriggerResponse).execution_id]);
-    for (let i = 0; i < 750 && !router.job((res.body as TriggerResponse).job_id); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await kit.api.sweepPendingWebhookStarts()).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 250 && !router.job((res.body as TriggerResponse).job_id); i++) await new Promise((r) => setTimeout(r, 20));
     expect(router.job((res.body as TriggerResponse).job_id)).toBeDefined();
     const rows = (await kit.bed.database.query('SELECT status FROM workflow_executions WHERE id = $1', [(res.body as TriggerResponse).execution_id])) as { status: string }[];
     expect(rows[0]!.status).toBe('running');
