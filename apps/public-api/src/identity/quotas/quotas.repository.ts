@@ -50,6 +50,9 @@ export interface ExecutionTake {
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
+/** The LLM cost of user $1's executions created in the month starting at $2 (a date). */
+const PERIOD_LLM_COST = `COALESCE((SELECT sum(total_cost) FROM workflow_executions WHERE user_id = $1 AND created_at >= $2::date AND created_at < ($2::date + interval '1 month')), 0)`;
+
 /**
  * Quotas and their counters. Storage usage is the documents' counter
  * (user_storage_usage) and LLM cost the executions' recorded cost
@@ -96,7 +99,7 @@ export class QuotasRepository {
          COALESCE((SELECT used_bytes FROM user_storage_usage WHERE user_id = $1), 0) AS storage_bytes,
          COALESCE((SELECT executions FROM user_quota_periods WHERE user_id = $1 AND period = $2::date), 0) AS executions,
          COALESCE((SELECT warned FROM user_quota_periods WHERE user_id = $1 AND period = $2::date), '{}') AS warned,
-         COALESCE((SELECT sum(total_cost) FROM workflow_executions WHERE user_id = $1 AND created_at >= $2::date AND created_at < ($2::date + interval '1 month')), 0) AS llm_cost`,
+         ${PERIOD_LLM_COST} AS llm_cost`,
       [userId, period],
     )) as { storage_bytes: string; executions: number; warned: string[]; llm_cost: string }[];
     const row = rows[0]!;
@@ -166,8 +169,7 @@ export class QuotasRepository {
                 COALESCE((SELECT llm_cost_monthly FROM user_quotas WHERE user_id = $1), $4::numeric) AS llm
        ), cost AS (
          SELECT lim.execs, lim.llm,
-                CASE WHEN lim.llm IS NULL THEN NULL ELSE COALESCE((SELECT sum(total_cost) FROM workflow_executions
-                  WHERE user_id = $1 AND created_at >= $2::date AND created_at < ($2::date + interval '1 month')), 0) END AS llm_used
+                CASE WHEN lim.llm IS NULL THEN NULL ELSE ${PERIOD_LLM_COST} END AS llm_used
          FROM lim
        ), taken AS (
          INSERT INTO user_quota_periods AS p (user_id, period, executions)
