@@ -60,6 +60,24 @@ describe('GroupCommit', () => {
     expect(gc.queued).toBe(0);
   });
 
+  it('with gatherTurn, an idle committer flushes at the end of the turn, with every item submitted in that turn', async () => {
+    const { flush, batches, gates } = controlledFlush();
+    const gc = new GroupCommit(flush, { maxItems: 8, lingerMs: 0, gatherTurn: true });
+    const a = gc.submit('a');
+    const b = gc.submit('b');
+    expect(batches).toEqual([]);
+    await settle();
+    expect(batches).toEqual([['a', 'b']]);
+    const c = gc.submit('c');
+    gates[0]!.resolve();
+    await expect(a).resolves.toBe('done a');
+    await expect(b).resolves.toBe('done b');
+    await settle();
+    expect(batches).toEqual([['a', 'b'], ['c']]);
+    gates[1]!.resolve();
+    await expect(c).resolves.toBe('done c');
+  });
+
   it('takes at most maxItems per flush', async () => {
     const { flush, batches, gates } = controlledFlush();
     const gc = new GroupCommit(flush, { maxItems: 2, lingerMs: 0 });

@@ -10,6 +10,13 @@ export interface GroupCommitOptions {
    * nothing is in flight never waits: it is flushed at once.
    */
   lingerMs: number;
+  /**
+   * An idle committer's first flush waits for the end of the current turn of
+   * the event loop (setImmediate) instead of starting at once, so that items
+   * submitted in one turn (callers resumed together by one commit) share it.
+   * Default false.
+   */
+  gatherTurn?: boolean;
   /** The wait behind lingerMs; tests replace it with a promise they settle. */
   wait?: (ms: number) => Promise<void>;
 }
@@ -53,13 +60,15 @@ export class GroupCommit<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.running) void this.drain();
+      if (this.running) return;
+      this.running = true;
+      if (this.options.gatherTurn) setImmediate(() => void this.drain());
+      else void this.drain();
     });
   }
 
-  /** Flushes until the queue is empty; the first flush (an idle committer's) starts at once. */
+  /** Flushes until the queue is empty; the first flush (an idle committer's) starts at once, or at the end of the turn (gatherTurn). */
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       let first = true;
       while (this.queue.length > 0) {

@@ -1,6 +1,7 @@
 import { JOB_ID_PATTERN, JOB_PURGE_MAX, JOB_TYPES, JobPurgeRequest, type JobType, WorkflowJobPayload } from '@docflow/contracts';
 import { bodyText, InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
 import { AsyncResource } from 'node:async_hooks';
+import { GroupCommit, type ItemOutcome } from '@docflow/persistence';
 import { currentCorrelationId, errorMessage, Logger, ServiceUnavailableError, validatePlain } from '@docflow/service-kit';
 
 export interface RouterClientOptions {
@@ -23,8 +24,6 @@ interface PendingSubmission {
   submission: JobSubmission;
   correlationId: string | undefined;
   alone(): Promise<SubmitOutcome>;
-  resolve(outcome: SubmitOutcome): void;
-  reject(error: unknown): void;
 }
 
 export interface WorkflowJobSubmission {
@@ -56,19 +55,23 @@ export class RouterUnavailableError extends ServiceUnavailableError {
   }
 }
 
+/** Each submission sent alone (POST /api/v1/jobs), side by side: one outcome each. */
+async function settleEach(batch: PendingSubmission[]): Promise<ItemOutcome<SubmitOutcome>[]> {
+  const settled = await Promise.allSettled(batch.map((p) => p.alone()));
+  return settled.map((r) => (r.status === 'fulfilled' ? { ok: true, value: r.value } : { ok: false, error: r.reason }));
+}
+
 /** The public API's client of the router's job API (spec 4.16). */
 export class RouterClient {
   private readonly http: InternalHttpClient;
-  private readonly batchMax: number;
-  private queue: PendingSubmission[] = [];
-  private sending = false;
-  private scheduled = false;
+  /** One request to the router at a time: a group of the submissions that came meanwhile (or in the same turn). */
+  private readonly submissions: GroupCommit<PendingSubmission, SubmitOutcome>;
 
   constructor(private readonly options: RouterClientOptions) {
     // Every execution start goes through here: libs/internal-http's kept-alive node:http sockets, and a request
     // reset before any answer sent once more (safe: the router refuses a job id twice, and a duplicate counts as queued).
     this.http = new InternalHttpClient({ service: 'router', baseUrl: options.baseUrl, auth: { kind: 'api-key', key: options.apiKey }, timeoutMs: options.timeoutMs ?? 10000 });
-    this.batchMax = options.batchMax ?? ROUTER_BATCH_MAX;
+    this.submissions = new GroupCommit((batch) => this.send(batch), { maxItems: options.batchMax ?? ROUTER_BATCH_MAX, lingerMs: 0, gatherTurn: true });
   }
 
   /** Closes kept-alive sockets. */
@@ -97,37 +100,15 @@ export class RouterClient {
     if (submission.jobId.length === 0 || submission.jobId.length > 200 || !JOB_ID_PATTERN.test(submission.jobId) || !JOB_TYPES.includes(submission.jobType)) {
       return Promise.reject(new Error(`invalid job request ${submission.jobId}: job_id must be 1 to 200 letters, digits or . _ : -, job_type one of ${JOB_TYPES.join(', ')}`));
     }
-    return new Promise<SubmitOutcome>((resolve, reject) => {
-      // Bound here so that a submission sent alone carries its own caller's correlation id and trace, whoever sends it.
-      const alone = AsyncResource.bind(() => this.submitAlone(submission));
-      this.queue.push({ submission, correlationId: currentCorrelationId(), alone, resolve, reject });
-      if (this.sending || this.scheduled) return;
-      // The submissions of this turn (a group of starts committed together resolves at once) join the first.
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.drain();
-      });
-    });
+    // Bound here so that a submission sent alone carries its own caller's correlation id and trace, whoever sends it.
+    const alone = AsyncResource.bind(() => this.submitAlone(submission));
+    return this.submissions.submit({ submission, correlationId: currentCorrelationId(), alone });
   }
 
-  /** Sends what is queued, one request at a time, until nothing is. */
-  private async drain(): Promise<void> {
-    if (this.sending) return;
-    this.sending = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.batchMax);
-        if (batch.length === 1) {
-          const [only] = batch as [PendingSubmission];
-          await only.alone().then(only.resolve, only.reject);
-        } else {
-          await this.submitBatch(batch);
-        }
-      }
-    } finally {
-      this.sending = false;
-    }
+  /** One request: a submission alone to POST /api/v1/jobs, several to POST /api/v1/jobs/batch. */
+  private async send(batch: PendingSubmission[]): Promise<ItemOutcome<SubmitOutcome>[]> {
+    if (batch.length === 1) return settleEach(batch);
+    return this.submitBatch(batch);
   }
 
   /** One job, POST /api/v1/jobs. */
@@ -149,7 +130,7 @@ export class RouterClient {
    * registers a batch in one transaction: a database error takes none of them); a router without the batch
    * route (404, during a rolling upgrade) gets the jobs one by one.
    */
-  private async submitBatch(batch: PendingSubmission[]): Promise<void> {
+  private async submitBatch(batch: PendingSubmission[]): Promise<ItemOutcome<SubmitOutcome>[]> {
     const jobs = batch.map(({ submission, correlationId }) => ({
       job_id: submission.jobId,
       job_type: submission.jobType,
@@ -161,28 +142,21 @@ export class RouterClient {
       response = await this.http.request({ method: 'POST', path: '/api/v1/jobs/batch', json: { jobs } });
     } catch (err) {
       this.options.logger.warn('router unreachable', { jobIds: jobs.map((j) => j.job_id), error: errorMessage(err) });
-      const error = new RouterUnavailableError('The job router is unavailable; retry later');
-      for (const p of batch) p.reject(error);
-      return;
+      throw new RouterUnavailableError('The job router is unavailable; retry later');
     }
-    if (response.status === 404) {
-      await Promise.all(batch.map((p) => p.alone().then(p.resolve, p.reject)));
-      return;
-    }
+    if (response.status === 404) return settleEach(batch);
     const results = response.status === 200 && response.body && typeof response.body === 'object' ? (response.body as { results?: unknown }).results : undefined;
     if (!Array.isArray(results) || results.length !== batch.length) {
       this.options.logger.warn('router refused a job batch', { jobIds: jobs.map((j) => j.job_id), status: response.status, body: bodyText(response.body, 300) });
-      const error = this.unavailable(response.status === 200 ? 502 : response.status);
-      for (const p of batch) p.reject(error);
-      return;
+      throw this.unavailable(response.status === 200 ? 502 : response.status);
     }
-    batch.forEach((p, i) => {
+    return batch.map((p, i): ItemOutcome<SubmitOutcome> => {
       const result = results[i] as { job_id?: unknown; status?: unknown; body?: unknown } | null;
       const status = result && result.job_id === p.submission.jobId && typeof result.status === 'number' ? result.status : 502;
       try {
-        p.resolve(this.outcomeOf(p.submission.jobId, status, result?.body));
-      } catch (err) {
-        p.reject(err);
+        return { ok: true, value: this.outcomeOf(p.submission.jobId, status, result?.body) };
+      } catch (error) {
+        return { ok: false, error };
       }
     });
   }
