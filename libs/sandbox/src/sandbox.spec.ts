@@ -27,7 +27,8 @@ describe('sandboxed', () => {
   function run(script: string, network?: 'none'): string {
     const bash = resolveExecutable('bash')!;
     const cmd = sandboxed({ command: bash, args: ['-c', script], home, limits: LIMITS, ...(network ? { network } : {}) });
-    const out = spawnSync(cmd.command, cmd.args, { env: cmd.env, encoding: 'utf8', timeout: 20000 });
+    // The child works in its private home, so a file a test writes never lands in the checkout.
+    const out = spawnSync(cmd.command, cmd.args, { cwd: home, env: cmd.env, encoding: 'utf8', timeout: 20000 });
     return `${out.stdout}${out.stderr}`;
   }
 
