@@ -32,10 +32,12 @@
 // Environment: BENCH_EXECUTIONS (2000), BENCH_CONCURRENCY (30), BENCH_POLL_SERIAL_MS (2), BENCH_SERIAL
 // (200), BENCH_USERS (3), BENCH_LOADED_POLL_MS (none: long poll), BENCH_CPU_PROFILE_DIR (every service writes a
 // .cpuprofile there when it stops, through bench/cpu-profiler.cjs), BENCH_NODE_REQUIRE (comma-separated modules every
-// service preloads besides, for diagnostics).
+// service preloads besides, for diagnostics), BENCH_STAGE_TIMELINE (true: every service preloads
+// bench/stage-timeline.cjs, and the median time of each stage of the concurrency-1 ?wait= run is printed at the end;
+// off by default, and then nothing is loaded).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
@@ -73,6 +75,8 @@ interface Sample {
   /** Wall clock when the client saw `completed`. */
   seenAt: number;
   runner: Runner;
+  /** What the client did, on the machine's monotonic clock (the stage timeline's windows). */
+  client: [number, string][];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -99,17 +103,26 @@ function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`unexpected: ${what}`);
 }
 
+/** The machine's monotonic clock in ms, as bench/stage-timeline.cjs stamps the services' stages. */
+const mono = () => Number(process.hrtime.bigint()) / 1e6;
+
 async function runOne(r: Runner, i: number, pollMs: Polling): Promise<Sample> {
+  const client: [number, string][] = [[mono(), 'create sent']];
   const id = await r.api.createExecution(r.activityId, { amount: i % 2 === 0 ? 250 : 20 });
+  client.push([mono(), 'create answered']);
+  client.push([mono(), 'execute sent']);
   const t0 = performance.now();
   await r.api.execute(id);
   const executeMs = performance.now() - t0;
+  client.push([mono(), 'execute answered']);
   for (;;) {
+    client.push([mono(), 'status sent']);
     const s = await r.api.status(id, pollMs === 'wait' ? 30 : undefined);
     if (s.status === 'completed') {
       const latencyMs = performance.now() - t0;
+      client.push([mono(), 'status answered completed']);
       const recordLatencyMs = Date.parse(s.completed_at ?? '') - (performance.timeOrigin + t0);
-      return { id, latencyMs, recordLatencyMs, executeMs, seenAt: Date.now(), runner: r };
+      return { id, latencyMs, recordLatencyMs, executeMs, seenAt: Date.now(), runner: r, client };
     }
     if (s.status === 'failed' || s.status === 'cancelled') throw new Error(`execution ${id} ${s.status}: ${s.error}`);
     if (pollMs !== 'wait') await sleep(pollMs);
@@ -199,15 +212,70 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
   return Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, +median(v).toFixed(1)]));
 }
 
+/**
+ * The median moment of every stage of a serial execution, from what bench/stage-timeline.cjs stamped in each
+ * service (and this client's own stamps), relative to the client sending its execute call. Concurrency 1: each
+ * execution owns the window from its create call to its last answer, so whatever a service did inside it was
+ * done for that execution. A stage is a service and what it did (the n-th time in the window when repeated);
+ * stages seen in fewer than 80 % of windows are left out.
+ */
+function stageTimeline(dir: string, samples: Sample[]): { service: string; stage: string; 'p50 at ms': number; 'p50 step ms': number; seen: string }[] {
+  const stamps: [number, string][] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const { service, events } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { service: string; events: [number, string][] };
+    for (const [t, label] of events) stamps.push([t, `${service}\u0000${label}`]);
+  }
+  stamps.sort((a, b) => a[0] - b[0]);
+  const offsets = new Map<string, number[]>();
+  for (const s of samples) {
+    const from = s.client[0]![0];
+    const to = s.client[s.client.length - 1]![0];
+    const t0 = s.client.find(([, l]) => l === 'execute sent')![0];
+    const inside = [...s.client.map(([t, l]): [number, string] => [t, `bench client\u0000${l}`])];
+    let lo = 0;
+    let hi = stamps.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (stamps[mid]![0] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < stamps.length && stamps[k]![0] <= to; k++) inside.push(stamps[k]!);
+    inside.sort((a, b) => a[0] - b[0]);
+    const count = new Map<string, number>();
+    for (const [t, key] of inside) {
+      const n = (count.get(key) ?? 0) + 1;
+      count.set(key, n);
+      const stage = n === 1 ? key : `${key} #${n}`;
+      offsets.set(stage, [...(offsets.get(stage) ?? []), t - t0]);
+    }
+  }
+  const rows = [...offsets]
+    .filter(([, xs]) => xs.length >= 0.8 * samples.length)
+    .map(([key, xs]) => ({ key, at: median(xs), n: xs.length }))
+    .sort((a, b) => a.at - b.at);
+  return rows.map((r, i) => {
+    const [service, stage] = r.key.split('\u0000') as [string, string];
+    return { service, stage, 'p50 at ms': +r.at.toFixed(2), 'p50 step ms': +(i === 0 ? 0 : r.at - rows[i - 1]!.at).toFixed(2), seen: `${r.n}/${samples.length}` };
+  });
+}
+
 async function main(): Promise<void> {
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   // BENCH_NODE_REQUIRE: more modules every service preloads (a diagnostic, e.g. a statement counter).
-  const preloads = [...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : []), ...(process.env.BENCH_NODE_REQUIRE ?? '').split(',').filter(Boolean)];
+  // BENCH_STAGE_TIMELINE: every service stamps its stages (bench/stage-timeline.cjs) into a directory of this run's own.
+  const timelineDir = process.env.BENCH_STAGE_TIMELINE === 'true' ? mkdtempSync(path.join(tmpdir(), 'docflow-stages-')) : undefined;
+  const preloads = [
+    ...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : []),
+    ...(timelineDir ? [path.join(ROOT, 'bench', 'stage-timeline.cjs')] : []),
+    ...(process.env.BENCH_NODE_REQUIRE ?? '').split(',').filter(Boolean),
+  ];
   const profile: Record<string, string> = {
     ...(preloads.length ? { NODE_OPTIONS: preloads.map((p) => `--require ${p}`).join(' ') } : {}),
     ...(profileDir ? { CPU_PROF_DIR: profileDir } : {}),
+    ...(timelineDir ? { STAGE_TIMELINE_DIR: timelineDir } : {}),
   };
+  let waitedSamples: Sample[] = [];
   const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn', ...profile } });
   try {
     const runners = await Promise.all(Array.from({ length: USERS }, (_, n) => runner(stack, n + 1)));
@@ -226,6 +294,7 @@ async function main(): Promise<void> {
 
     const w0 = performance.now();
     const waited = await runLoops(SERIAL, 1, runners, 'wait');
+    waitedSamples = waited;
     const waitedSeconds = (performance.now() - w0) / 1000;
     const waitedAfter = await snapshot(stack);
     const servers1w = serverCpu();
@@ -334,6 +403,12 @@ async function main(): Promise<void> {
     );
   } finally {
     await stack.stop();
+  }
+  if (timelineDir) {
+    // The services wrote their stamps when they exited.
+    console.log(`\nstages of the concurrency-1 ?wait= run, p50 in ms from the client sending execute (BENCH_STAGE_TIMELINE; ${waitedSamples.length} executions):`);
+    console.table(stageTimeline(timelineDir, waitedSamples));
+    rmSync(timelineDir, { recursive: true, force: true });
   }
 }
 
