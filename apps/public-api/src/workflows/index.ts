@@ -15,6 +15,7 @@ import { CreateEventBus1764000000092 } from './event-bus/migrations/176400000009
 import { ExecutionStatusNotifications1764000000290 } from './migrations/1764000000290-ExecutionStatusNotifications';
 import { AddRetentionIndexes1764000000231 } from './migrations/1764000000231-AddRetentionIndexes';
 import { AddExecutionStartPending1790000000530 } from './migrations/1790000000530-AddExecutionStartPending';
+import { ExecutionChangedCarriesTerminalStatus1790000000560 } from './migrations/1790000000560-ExecutionChangedCarriesTerminalStatus';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -36,6 +37,7 @@ export const WORKFLOWS_MIGRATIONS = [
   ExecutionStatusNotifications1764000000290,
   AddRetentionIndexes1764000000231,
   AddExecutionStartPending1790000000530,
+  ExecutionChangedCarriesTerminalStatus1790000000560,
 ];
 
 // Used by other modules.

@@ -1,4 +1,11 @@
-/** The channel the `workflow_executions_changed` trigger notifies with an execution id. */
+import { isTerminalExecutionStatus } from './execution-status';
+import type { ExecutionStatusRow } from './workflow-executions.repository';
+
+/**
+ * The channel the `workflow_executions_changed` trigger notifies with an
+ * execution id, followed, when the change left the execution terminal, by a
+ * space and its status columns as JSON (migration 1790000000560).
+ */
 export const EXECUTION_CHANGED_CHANNEL = 'docflow_execution_changed';
 
 /** While no LISTEN is in effect, waiters re-read at this interval instead of being woken. */
@@ -12,40 +19,49 @@ const FALLBACK_POLL_MS = 1000;
  * {@link FALLBACK_POLL_MS}, so callers re-read and never miss a change.
  */
 export class ExecutionWatch {
-  private readonly waiters = new Map<number, Set<() => void>>();
+  private readonly waiters = new Map<number, Set<(terminal?: ExecutionStatusRow) => void>>();
   private live = false;
 
-  /** Resolves when execution `id` changes, after `timeoutMs`, or when `signal` aborts, whichever comes first. */
-  changed(id: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when execution `id` changes, after `timeoutMs`, or when `signal`
+   * aborts, whichever comes first: with the execution's final status columns
+   * when the change that woke it made it terminal and said so, otherwise
+   * with nothing (the caller reads the row).
+   */
+  changed(id: number, timeoutMs: number, signal?: AbortSignal): Promise<ExecutionStatusRow | undefined> {
     return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
+      if (signal?.aborted) return resolve(undefined);
       let set = this.waiters.get(id);
       if (!set) this.waiters.set(id, (set = new Set()));
       const own = set;
-      const done = () => {
+      const done = (terminal?: ExecutionStatusRow) => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        signal?.removeEventListener('abort', aborted);
         own.delete(done);
         if (own.size === 0 && this.waiters.get(id) === own) this.waiters.delete(id);
-        resolve();
+        resolve(terminal);
       };
-      const timer = setTimeout(done, this.live ? timeoutMs : Math.min(timeoutMs, FALLBACK_POLL_MS));
-      signal?.addEventListener('abort', done, { once: true });
+      const aborted = () => done();
+      const timer = setTimeout(aborted, this.live ? timeoutMs : Math.min(timeoutMs, FALLBACK_POLL_MS));
+      signal?.addEventListener('abort', aborted, { once: true });
       own.add(done);
     });
   }
 
-  /** A notification's payload is the execution id. */
+  /** A notification's payload: the execution id, then, for a terminal change, a space and its status columns (parsed only when someone waits). */
   onNotification(payload: string): void {
-    const id = Number(payload);
+    const space = payload.indexOf(' ');
+    const id = Number(space < 0 ? payload : payload.slice(0, space));
     const set = Number.isSafeInteger(id) ? this.waiters.get(id) : undefined;
-    if (set) for (const wake of [...set]) wake();
+    if (!set) return;
+    const terminal = space < 0 ? undefined : terminalRowOf(id, payload.slice(space + 1));
+    for (const wake of [...set]) wake(terminal);
   }
 
   /** Losing the listener wakes everyone: what changed meanwhile was not announced. */
   setLive(live: boolean): void {
     this.live = live;
-    if (!live) for (const set of [...this.waiters.values()]) for (const wake of [...set]) wake();
+    if (!live) for (const set of [...this.waiters.values()]) for (const wake of [...set]) wake(undefined);
   }
 
   /** Waiters at this moment (for tests and metrics). */
@@ -54,4 +70,40 @@ export class ExecutionWatch {
     for (const set of this.waiters.values()) n += set.size;
     return n;
   }
+}
+
+const millis = (v: unknown): Date | null => (typeof v === 'number' ? new Date(v) : null);
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * The status columns a terminal change's notification carries, as findStatus
+ * reads them (times are epoch milliseconds in the payload); undefined when
+ * the JSON is not that of a terminal execution `id`, and the waiter reads.
+ */
+export function terminalRowOf(id: number, json: string): ExecutionStatusRow | undefined {
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (v === null || typeof v !== 'object' || v['id'] !== id || typeof v['userId'] !== 'number' || typeof v['status'] !== 'string') return undefined;
+  if (!isTerminalExecutionStatus(v['status'] as ExecutionStatusRow['status'])) return undefined;
+  return {
+    id,
+    userId: v['userId'],
+    status: v['status'] as ExecutionStatusRow['status'],
+    taskStates: (v['taskStates'] ?? null) as ExecutionStatusRow['taskStates'],
+    outputs: (v['outputs'] ?? null) as ExecutionStatusRow['outputs'],
+    awaitingNode: text(v['awaitingNode']),
+    awaitingInputSchema: (v['awaitingInputSchema'] ?? null) as ExecutionStatusRow['awaitingInputSchema'],
+    awaitingSince: millis(v['awaitingSince']),
+    startedAt: millis(v['startedAt']),
+    completedAt: millis(v['completedAt']),
+    error: text(v['error']),
+    errorType: text(v['errorType']),
+    failedNode: text(v['failedNode']),
+    // Only a pause for input has a token, and a pause is never announced with its columns.
+    correlationTokenSealed: null,
+  };
 }

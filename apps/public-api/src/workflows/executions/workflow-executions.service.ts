@@ -28,7 +28,7 @@ import type { ExecutionWatch } from './execution-watch';
 export function isSettledForPolling(status: ExecutionStatus): boolean {
   return status === 'awaiting_user_input' || isTerminalExecutionStatus(status);
 }
-import type { NewExecutionRow, StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { ExecutionStatusRow, NewExecutionRow, StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
@@ -485,7 +485,12 @@ export class WorkflowExecutionsService {
    * polling token.
    */
   async status(reader: ExecutionReader, id: number): Promise<ExecutionStatusView> {
-    const e = this.readable(reader, await this.deps.repo.findStatus(id));
+    return this.statusOf(reader, await this.deps.repo.findStatus(id));
+  }
+
+  /** The status view of a row read (or announced terminal) for `reader`: the same rights and token rule as `status`. */
+  private statusOf(reader: ExecutionReader, row: ExecutionStatusRow | null): ExecutionStatusView {
+    const e = this.readable(reader, row);
     const isOwner = 'user' in reader && reader.user.id === e.userId;
     let token: string | null = null;
     if (isOwner && e.status === 'awaiting_user_input' && e.correlationTokenSealed) {
@@ -501,7 +506,9 @@ export class WorkflowExecutionsService {
    * otherwise it answers as soon as the execution changes into such a state,
    * or with the current state when `wait.ms` have passed or the caller left.
    * Each wake-up re-reads the row, so a missed notification costs at most
-   * the fallback interval, never a wrong answer.
+   * the fallback interval, never a wrong answer; a notification that carries
+   * the execution's terminal columns is answered from them without a read
+   * (a terminal execution never changes again).
    */
   async awaitStatus(reader: ExecutionReader, id: number, wait: { ms: number; signal?: AbortSignal }): Promise<ExecutionStatusView> {
     const deadline = Date.now() + wait.ms;
@@ -514,7 +521,8 @@ export class WorkflowExecutionsService {
       try {
         const view = await this.status(reader, id);
         if (isSettledForPolling(view.status) || Date.now() >= deadline || wait.signal?.aborted) return view;
-        await woken;
+        const terminal = await woken;
+        if (terminal) return this.statusOf(reader, terminal);
       } finally {
         stop.abort();
         wait.signal?.removeEventListener('abort', relay);
