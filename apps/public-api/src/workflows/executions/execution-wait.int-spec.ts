@@ -6,6 +6,7 @@ import { FakeRouter } from '../../test-support/fake-router';
 import { Actors, createActors } from './test-support/actors';
 import { executionEnv, ExecutionApi } from './test-support/execution-api';
 import { EXECUTION_CHANGED_CHANNEL } from './execution-watch';
+import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 let bed: TestBed;
 let router: FakeRouter;
@@ -82,6 +83,49 @@ describe('GET /api/workflow-executions/{id}/status?wait=', () => {
     expect(res.body.data).toMatchObject({ id, status: 'completed', outputs: { end: { ok: true } } });
     expect(ms).toBeLessThan(10_000);
     expect(live.executions.watch.size).toBe(0);
+  });
+
+  it.each([
+    ['completed', { status: 'completed', outputs: { end: { ok: true } }, task_states: { end: { status: 'completed', task_type: 'custom_task', started_at: at, completed_at: at } } }],
+    ['failed', { status: 'failed', error: 'boom', error_type: 'node_error', failed_node: 'end' }],
+  ])('answers a change to %s from its notification, without reading again, exactly as the status route reads it', async (_, result) => {
+    const id = await api.started(actors.alice);
+    const reads = jest.spyOn(WorkflowExecutionsRepository.prototype, 'findStatus');
+    try {
+      const poll = request(live.app)
+        .get(`/api/workflow-executions/${id}/status?wait=20`)
+        .set('Authorization', actors.alice.auth)
+        .then((res) => res);
+      await later(300);
+      await new ExecutionApi(unlistened.app).postResult(id, { job_id: `wf_${id}`, ...result } as never);
+      const res = await poll;
+      // One read when the poll came in; the terminal columns came with the NOTIFY.
+      expect(reads.mock.calls.filter(([read]) => read === id)).toHaveLength(1);
+      const read = await api.status(actors.alice, id);
+      expect(res.body.data).toEqual(read.body.data);
+      expect(res.body.data.status).toBe(result.status);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('reads a terminal record too large for a notification (pg_notify takes under 8000 bytes)', async () => {
+    const id = await api.started(actors.alice);
+    const reads = jest.spyOn(WorkflowExecutionsRepository.prototype, 'findStatus');
+    try {
+      const poll = request(live.app)
+        .get(`/api/workflow-executions/${id}/status?wait=20`)
+        .set('Authorization', actors.alice.auth)
+        .then((res) => res);
+      await later(300);
+      const big = 'x'.repeat(9000);
+      await new ExecutionApi(unlistened.app).postResult(id, { job_id: `wf_${id}`, status: 'completed', outputs: { end: { big } } });
+      const res = await poll;
+      expect(res.body.data).toMatchObject({ status: 'completed', outputs: { end: { big } } });
+      expect(reads.mock.calls.filter(([read]) => read === id)).toHaveLength(2);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('answers with the current state when the wait runs out', async () => {
