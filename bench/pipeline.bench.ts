@@ -217,7 +217,9 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
  * service (and this client's own stamps), relative to the client sending its execute call. Concurrency 1: each
  * execution owns the window from its create call to its last answer, so whatever a service did inside it was
  * done for that execution. A stage is a service and what it did (the n-th time in the window when repeated);
- * stages seen in fewer than 80 % of windows are left out.
+ * stages seen in fewer than 80 % of windows are left out. `p50 step ms` is the median, over the windows that have
+ * both, of the time from the stage of the row above to this one (not the difference of the two medians: under load
+ * the order of parallel stages varies from one execution to the next).
  */
 function stageTimeline(dir: string, samples: Sample[]): { service: string; stage: string; 'p50 at ms': number; 'p50 step ms': number; seen: string }[] {
   const stamps: [number, string][] = [];
@@ -226,12 +228,13 @@ function stageTimeline(dir: string, samples: Sample[]): { service: string; stage
     for (const [t, label] of events) stamps.push([t, `${service}\u0000${label}`]);
   }
   stamps.sort((a, b) => a[0] - b[0]);
-  const offsets = new Map<string, number[]>();
+  /** Per window: each stage's time from the execute call. */
+  const windows: Map<string, number>[] = [];
   for (const s of samples) {
     const from = s.client[0]![0];
     const to = s.client[s.client.length - 1]![0];
     const t0 = s.client.find(([, l]) => l === 'execute sent')![0];
-    const inside = [...s.client.map(([t, l]): [number, string] => [t, `bench client\u0000${l}`])];
+    const inside = s.client.map(([t, l]): [number, string] => [t, `bench client\u0000${l}`]);
     let lo = 0;
     let hi = stamps.length;
     while (lo < hi) {
@@ -242,20 +245,27 @@ function stageTimeline(dir: string, samples: Sample[]): { service: string; stage
     for (let k = lo; k < stamps.length && stamps[k]![0] <= to; k++) inside.push(stamps[k]!);
     inside.sort((a, b) => a[0] - b[0]);
     const count = new Map<string, number>();
+    const stages = new Map<string, number>();
     for (const [t, key] of inside) {
       const n = (count.get(key) ?? 0) + 1;
       count.set(key, n);
-      const stage = n === 1 ? key : `${key} #${n}`;
-      offsets.set(stage, [...(offsets.get(stage) ?? []), t - t0]);
+      stages.set(n === 1 ? key : `${key} #${n}`, t - t0);
     }
+    windows.push(stages);
   }
-  const rows = [...offsets]
-    .filter(([, xs]) => xs.length >= 0.8 * samples.length)
-    .map(([key, xs]) => ({ key, at: median(xs), n: xs.length }))
+  const keys = new Set(windows.flatMap((w) => [...w.keys()]));
+  const rows = [...keys]
+    .map((key) => {
+      const xs = windows.flatMap((w) => (w.has(key) ? [w.get(key)!] : []));
+      return { key, at: median(xs), n: xs.length };
+    })
+    .filter((r) => r.n >= 0.8 * samples.length)
     .sort((a, b) => a.at - b.at);
   return rows.map((r, i) => {
     const [service, stage] = r.key.split('\u0000') as [string, string];
-    return { service, stage, 'p50 at ms': +r.at.toFixed(2), 'p50 step ms': +(i === 0 ? 0 : r.at - rows[i - 1]!.at).toFixed(2), seen: `${r.n}/${samples.length}` };
+    const before = rows[i - 1]?.key;
+    const steps = before === undefined ? [0] : windows.flatMap((w) => (w.has(r.key) && w.has(before) ? [w.get(r.key)! - w.get(before)!] : []));
+    return { service, stage, 'p50 at ms': +r.at.toFixed(2), 'p50 step ms': +median(steps).toFixed(2), seen: `${r.n}/${samples.length}` };
   });
 }
 
