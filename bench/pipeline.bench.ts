@@ -221,7 +221,10 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
  * both, of the time from the stage of the row above to this one (not the difference of the two medians: under load
  * the order of parallel stages varies from one execution to the next).
  */
-function stageTimeline(dir: string, samples: Sample[]): { service: string; stage: string; 'p50 at ms': number; 'p50 step ms': number; seen: string }[] {
+function stageTimeline(
+  dir: string,
+  samples: Sample[],
+): { rows: { service: string; stage: string; 'p50 at ms': number; 'p50 step ms': number; seen: string }[]; counts: Record<string, string | number>[] } {
   const stamps: [number, string][] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const { service, events } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { service: string; events: [number, string][] };
@@ -261,12 +264,28 @@ function stageTimeline(dir: string, samples: Sample[]): { service: string; stage
     })
     .filter((r) => r.n >= 0.8 * samples.length)
     .sort((a, b) => a.at - b.at);
-  return rows.map((r, i) => {
-    const [service, stage] = r.key.split('\u0000') as [string, string];
-    const before = rows[i - 1]?.key;
-    const steps = before === undefined ? [0] : windows.flatMap((w) => (w.has(r.key) && w.has(before) ? [w.get(r.key)! - w.get(before)!] : []));
-    return { service, stage, 'p50 at ms': +r.at.toFixed(2), 'p50 step ms': +median(steps).toFixed(2), seen: `${r.n}/${samples.length}` };
-  });
+  // SQL statements, publishes and deliveries, and HTTP calls each service made per execution (median over the windows).
+  const kinds: [string, RegExp][] = [
+    ['SQL statements', /^pg (?!done |notify)/],
+    ['NOTIFYs received', /^pg notify/],
+    ['publishes', /^amqp publish /],
+    ['deliveries', /^amqp deliver /],
+    ['HTTP calls made', /^http call /],
+  ];
+  const services = [...new Set([...keys].map((k) => k.split('\u0000')[0]!))].filter((s) => s !== 'bench client').sort();
+  const counts = services.map((service) => ({
+    service,
+    ...Object.fromEntries(kinds.map(([name, re]) => [name, median(windows.map((w) => [...w.keys()].filter((k) => k.startsWith(`${service}\u0000`) && re.test(k.split('\u0000')[1]!)).length))])),
+  }));
+  return {
+    rows: rows.map((r, i) => {
+      const [service, stage] = r.key.split('\u0000') as [string, string];
+      const before = rows[i - 1]?.key;
+      const steps = before === undefined ? [0] : windows.flatMap((w) => (w.has(r.key) && w.has(before) ? [w.get(r.key)! - w.get(before)!] : []));
+      return { service, stage, 'p50 at ms': +r.at.toFixed(2), 'p50 step ms': +median(steps).toFixed(2), seen: `${r.n}/${samples.length}` };
+    }),
+    counts,
+  };
 }
 
 async function main(): Promise<void> {
@@ -417,7 +436,10 @@ async function main(): Promise<void> {
   if (timelineDir) {
     // The services wrote their stamps when they exited.
     console.log(`\nstages of the concurrency-1 ?wait= run, p50 in ms from the client sending execute (BENCH_STAGE_TIMELINE; ${waitedSamples.length} executions):`);
-    console.table(stageTimeline(timelineDir, waitedSamples));
+    const stages = stageTimeline(timelineDir, waitedSamples);
+    console.table(stages.rows);
+    console.log('per execution of that run, median count by service (load-insensitive):');
+    console.table(stages.counts);
     rmSync(timelineDir, { recursive: true, force: true });
   }
 }
