@@ -224,7 +224,7 @@ async function hopBreakdown(samples: Sample[]): Promise<Record<string, number>> 
 function stageTimeline(
   dir: string,
   samples: Sample[],
-): { rows: { service: string; stage: string; 'p50 at ms': number; 'p50 step ms': number; seen: string }[]; counts: Record<string, string | number>[] } {
+): { wakeMs: number; rows: { service: string; stage: string; 'p50 at ms': number; 'p50 step ms': number; seen: string }[]; counts: Record<string, string | number>[] } {
   const stamps: [number, string][] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const { service, events } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { service: string; events: [number, string][] };
@@ -277,7 +277,14 @@ function stageTimeline(
     service,
     ...Object.fromEntries(kinds.map(([name, re]) => [name, median(windows.map((w) => [...w.keys()].filter((k) => k.startsWith(`${service}\u0000`) && re.test(k.split('\u0000')[1]!)).length))])),
   }));
+  // The wake-up: from the last NOTIFY the public API received (the terminal change's) to the client holding the answer.
+  const wake = windows.flatMap((w) => {
+    const notifies = [...w].filter(([k]) => k.startsWith('public-api\u0000pg notify')).map(([, t]) => t);
+    const answered = w.get('bench client\u0000status answered completed');
+    return notifies.length && answered !== undefined ? [answered - Math.max(...notifies)] : [];
+  });
   return {
+    wakeMs: +median(wake).toFixed(2),
     rows: rows.map((r, i) => {
       const [service, stage] = r.key.split('\u0000') as [string, string];
       const before = rows[i - 1]?.key;
@@ -440,6 +447,7 @@ async function main(): Promise<void> {
     console.table(stages.rows);
     console.log('per execution of that run, median count by service (load-insensitive):');
     console.table(stages.counts);
+    console.log(`wake-up, the public API's last NOTIFY of an execution → the client holding its completed status: p50 ${stages.wakeMs} ms`);
     rmSync(timelineDir, { recursive: true, force: true });
   }
 }
