@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { ResultMessage } from '@docflow/contracts';
 import { listenForNotifications, type NotificationListener } from '@docflow/persistence';
 import type { PublicApi } from '../../app';
 import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
@@ -85,47 +86,40 @@ describe('GET /api/workflow-executions/{id}/status?wait=', () => {
     expect(live.executions.watch.size).toBe(0);
   });
 
+  /** A long poll of alice's started execution, answered by `result` posted through the other app; the poll's answer and its reads of the record. */
+  async function pollAnsweredBy(result: Partial<ResultMessage>): Promise<{ id: number; data: Record<string, unknown>; reads: number }> {
+    const id = await api.started(actors.alice);
+    const reads = jest.spyOn(WorkflowExecutionsRepository.prototype, 'findStatus');
+    try {
+      const poll = request(live.app)
+        .get(`/api/workflow-executions/${id}/status?wait=20`)
+        .set('Authorization', actors.alice.auth)
+        .then((res) => res);
+      await later(300);
+      await new ExecutionApi(unlistened.app).postResult(id, { job_id: `wf_${id}`, ...result });
+      const res = await poll;
+      return { id, data: res.body.data as Record<string, unknown>, reads: reads.mock.calls.filter(([read]) => read === id).length };
+    } finally {
+      reads.mockRestore();
+    }
+  }
+
   it.each([
     ['completed', { status: 'completed', outputs: { end: { ok: true } }, task_states: { end: { status: 'completed', task_type: 'custom_task', started_at: at, completed_at: at } } }],
     ['failed', { status: 'failed', error: 'boom', error_type: 'node_error', failed_node: 'end' }],
-  ])('answers a change to %s from its notification, without reading again, exactly as the status route reads it', async (_, result) => {
-    const id = await api.started(actors.alice);
-    const reads = jest.spyOn(WorkflowExecutionsRepository.prototype, 'findStatus');
-    try {
-      const poll = request(live.app)
-        .get(`/api/workflow-executions/${id}/status?wait=20`)
-        .set('Authorization', actors.alice.auth)
-        .then((res) => res);
-      await later(300);
-      await new ExecutionApi(unlistened.app).postResult(id, { job_id: `wf_${id}`, ...result } as never);
-      const res = await poll;
-      // One read when the poll came in; the terminal columns came with the NOTIFY.
-      expect(reads.mock.calls.filter(([read]) => read === id)).toHaveLength(1);
-      const read = await api.status(actors.alice, id);
-      expect(res.body.data).toEqual(read.body.data);
-      expect(res.body.data.status).toBe(result.status);
-    } finally {
-      reads.mockRestore();
-    }
+  ] as [string, Partial<ResultMessage>][])('answers a change to %s from its notification, without reading again, exactly as the status route reads it', async (_, result) => {
+    const { id, data, reads } = await pollAnsweredBy(result);
+    // One read when the poll came in; the terminal columns came with the NOTIFY.
+    expect(reads).toBe(1);
+    expect(data).toEqual((await api.status(actors.alice, id)).body.data);
+    expect(data['status']).toBe(result.status);
   });
 
   it('reads a terminal record too large for a notification (pg_notify takes under 8000 bytes)', async () => {
-    const id = await api.started(actors.alice);
-    const reads = jest.spyOn(WorkflowExecutionsRepository.prototype, 'findStatus');
-    try {
-      const poll = request(live.app)
-        .get(`/api/workflow-executions/${id}/status?wait=20`)
-        .set('Authorization', actors.alice.auth)
-        .then((res) => res);
-      await later(300);
-      const big = 'x'.repeat(9000);
-      await new ExecutionApi(unlistened.app).postResult(id, { job_id: `wf_${id}`, status: 'completed', outputs: { end: { big } } });
-      const res = await poll;
-      expect(res.body.data).toMatchObject({ status: 'completed', outputs: { end: { big } } });
-      expect(reads.mock.calls.filter(([read]) => read === id)).toHaveLength(2);
-    } finally {
-      reads.mockRestore();
-    }
+    const big = 'x'.repeat(9000);
+    const { data, reads } = await pollAnsweredBy({ status: 'completed', outputs: { end: { big } } });
+    expect(data).toMatchObject({ status: 'completed', outputs: { end: { big } } });
+    expect(reads).toBe(2);
   });
 
   it('answers with the current state when the wait runs out', async () => {
