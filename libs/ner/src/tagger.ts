@@ -1,5 +1,6 @@
 import { alignAddressSpans, type TokenSpan } from './address-spans';
 import { sentenceFeatureRows } from './features';
+import { alignOrganisationSpans } from './org-spans';
 import { tidySpans } from './span-tidy';
 import { Gazetteer } from './gazetteer';
 import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
@@ -34,7 +35,7 @@ export class PerceptronTagger implements NerTagger {
       const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits), part.length);
       const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
       const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
-      for (const span of tidySpans(part, alignAddressSpans(part, hits, decoded))) {
+      for (const span of tidySpans(part, alignOrganisationSpans(part, hits, alignAddressSpans(part, hits, decoded)))) {
         out.push({ type: span.type, start: part[span.from]!.start, end: part[span.to - 1]!.end, score: span.score });
       }
     }
