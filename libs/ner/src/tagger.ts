@@ -5,6 +5,7 @@ import { tidySpans } from './span-tidy';
 import { Gazetteer } from './gazetteer';
 import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
 import { NerWeights, type NerModelFile } from './model';
+import { consistentNames } from './name-consistency';
 import { tokenize } from './tokenizer';
 import type { NerSpan, NerTagger } from './types';
 import { viterbi } from './viterbi';
@@ -39,7 +40,7 @@ export class PerceptronTagger implements NerTagger {
         out.push({ type: span.type, start: part[span.from]!.start, end: part[span.to - 1]!.end, score: span.score });
       }
     }
-    return out;
+    return consistentNames(text, out);
   }
 
   /**
