@@ -147,6 +147,9 @@ function checkInputs(definition: WorkflowDefinition, inputs: Record<string, unkn
 /** Seconds a refused start keeps trying to put its record back to `queued` while the database is down. */
 const REVERT_RETRY_ATTEMPTS = 60;
 
+/** The reason a long poll's round stops its wait with: a reason of our own, since a default one builds a DOMException (with its stack) each round. */
+const STOPPED = new Error('wait over');
+
 export class WorkflowExecutionsService {
   constructor(private readonly deps: WorkflowExecutionsDeps) {}
 
@@ -508,7 +511,7 @@ export class WorkflowExecutionsService {
     for (;;) {
       // Listen before reading, so a change committed between the read and the wait is not missed.
       const stop = new AbortController();
-      const relay = () => stop.abort();
+      const relay = () => stop.abort(STOPPED);
       wait.signal?.addEventListener('abort', relay, { once: true });
       const woken = this.deps.watch.changed(id, Math.max(0, deadline - Date.now()), stop.signal);
       try {
@@ -516,7 +519,7 @@ export class WorkflowExecutionsService {
         if (isSettledForPolling(view.status) || Date.now() >= deadline || wait.signal?.aborted) return view;
         await woken;
       } finally {
-        stop.abort();
+        stop.abort(STOPPED);
         wait.signal?.removeEventListener('abort', relay);
       }
     }
