@@ -19,7 +19,16 @@ import {
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits, RouterClient } from './platform';
 import { createRagModule, type RagBroker, type RagModule, ragUserData } from './rag';
 import { createShieldModule, shieldUserData } from './shield';
-import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, executionLaneRoutes, workflowsUserData, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
+import {
+  createWorkflowsModule,
+  DOCUMENT_IMPORT_ROUTE,
+  executionLaneRoutes,
+  workflowsUserData,
+  type EventBusDriveSettings,
+  type EventBusModule,
+  type ExecutionServices,
+  type SchedulesService,
+} from './workflows';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
