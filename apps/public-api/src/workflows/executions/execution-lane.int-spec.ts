@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
-import { listenForNotifications, type NotificationListener } from '@docflow/persistence';
+import type { NotificationListener } from '@docflow/persistence';
 import type { PublicApi } from '../../app';
-import { buildTestApi, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../../test-support/test-app';
+import { buildTestApi, openTestBed, TEST_JWT_SECRET, TestBed, testConfig } from '../../test-support/test-app';
 import { signPollingToken } from './polling-token';
 import { FakeRouter } from '../../test-support/fake-router';
 import { Actor, createActor, createActors, type Actors } from './test-support/actors';
 import { executionEnv, ExecutionApi } from './test-support/execution-api';
-import { EXECUTION_CHANGED_CHANNEL } from './execution-watch';
+import { listenForExecutionChanges } from './test-support/execution-changes';
 
 // The request lane (app.ts, executionLaneRoutes) serves create, execute and status for a token that verified before;
 // every case here is sent to what the server runs (listener) and, where it compares, to the express app alone.
@@ -35,14 +35,7 @@ beforeAll(async () => {
   bed = await openTestBed();
   router = await FakeRouter.start(executionEnv('').ROUTER_API_KEY!);
   live = buildTestApi(bed, { config: testConfig(executionEnv(router.url)) });
-  listener = listenForNotifications({
-    url: bed.db.url,
-    channel: EXECUTION_CHANGED_CHANNEL,
-    onNotify: (p) => live.executions.watch.onNotification(p),
-    onLiveChange: (l) => live.executions.watch.setLive(l),
-    logger: recordingLogger(),
-  });
-  await listener.ready;
+  listener = await listenForExecutionChanges(bed, live);
   api = new ExecutionApi(live.app);
   actors = await createActors(bed.database);
   // A first request verifies each token through passport; from then on the lane serves them.
