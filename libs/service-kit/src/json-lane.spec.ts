@@ -50,7 +50,10 @@ function build(): { app: RequestListener; lane: RequestListener; metrics: Metric
         method: 'GET',
         path: /^\/api\/things\/(\d+)$/,
         label: '/api/things/:id',
-        admit: (req) => (req.headers[ADMIT] === 'yes' ? true : undefined),
+        admit: (req) => {
+          if (req.headers[ADMIT] === 'throw') throw new Error('admit failed');
+          return req.headers[ADMIT] === 'yes' ? true : undefined;
+        },
         handle: async ({ params, query, res }: LaneCall<boolean>) => {
           if (query === 'own') {
             res.statusCode = 202;
@@ -87,6 +90,7 @@ describe('requestLane', () => {
   it('leaves to express what it does not admit, another method or path, other bodies, and a GET with a body', async () => {
     const cases: Array<[string, request.Test]> = [
       ['a GET not admitted', request(lane).get('/api/things/7')],
+      ['a GET whose admit throws', request(lane).get('/api/things/7').set(ADMIT, 'throw')],
       ['not admitted', request(lane).post('/api/things/7/poke').send({ a: 1 })],
       ['a query on a route that takes none', request(lane).post('/api/things/7/poke?x=1').set(ADMIT, 'yes').send({ a: 1 })],
       ['an id the path does not capture', request(lane).post('/api/things/abc/poke').set(ADMIT, 'yes').send({ a: 1 })],

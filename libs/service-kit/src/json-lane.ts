@@ -125,13 +125,22 @@ export function requestLane(options: RequestLaneOptions): RequestListener {
         break;
       }
     }
-    const admitted = route && plainJsonBody(req) && !tracingEnabled() ? route.admit(req, query) : undefined;
+    const admitted = route && plainJsonBody(req) && !tracingEnabled() ? admit(route, req, query) : undefined;
     if (!route || !params || admitted === undefined) {
       fallback(req, res);
       return;
     }
     serve(options, route, { req, res, params: params.slice(1), query, body: undefined, admitted }, path);
   };
+}
+
+/** A route's admit; one that throws leaves the request to express, whose error handling answers it (a listener must never throw). */
+function admit(route: LaneRoute, req: IncomingMessage, query: string | undefined): unknown {
+  try {
+    return route.admit(req, query);
+  } catch {
+    return undefined;
+  }
 }
 
 /** No body, or one express.json would parse as is: UTF-8 JSON (or no type), not compressed; a GET has none. */
