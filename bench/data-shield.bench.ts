@@ -560,8 +560,9 @@ function postJson(url: string, body: Buffer): Promise<{ status: number; body: un
  * The hop's stages, per gateway: the extract call's two texts sent straight
  * to the route its LLM service calls (/entities; /tokenise on a build
  * without it), gateways interleaved call by call; p50 of the round trip, of
- * the gateway's own stage latencies (latencies_ms), and of the round trip
- * minus the gateway's total (HTTP both ways, the lane, parsing, waking up).
+ * the gateway's own stage latencies (latencies_ms), of the round trip
+ * minus the gateway's total (HTTP both ways, the lane, parsing, waking up),
+ * and of the gateway's process CPU per call over blocks of 50 calls.
  */
 async function gatewayStages(gateways: Record<string, string>): Promise<Record<string, Stages>> {
   const texts = [
@@ -572,21 +573,27 @@ async function gatewayStages(gateways: Record<string, string>): Promise<Record<s
   const entries = await Promise.all(
     Object.entries(gateways).map(async ([key, url]) => {
       const route = (await postJson(`${url}/api/v1/entities`, body)).status === 200 ? '/api/v1/entities' : '/api/v1/tokenise';
-      return { key, url: url + route, route, samples: new Map<string, number[]>() };
+      return { key, base: url, url: url + route, route, samples: new Map<string, number[]>() };
     }),
   );
   for (let i = 0; i < 100; i++) for (const e of entries) await postJson(e.url, body);
-  for (let i = 0; i < Math.min(GATEWAY_CALLS, 600); i++) {
-    for (const e of entries) {
-      const started = performance.now();
-      const res = await postJson(e.url, body);
-      const roundTrip = performance.now() - started;
-      if (res.status !== 200) throw new Error(`${e.route} answered ${res.status}`);
-      const stages = (res.body as { latencies_ms: Stages }).latencies_ms;
+  // Blocks of 50 calls, gateways alternated block by block: the CPU per call is the gateway's process CPU over a block.
+  const block = 50;
+  for (let b = 0; b < Math.max(1, Math.floor(Math.min(GATEWAY_CALLS, 600) / block)); b++) {
+    for (const e of b % 2 ? [...entries].reverse() : entries) {
       const add = (name: string, ms: number) => (e.samples.get(name) ?? e.samples.set(name, []).get(name)!).push(ms);
-      add('round_trip_ms', roundTrip);
-      for (const [name, ms] of Object.entries(stages)) add(`gateway_${name}`, ms);
-      add('outside_detection_ms', roundTrip - (stages.total_ms ?? 0));
+      const cpuBefore = await serviceCpuSeconds(e.base);
+      for (let i = 0; i < block; i++) {
+        const started = performance.now();
+        const res = await postJson(e.url, body);
+        const roundTrip = performance.now() - started;
+        if (res.status !== 200) throw new Error(`${e.route} answered ${res.status}`);
+        const stages = (res.body as { latencies_ms: Stages }).latencies_ms;
+        add('round_trip_ms', roundTrip);
+        for (const [name, ms] of Object.entries(stages)) add(`gateway_${name}`, ms);
+        add('outside_detection_ms', roundTrip - (stages.total_ms ?? 0));
+      }
+      add('gateway_cpu_ms_per_call', (((await serviceCpuSeconds(e.base)) - cpuBefore) * 1000) / block);
     }
   }
   return Object.fromEntries(entries.map((e) => [`${e.key} ${e.route}`, Object.fromEntries([...e.samples].map(([name, v]) => [name, +summarize(v).p50.toFixed(3)]))]));
