@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { DetectorError, InvalidScopeError, type ShieldService } from '@docflow/data-shield';
+import { DetectorError, InvalidScopeError, type ShieldService, type TokeniseRequest } from '@docflow/data-shield';
 import { AppError, currentCorrelationId, ServiceUnavailableError, parseBody } from '@docflow/service-kit';
 import { DetectBody, RestoreBody, RestoreStreamBody, TokeniseBody } from './shield-requests';
 
@@ -15,18 +15,14 @@ function failClosed(err: unknown): never {
  * and, in the running service, by the JSON lane ahead of express (app.ts).
  */
 export async function tokenise(shield: ShieldService, raw: unknown): Promise<Record<string, unknown>> {
-  const body = parseBody(TokeniseBody, raw, { message: 'Invalid tokenise request' });
-  const result = await shield
-    .tokenise({
-      texts: body.texts,
-      entityTypes: body.entity_types,
-      tenant: body.tenant,
-      actorUserId: body.actor_user_id,
-      correlationId: currentCorrelationId(),
-      context: body.context,
-    })
-    .catch(failClosed);
+  const result = await shield.tokenise(tokeniseRequest(raw, 'Invalid tokenise request')).catch(failClosed);
   return { scope_id: result.scopeId, texts: result.texts, entity_counts: result.entityCounts, layers: result.layers, latencies_ms: result.latencies };
+}
+
+/** A tokenise body (also the body of /entities) as the service's request, run under the current correlation id. */
+function tokeniseRequest(raw: unknown, message: string): TokeniseRequest {
+  const body = parseBody(TokeniseBody, raw, { message });
+  return { texts: body.texts, entityTypes: body.entity_types, tenant: body.tenant, actorUserId: body.actor_user_id, correlationId: currentCorrelationId(), context: body.context };
 }
 
 /**
@@ -36,17 +32,7 @@ export async function tokenise(shield: ShieldService, raw: unknown): Promise<Rec
  * and the answer carries no text. Served like /tokenise (app.ts).
  */
 export async function entities(shield: ShieldService, raw: unknown): Promise<Record<string, unknown>> {
-  const body = parseBody(TokeniseBody, raw, { message: 'Invalid entities request' });
-  const result = await shield
-    .detectTexts({
-      texts: body.texts,
-      entityTypes: body.entity_types,
-      tenant: body.tenant,
-      actorUserId: body.actor_user_id,
-      correlationId: currentCorrelationId(),
-      context: body.context,
-    })
-    .catch(failClosed);
+  const result = await shield.detectTexts(tokeniseRequest(raw, 'Invalid entities request')).catch(failClosed);
   return { entities: result.entities.map((list) => list.map((e) => [e.type, e.start, e.end])), entity_counts: result.entityCounts, layers: result.layers, latencies_ms: result.latencies };
 }
 
