@@ -3,6 +3,7 @@ import { validateSync } from 'class-validator';
 import { checkContract } from './contract-checks';
 import { JobMessageV1, JobRequest } from './jobs';
 import { ResultMessage } from './results';
+import { WorkflowJobPayload } from './workflow-jobs';
 import { ExtractRequest } from './llm';
 
 /** What class-validator lists for `plain`, flattened as the messaging codec reports it (these classes have no nested rules). */
@@ -67,12 +68,23 @@ const VALID: Record<string, Record<string, unknown>> = {
     sequence: 0,
     emitted_at: '2026-11-27T07:00:00.000Z',
   },
+  WorkflowJobPayload: {
+    workflow_definition: { nodes: [] },
+    inputs: { amount: 1 },
+    execution_id: 12,
+    activity_id: 3,
+    user_id: 7,
+    user_signature: 'sig',
+    deadline_at: '2026-11-27T07:00:00.000Z',
+    data_shield_policy: {},
+  },
 };
 
 const CLASSES: [string, new () => object][] = [
   ['JobMessageV1', JobMessageV1],
   ['JobRequest', JobRequest],
   ['ResultMessage', ResultMessage],
+  ['WorkflowJobPayload', WorkflowJobPayload],
 ];
 
 /** A small deterministic generator, so that a failing vector can be replayed. */
@@ -122,5 +134,12 @@ describe('checkContract', () => {
 
   it('has no hand-written check for other contracts (they keep class-validator)', () => {
     expect(checkContract(ExtractRequest, {})).toBeUndefined();
+  });
+
+  it('leaves a workflow payload with a resume or a retry (nested classes) to class-validator', () => {
+    const valid = VALID['WorkflowJobPayload'] as Record<string, unknown>;
+    expect(checkContract(WorkflowJobPayload, { ...valid, resume: { node_id: 'n', payload: {} } })).toBeUndefined();
+    expect(checkContract(WorkflowJobPayload, { ...valid, retry_of: 'x' })).toBeUndefined();
+    expect(checkContract(WorkflowJobPayload, { ...valid, resume: null, retry_of: undefined })).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { isIn, isInt, isISO8601, isNotEmpty, isObject, isString, matches, maxLength, min } from 'class-validator';
 import { JOB_ID_PATTERN, JOB_TYPES, JobMessageV1, JobRequest } from './jobs';
 import { RESULT_MESSAGE_VERSIONS, RESULT_STATUSES, ResultMessage } from './results';
+import { WorkflowJobPayload } from './workflow-jobs';
 
 /** One decorator of a field: class-validator's own predicate and the message it gives. */
 interface Rule {
@@ -14,6 +15,8 @@ interface Field {
   optional?: boolean;
   /** In the order class-validator reports them: the decorator nearest the field first. */
   rules: Rule[];
+  /** @ValidateNested: a value present is left to class-validator (checkContract answers undefined). */
+  nested?: boolean;
 }
 
 const string = (f: string): Rule => ({ test: (v) => isString(v), message: `${f} must be a string` });
@@ -71,18 +74,34 @@ const RESULT_MESSAGE: Field[] = [
   { name: 'emitted_at', optional: true, rules: [iso8601('emitted_at')] },
 ];
 
+/** The decorators of WorkflowJobPayload (workflow-jobs.ts); a resume or retry (nested classes) goes to class-validator. */
+const WORKFLOW_JOB_PAYLOAD: Field[] = [
+  { name: 'workflow_definition', rules: [object('workflow_definition')] },
+  { name: 'inputs', optional: true, rules: [object('inputs')] },
+  { name: 'execution_id', optional: true, rules: [atLeast('execution_id', 1), int('execution_id')] },
+  { name: 'activity_id', optional: true, rules: [atLeast('activity_id', 1), int('activity_id')] },
+  { name: 'user_id', optional: true, rules: [atLeast('user_id', 1), int('user_id')] },
+  { name: 'user_signature', optional: true, rules: [string('user_signature')] },
+  { name: 'deadline_at', optional: true, rules: [iso8601('deadline_at')] },
+  { name: 'data_shield_policy', optional: true, rules: [object('data_shield_policy')] },
+  { name: 'resume', optional: true, nested: true, rules: [] },
+  { name: 'retry_of', optional: true, nested: true, rules: [] },
+];
+
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- keyed by the contract class itself
 const CHECKS = new Map<Function, Field[]>([
   [JobMessageV1, JOB_MESSAGE_V1],
   [JobRequest, JOB_REQUEST],
   [ResultMessage, RESULT_MESSAGE],
+  [WorkflowJobPayload, WORKFLOW_JOB_PAYLOAD],
 ]);
 
-function problemsOf(fields: readonly Field[], plain: Record<string, unknown>): string[] {
+function problemsOf(fields: readonly Field[], plain: Record<string, unknown>): string[] | undefined {
   const errors: string[] = [];
   for (const field of fields) {
     const value = plain[field.name];
     if (field.optional && (value === undefined || value === null)) continue;
+    if (field.nested) return undefined;
     for (const rule of field.rules) if (!rule.test(value)) errors.push(rule.message);
   }
   return errors;
@@ -92,7 +111,8 @@ function problemsOf(fields: readonly Field[], plain: Record<string, unknown>): s
  * The problems class-validator would list for `plain` as an instance of
  * `cls` (the same messages, in the same order), for the contracts that
  * every execution crosses several times (JobMessageV1, JobRequest,
- * ResultMessage); `undefined` for any other class, which the caller then
+ * ResultMessage, WorkflowJobPayload without a resume or retry); `undefined`
+ * for any other class or value, which the caller then
  * validates with class-validator. The rules are those of the classes'
  * decorators, written out once here: class-validator looks up a class's
  * metadata among every registered class on each call, which was most of

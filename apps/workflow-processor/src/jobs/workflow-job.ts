@@ -1,6 +1,6 @@
-import { executionIdFromJobId, executionKeyOf, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
+import { checkContract, executionIdFromJobId, executionKeyOf, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
 import { verifyJobUser } from '@docflow/internal-auth';
-import { errorMessage, validatePlain } from '@docflow/service-kit';
+import { errorMessage, validatePlain, type ValidationResult } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
 import { buildGraph, DEFAULT_WORKFLOW_LIMITS, isPlainObject, validateAgainstSchema, validateDefinition, type WorkflowDefinition, type WorkflowGraph, type WorkflowLimits } from '@docflow/workflow';
 
@@ -45,6 +45,13 @@ export function priorNodesOf(completed: Record<string, unknown>, now = new Date(
   return out;
 }
 
+/** The payload's contract: its hand-written check (same rules and messages) unless it holds a resume or retry, which class-validator checks. */
+function checkPayload(shallow: Record<string, unknown>): ValidationResult<WorkflowJobPayload> {
+  const problems = checkContract(WorkflowJobPayload, shallow);
+  if (problems === undefined) return validatePlain(WorkflowJobPayload, shallow);
+  return problems.length ? { ok: false, errors: problems } : { ok: true, value: shallow as unknown as WorkflowJobPayload };
+}
+
 export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
 
 export { executionKeyOf };
@@ -72,7 +79,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   const opaque = ['workflow_definition', 'inputs', 'data_shield_policy'] as const;
   const shallow: Record<string, unknown> = { ...raw };
   for (const key of opaque) if (isPlainObject(raw[key])) shallow[key] = {};
-  const checked = validatePlain(WorkflowJobPayload, shallow);
+  const checked = checkPayload(shallow);
   if (!checked.ok) return reject(`Invalid workflow job payload: ${checked.errors.join('; ')}`);
   const payload = checked.value;
   if (payload.user_id !== undefined && !verifyJobUser(jobUserSecret, msg.job_id, payload.user_id, payload.user_signature)) {
