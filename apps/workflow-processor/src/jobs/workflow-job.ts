@@ -52,6 +52,31 @@ function checkPayload(shallow: Record<string, unknown>): ValidationResult<Workfl
   return problems.length ? { ok: false, errors: problems } : { ok: true, value: shallow as unknown as WorkflowJobPayload };
 }
 
+/** Definitions remembered per limits object, by their JSON; at most this many, each at most DEFINITION_KEY_MAX characters. */
+const DEFINITION_CACHE_MAX = 256;
+const DEFINITION_KEY_MAX = 64 * 1024;
+const definitionChecks = new WeakMap<WorkflowLimits, Map<string, readonly string[]>>();
+
+/**
+ * validateDefinition's answer, remembered by the definition's JSON: every
+ * run of an activity carries the same definition, and checking it was the
+ * largest part of the processor's own time on a short workflow. The answer
+ * depends only on the definition's JSON value (it came from JSON.parse)
+ * and the limits, which are the processor's configuration.
+ */
+export function definitionProblems(definition: Record<string, unknown>, limits: WorkflowLimits): readonly string[] {
+  const key = JSON.stringify(definition);
+  if (key.length > DEFINITION_KEY_MAX) return validateDefinition(definition, limits);
+  let cache = definitionChecks.get(limits);
+  if (!cache) definitionChecks.set(limits, (cache = new Map()));
+  const known = cache.get(key);
+  if (known) return known;
+  const problems = validateDefinition(definition, limits);
+  if (cache.size >= DEFINITION_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, problems);
+  return problems;
+}
+
 export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
 
 export { executionKeyOf };
@@ -93,7 +118,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   // and `limits` are this processor's own configuration, which the public API does not know. A definition
   // that fails here becomes a `failed` result instead of a run that breaks halfway (docs/decisions.md,
   // "Workflow definitions: validated where stored").
-  const problems = validateDefinition(payload.workflow_definition, limits);
+  const problems = definitionProblems(payload.workflow_definition, limits);
   if (problems.length) return reject(`Invalid workflow definition: ${problems.join('; ')}`);
   let graph: WorkflowGraph;
   try {
