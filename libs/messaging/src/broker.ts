@@ -59,6 +59,7 @@ export class Broker {
   private connected = false;
   private connecting = false;
   private attempt = 0;
+  private coalesceWarned = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -356,7 +357,10 @@ export class Broker {
   private async openSession(): Promise<void> {
     // noDelay: amqplib leaves Nagle's algorithm on, which holds small frames back for tens of milliseconds.
     const conn = await connect(this.url, { timeout: 5000, noDelay: true, clientProperties: { connection_name: this.name } });
-    coalesceWrites(conn);
+    if (!coalesceWrites(conn) && !this.coalesceWarned) {
+      this.coalesceWarned = true;
+      this.logger.warn('amqplib internals differ from the expected ones: frames are written one by one');
+    }
     const session: Session = { id: ++this.sessionSeq, conn, lost: false, declared: new Set() };
     conn.on('error', (err: Error) => this.logger.warn('broker connection error', { error: err.message }));
     conn.on('close', (err?: Error) => this.onSessionLost(session, err ? `connection closed: ${err.message}` : 'connection closed'));
@@ -480,14 +484,15 @@ interface AmqpInternals {
  * one writev: under load a processor's acks and publishes of the same turn
  * leave together, and RabbitMQ reads them together. Backpressure is
  * unchanged (a corked write still reports a full buffer). Left alone when
- * amqplib's internals are not the expected ones.
+ * amqplib's internals are not the expected ones (answers false; a test
+ * holds the installed amqplib to answering true).
  */
-function coalesceWrites(conn: ChannelModel): void {
+export function coalesceWrites(conn: ChannelModel): boolean {
   const internals = (conn as unknown as AmqpInternals).connection;
   const stream = internals?.stream;
   const muxer = internals?.muxer;
   const readIncoming = muxer?._readIncoming;
-  if (!stream || !muxer || typeof readIncoming !== 'function' || typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return;
+  if (!stream || !muxer || typeof readIncoming !== 'function' || typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return false;
   const { cork, uncork } = { cork: stream.cork.bind(stream), uncork: stream.uncork.bind(stream) };
   muxer._readIncoming = () => {
     cork();
@@ -497,6 +502,7 @@ function coalesceWrites(conn: ChannelModel): void {
       uncork();
     }
   };
+  return true;
 }
 
 /** An exchange's entry in a session's set of declared names (queues are entered by their own name). */
