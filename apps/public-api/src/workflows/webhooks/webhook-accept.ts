@@ -15,8 +15,12 @@ import type { TriggerResponse } from './webhooks.service';
 
 /** Triggers committed together at most (one transaction, one multi-row INSERT). */
 const ACCEPT_BATCH_MAX = 128;
-/** Accepted executions being started at once by one process (the rest wait their turn in memory; their rows are durable). */
-const START_CONCURRENCY = 16;
+/**
+ * Accepted executions being started at once by one process (the rest wait their turn in memory; their rows are
+ * durable). Starts are let in by waves at the end of a turn (see schedulePump), so that a wave shares the starts'
+ * grouped statements (quota take, startQueued, router submission): 64 is two startQueued batches.
+ */
+const START_CONCURRENCY = 64;
 /** A pending start older than this is taken by the sweep of any process (its own process may have died). */
 const SWEEP_AFTER_SECONDS = 30;
 /** How often the workers role sweeps pending starts. */
@@ -81,6 +85,7 @@ export class WebhookAcceptor {
   private readonly waiting: { id: number; owner: Caller }[] = [];
   private readonly tracked = new Set<number>();
   private inFlight = 0;
+  private pumpScheduled = false;
 
   constructor(private readonly deps: WebhookAcceptorDeps) {
     this.accepts = new GroupCommit((batch) => this.commit(batch), { maxItems: ACCEPT_BATCH_MAX, lingerMs: 0 });
@@ -224,7 +229,22 @@ export class WebhookAcceptor {
     if (this.tracked.has(id)) return;
     this.tracked.add(id);
     this.waiting.push({ id, owner });
-    this.pump();
+    this.schedulePump();
+  }
+
+  /**
+   * Starts are let in at the end of the turn (setImmediate), never in the turn that committed a batch: the
+   * batch's answers are written first (a start's first statement would otherwise be sent, and its work done,
+   * before them), and the starts queued by one batch, or freed by one finished wave, go in together and share
+   * the starts' grouped statements instead of trickling in one by one.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private pump(): void {
@@ -234,7 +254,7 @@ export class WebhookAcceptor {
       void this.startOne(next.id, next.owner).finally(() => {
         this.inFlight--;
         this.tracked.delete(next.id);
-        this.pump();
+        this.schedulePump();
       });
     }
   }
