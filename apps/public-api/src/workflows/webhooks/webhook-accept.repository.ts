@@ -1,7 +1,7 @@
 import { pgPool } from '@docflow/persistence';
 import { escapeLiteral } from 'pg';
 import type { PublicApiDatabase } from '../../platform';
-import { USER_START_LOCK } from '../executions/workflow-executions.repository';
+import { type StartedRow, USER_START_LOCK } from '../executions/workflow-executions.repository';
 
 export interface WebhookVersionRow {
   id: number;
@@ -111,6 +111,16 @@ export class WebhookAcceptRepository {
     });
   }
 
+  /**
+   * Executions a webhook start moved to `running` more than `afterSeconds` ago that show no sign of their job
+   * since (no result applied: `last_progress_at` still the start's time, no sequence), oldest first: their
+   * process may have died between the start's commit and the router submission.
+   */
+  async unsubmittedStarts(afterSeconds: number, limit: number): Promise<(StartedRow & { jobId: string })[]> {
+    const rows = (await this.database.query(UNSUBMITTED_SQL, [afterSeconds, limit])) as (StartedRow & { jobId: string })[];
+    return rows.map((r) => ({ ...r, id: Number(r.id), activityId: Number(r.activityId), userId: Number(r.userId) }));
+  }
+
   /** Pending starts older than `afterSeconds`, oldest first. */
   async pendingStarts(afterSeconds: number, limit: number): Promise<{ id: number; userId: number; role: string }[]> {
     const rows = (await this.database.query(SWEEP_SQL, [afterSeconds, limit])) as { id: number; user_id: number; role: string }[];
@@ -192,3 +202,10 @@ const ACTIVITY_DIGEST = 'row(a.updated_at, a.level, a.owner_id, a.workflow_defin
 
 const SWEEP_SQL = `SELECT e.id, e.user_id, u.role FROM workflow_executions e JOIN users u ON u.id = e.user_id
   WHERE e.status = 'queued' AND e.start_pending AND e.created_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`;
+
+const UNSUBMITTED_SQL = `SELECT e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
+         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"
+    FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
+   WHERE e.status = 'running' AND e.start_pending AND e.last_sequence IS NULL AND e.job_id IS NOT NULL
+     AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.started_at
+   ORDER BY e.id LIMIT $2`;

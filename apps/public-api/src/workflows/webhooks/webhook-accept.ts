@@ -26,6 +26,13 @@ const SWEEP_AFTER_SECONDS = 30;
 /** How often the workers role sweeps pending starts. */
 export const WEBHOOK_START_SWEEP_INTERVAL_MS = 5000;
 const SWEEP_LIMIT = 500;
+/**
+ * A webhook execution started this long ago with no result since has its job submitted again by the sweep
+ * (its process may have died between the start's commit and the router submission). Longer than a pending
+ * start's wait, since a job merely waiting on a long queue gets sent twice (one effect, but a wasted delivery).
+ */
+const RESUBMIT_AFTER_SECONDS = 60;
+const RESUBMIT_LIMIT = 100;
 /** Webhooks cached per process at most (all are forgotten when it is full). */
 const CACHE_MAX = 10_000;
 /**
@@ -354,18 +361,36 @@ export class WebhookAcceptor {
    * one of two racing starts wins).
    */
   async sweep(): Promise<number> {
+    let queued = 0;
     try {
       const rows = await this.deps.store.pendingStarts(SWEEP_AFTER_SECONDS, SWEEP_LIMIT);
-      let queued = 0;
       for (const r of rows) {
         if (this.tracked.has(r.id)) continue;
         this.enqueueStart(r.id, { id: r.userId, role: r.role } as Caller);
         queued++;
       }
-      return queued;
     } catch (err) {
       this.deps.logger.warn('pending webhook starts sweep failed', { error: errorMessage(err) });
-      return 0;
     }
+    return queued + (await this.resubmitUnsubmitted());
+  }
+
+  /**
+   * A start commits `running` before it submits the job to the router; a process killed in between leaves an
+   * execution running with no job (the fault suite's SIGKILL of the public API found some). Those with no result
+   * RESUBMIT_AFTER_SECONDS after their start get their job submitted again, with the same job id.
+   */
+  private async resubmitUnsubmitted(): Promise<number> {
+    let resubmitted = 0;
+    try {
+      for (const row of await this.deps.store.unsubmittedStarts(RESUBMIT_AFTER_SECONDS, RESUBMIT_LIMIT)) {
+        const outcome = await this.deps.executions.resubmitStarted(row, row.jobId);
+        this.deps.logger.warn('webhook execution running without a result; its job submitted again', { executionId: row.id, jobId: row.jobId, outcome });
+        resubmitted++;
+      }
+    } catch (err) {
+      this.deps.logger.warn('webhook job resubmission sweep failed', { error: errorMessage(err) });
+    }
+    return resubmitted;
   }
 }
