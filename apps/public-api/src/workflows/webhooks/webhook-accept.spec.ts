@@ -14,7 +14,7 @@ const cached: CachedWebhook = {
   webhook: { id: 7 } as WebhookEntity,
   webhookVersion: 'w',
   activityVersion: 'a',
-  owner: { id: 3, role: 'authenticated' } as Caller,
+  owner: { id: 3, role: 'user' } as Caller,
   activityId: 11,
   definitionJson: '{}',
   inputSchema: { type: 'object', properties: {} },
