@@ -255,6 +255,16 @@ export class WorkflowExecutionsService {
     return this.start(user, id, {}, undefined, this.deps.maxRunningPerUserForWebhooks);
   }
 
+  /**
+   * Submits again the job of an execution a start moved to `running` whose job may never have reached the
+   * router (its process died between the start's commit and the submission; WebhookAcceptor.sweep finds
+   * them). Safe when it did: the router answers 409 for a job it holds, or sends a still-queued one again,
+   * whose repeat delivery has one effect.
+   */
+  async resubmitStarted(row: StartedRow, jobId: string): Promise<'queued' | 'duplicate'> {
+    return this.deps.router.submitWorkflowJob({ jobId, payload: await this.payloadOf(row, jobId) });
+  }
+
   private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
     try {
       return await this.start(user, id, {}, retryOf, maxRunning);
