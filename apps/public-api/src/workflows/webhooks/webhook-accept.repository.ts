@@ -121,6 +121,18 @@ export class WebhookAcceptRepository {
     return rows.map((r) => ({ ...r, id: Number(r.id), activityId: Number(r.activityId), userId: Number(r.userId) }));
   }
 
+  /**
+   * A resubmitted start is marked (its progress time moves past its start time), so the sweep submits it once:
+   * a job merely waiting behind a long queue is not published again on every sweep. Only a row still as the
+   * sweep read it changes.
+   */
+  async markResubmitted(id: number, jobId: string): Promise<void> {
+    await this.database.query(
+      "UPDATE workflow_executions SET last_progress_at = now() WHERE id = $1 AND job_id = $2 AND status = 'running' AND last_sequence IS NULL AND last_progress_at = started_at",
+      [id, jobId],
+    );
+  }
+
   /** Pending starts older than `afterSeconds`, oldest first. */
   async pendingStarts(afterSeconds: number, limit: number): Promise<{ id: number; userId: number; role: string }[]> {
     const rows = (await this.database.query(SWEEP_SQL, [afterSeconds, limit])) as { id: number; user_id: number; role: string }[];
@@ -206,6 +218,6 @@ const SWEEP_SQL = `SELECT e.id, e.user_id, u.role FROM workflow_executions e JOI
 const UNSUBMITTED_SQL = `SELECT e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
          e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"
     FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
-   WHERE e.status = 'running' AND e.start_pending AND e.last_sequence IS NULL AND e.job_id IS NOT NULL
+   WHERE e.status = 'running' AND e.last_sequence IS NULL AND e.job_id IS NOT NULL
      AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.started_at
    ORDER BY e.id LIMIT $2`;

@@ -375,7 +375,7 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect(rows[0]!.status).toBe('running');
   });
 
-  it('submits again the job of a webhook execution started but never submitted (its process died in between), and not one with a result', async () => {
+  it('submits again, once, the job of an execution started but never submitted (its process died in between), by webhook or by hand, and not one with a result', async () => {
     const w = await createWebhook(kit.alice.auth);
     await kit.bed.database.query("UPDATE workflow_executions SET status = 'completed', completed_at = now() WHERE user_id = $1 AND status IN ('running', 'queued')", [kit.alice.id]);
     const ids: TriggerResponse[] = [];
@@ -395,10 +395,26 @@ describe('POST /api/webhooks/trigger/{id}', () => {
         [t.execution_id, t.job_id, i],
       );
     }
+    // A start by hand killed the same way: created through the API, marked running two minutes ago with its job id.
+    const created = await request(kit.app)
+      .post('/api/workflow-executions')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { activity: activityId, inputs: { document_url: 'https://files.example/b.pdf' } } });
+    expect(created.status).toBe(201);
+    const manualId = (created.body as { data: { id: number } }).data.id;
+    const manualJob = `wf_${manualId}`;
+    await kit.bed.database.query(
+      `UPDATE workflow_executions SET status = 'running', job_id = $2, started_at = now() - interval '2 minutes', last_progress_at = now() - interval '2 minutes' WHERE id = $1`,
+      [manualId, manualJob],
+    );
     expect(router.job(ids[0]!.job_id)).toBeUndefined();
-    expect(await kit.api.sweepPendingWebhookStarts()).toBe(1);
+    expect(router.job(manualJob)).toBeUndefined();
+    expect(await kit.api.sweepPendingWebhookStarts()).toBe(2);
     expect(router.job(ids[0]!.job_id)?.payload).toMatchObject({ execution_id: ids[0]!.execution_id, inputs: { document_url: 'https://files.example/a.pdf' } });
+    expect(router.job(manualJob)?.payload).toMatchObject({ execution_id: manualId, inputs: { document_url: 'https://files.example/b.pdf' } });
     expect(router.job(ids[1]!.job_id)).toBeUndefined();
+    // Once: a job merely waiting behind a long queue is not published again on every sweep.
+    expect(await kit.api.sweepPendingWebhookStarts()).toBe(0);
   });
 
   it('is gone after DELETE', async () => {
