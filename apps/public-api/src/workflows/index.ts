@@ -19,7 +19,7 @@ import { ExecutionChangedCarriesTerminalStatus1790000000560 } from './migrations
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
-export { createExecutionServices } from './executions/workflow-executions.feature';
+export { createExecutionServices, executionLaneRoutes } from './executions/workflow-executions.feature';
 export type { ExecutionServices } from './executions/workflow-executions.feature';
 export type { SchedulesService } from './schedules/schedules.service';
 export { DOCUMENT_IMPORT_ROUTE } from './event-bus/event-bus.feature';
