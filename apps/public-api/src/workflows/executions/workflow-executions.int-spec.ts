@@ -11,6 +11,7 @@ import type { AuditLog } from '../../identity';
 import { pgPool } from '@docflow/persistence';
 import { StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { ExecutionServices } from './workflow-executions.feature';
+import { ActivitiesRepository } from '../activities/activities.repository';
 
 let bed: TestBed;
 let router: FakeRouter;
@@ -186,6 +187,51 @@ describe('POST /api/workflow-executions', () => {
       .send({ data: { activity: bobsActivity } });
     expect(other.status).toBe(404);
     expect((other.body as ErrorBody).error.message).toBe('Activity not found');
+  });
+});
+
+describe('creates from the checked-definition cache (ActivityDefinitionCache)', () => {
+  const storedRequired = async (id: number): Promise<unknown> =>
+    ((await bed.database.query("SELECT workflow_definition -> 'input_schema' -> 'required' AS r FROM workflow_executions WHERE id = $1", [id])) as { r: unknown }[])[0]!.r;
+  const create = (actor: { auth: string }, activityId: number, inputs?: Record<string, unknown>) =>
+    request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actor.auth)
+      .send({ data: { activity: activityId, ...(inputs ? { inputs } : {}) } });
+
+  it('reads the activity once for repeated creates, and stores what a change written straight to the database says from the next create on', async () => {
+    const read = jest.spyOn(ActivitiesRepository.prototype, 'findForExecution');
+    try {
+      const activityId = await api.createActivity(actors.alice);
+      const first = await api.createExecution(actors.alice, activityId);
+      const second = await api.createExecution(actors.alice, activityId, { inputs: { document_url: 'https://files.example/c.pdf' } });
+      expect(read.mock.calls.filter(([id]) => id === activityId)).toHaveLength(1);
+      expect(await storedRequired(first)).toEqual(['document_url']);
+      expect(await storedRequired(second)).toEqual(['document_url']);
+      // No process hears of this change: the version check in the create's INSERT must see it.
+      const changed = { ...sampleDefinition(), input_schema: { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] } };
+      await bed.database.query('UPDATE activities SET workflow_definition = $2::jsonb WHERE id = $1', [activityId, JSON.stringify(changed)]);
+      const third = await api.createExecution(actors.alice, activityId);
+      expect(await storedRequired(third)).toEqual(['ticket']);
+      expect(read.mock.calls.filter(([id]) => id === activityId)).toHaveLength(2);
+      // Inputs the cached schema refuses are judged on a fresh read, never on the cache alone.
+      const res = await create(actors.alice, activityId, { ticket: 'T-1' });
+      expect(res.status).toBe(201);
+      expect((await create(actors.alice, activityId, { document_url: 'https://files.example/d.pdf' })).status).toBe(400);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('answers 404 once the activity is given to another owner or deleted, though its definition was cached', async () => {
+    const activityId = await api.createActivity(actors.alice);
+    await api.createExecution(actors.alice, activityId);
+    await bed.database.query('UPDATE activities SET owner_id = $2 WHERE id = $1', [activityId, actors.bob.id]);
+    expect((await create(actors.alice, activityId)).status).toBe(404);
+    expect((await create(actors.bob, activityId)).status).toBe(201);
+    await bed.database.query('DELETE FROM workflow_executions WHERE activity_id = $1', [activityId]);
+    await bed.database.query('DELETE FROM activities WHERE id = $1', [activityId]);
+    expect((await create(actors.bob, activityId)).status).toBe(404);
   });
 });
 

@@ -147,6 +147,24 @@ export class WorkflowExecutionsRepository {
   }
 
   /**
+   * `insert` of an execution of an activity's own definition, already
+   * serialised, only while the activity's row is still at `version` (its
+   * `xmin` when the definition was read and checked): the check and the
+   * insert are one statement, so a definition changed by anyone since is
+   * never stored. Null when the version moved (or the activity is gone).
+   */
+  async insertIfActivityVersion(row: { activityId: number; userId: number; definitionJson: string; inputs: Record<string, unknown> }, version: string): Promise<{ id: number } | null> {
+    const rows = await this.prepared<{ id: number }>(
+      'wfx_insert_versioned',
+      `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
+       SELECT a.id, $2, 'queued', $3::jsonb, $4::jsonb, '{}'::jsonb, 0, 0 FROM activities a WHERE a.id = $1 AND a.xmin = $5::xid
+       RETURNING id`,
+      [row.activityId, row.userId, row.definitionJson, JSON.stringify(row.inputs), version],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
    * Several queued executions (no retries) in one INSERT inside the caller's
    * transaction `tx`, so that whatever the caller records of them commits
    * with them. Answers their ids in the order of `rows`: the ids are drawn
