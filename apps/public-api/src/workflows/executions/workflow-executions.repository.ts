@@ -467,7 +467,7 @@ export class WorkflowExecutionsRepository {
       const values = applyResultFields(u, sealedToken, tokenHash);
       return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
     });
-    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json)] })).rows as {
+    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json), rows.map(({ u }) => u.executionId)] })).rows as {
       executionId: number;
       status: ExecutionStatus | null;
       userId: number | null;
