@@ -223,6 +223,56 @@ describe('creates from the checked-definition cache (ActivityDefinitionCache)', 
     }
   });
 
+  it('inserts concurrent creates of cached definitions as one statement, each only while its activity is at its version, and a failing row alone', async () => {
+    const activityId = await api.createActivity(actors.alice);
+    const other = await api.createActivity(actors.alice);
+    const versionOf = async (id: number) => ((await bed.database.query('SELECT xmin::text AS v FROM activities WHERE id = $1', [id])) as { v: string }[])[0]!.v;
+    const [current, stale] = [await versionOf(activityId), await versionOf(other)];
+    await bed.database.query("UPDATE activities SET name = 'renamed' WHERE id = $1", [other]);
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const pool = pgPool(bed.database);
+    const names: string[] = [];
+    const query = pool.query.bind(pool) as (config: { name: string }) => Promise<unknown>;
+    const spy = jest.spyOn(pool, 'query').mockImplementation(((config: { name: string }) => {
+      names.push(config.name);
+      return query(config);
+    }) as never);
+    const insert = (activity: number, version: string, inputs: Record<string, unknown> = {}) =>
+      repo.insertIfActivityVersion({ activityId: activity, userId: actors.alice.id, definitionJson: JSON.stringify({ marker: activity }), inputs }, version);
+    let outcomes: ({ id: number } | null)[];
+    try {
+      outcomes = await Promise.all([insert(activityId, current), insert(activityId, current), insert(other, stale), insert(activityId, current, { n: 3 })]);
+      // Inputs PostgreSQL refuses fail their batch: the batch is run again one insert at a time.
+      const batch = [insert(activityId, current), insert(activityId, current, { bad: 'nul \u0000' }), insert(activityId, current)];
+      const settled = await Promise.allSettled([insert(activityId, current), ...batch]);
+      expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    } finally {
+      spy.mockRestore();
+    }
+    // Alone, then three behind it in one; alone, then the failing batch of three and its three inserts one by one.
+    expect(names).toEqual([
+      'wfx_insert_versioned',
+      'wfx_insert_versioned_many',
+      'wfx_insert_versioned',
+      'wfx_insert_versioned_many',
+      'wfx_insert_versioned',
+      'wfx_insert_versioned',
+      'wfx_insert_versioned',
+    ]);
+    expect(outcomes.map((o) => o !== null)).toEqual([true, true, false, true]);
+    const stored = (await bed.database.query('SELECT id, activity_id, inputs FROM workflow_executions WHERE id = ANY($1::int[]) ORDER BY id', [outcomes.flatMap((o) => (o ? [o.id] : []))])) as {
+      id: number;
+      activity_id: number;
+      inputs: unknown;
+    }[];
+    expect(stored.map((r) => [r.activity_id, r.inputs])).toEqual([
+      [activityId, {}],
+      [activityId, {}],
+      [activityId, { n: 3 }],
+    ]);
+    expect(await bed.database.query('SELECT 1 FROM workflow_executions WHERE activity_id = $1', [other])).toEqual([]);
+  });
+
   it('answers 404 once the activity is given to another owner or deleted, though its definition was cached', async () => {
     const activityId = await api.createActivity(actors.alice);
     await api.createExecution(actors.alice, activityId);
