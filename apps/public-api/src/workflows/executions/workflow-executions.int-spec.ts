@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { Client } from 'pg';
 import type express from 'express';
 import { signServiceToken } from '@docflow/internal-auth';
 import { MISSING_INPUT_SCHEMA_MESSAGE } from '@docflow/workflow';
@@ -295,13 +296,13 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
     for (let i = 0; i < 5; i++) daves.push(await api.createExecution(dave, daveActivity, { inputs: { document_url: 'https://files.example/d.pdf' } }));
     const erins = [await api.createExecution(erin, erinActivity, { inputs: { document_url: 'https://files.example/e.pdf' } }), await api.createExecution(erin, erinActivity)];
     const repo = new WorkflowExecutionsRepository(bed.database);
-    const pool = pgPool(bed.database);
     const texts: string[] = [];
-    const query = pool.query.bind(pool) as (text: string) => Promise<unknown>;
-    const spy = jest.spyOn(pool, 'query').mockImplementation(((text: string) => {
-      texts.push(text);
-      return query(text);
-    }) as never);
+    // Starts go through a pooled connection's own query (querySqlPrepared), not the pool's.
+    const query = Client.prototype.query as (...args: unknown[]) => unknown;
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && args[0].includes('pg_advisory_xact_lock')) texts.push(args[0]);
+      return query.apply(this, args);
+    } as never);
     const at = new Date();
     const start = (id: number, userId: number, inputs: Record<string, unknown> | null = null) => repo.startQueued({ id, userId, inputs, jobId: `wf_${id}`, at, maxRunning: 3 });
     let outcomes: StartOutcome[];
@@ -323,7 +324,7 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
     } finally {
       spy.mockRestore();
     }
-    const starts = texts.map((t) => t.split('pg_advisory_xact_lock').length - 1);
+    const starts = texts.map((t) => t.split('EXECUTE wfx_start_v1').length - 1);
     // One alone, then the six behind it in one message; the last start alone, whose error is its own.
     expect(starts).toEqual([1, 6, 1]);
     expect(outcomes.map((o) => o.outcome)).toEqual(['started', 'started', 'started', 'started', 'limit', 'unvalidated', 'missing']);

@@ -1,8 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { GroupCommit, ItemOutcome, pgPool, preparedRows, type PgTransaction, queryRows, withPgTransaction } from '@docflow/persistence';
+import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPrepared, queryRows, withPgTransaction } from '@docflow/persistence';
 import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
-import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
+import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, START_STATEMENT, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -319,8 +319,7 @@ export class WorkflowExecutionsRepository {
   private async startQueuedMany(batch: StartRequest[]): Promise<ItemOutcome<StartOutcome>[]> {
     const order = batch.map((r, i) => ({ r, i })).sort((a, b) => a.r.userId - b.r.userId || a.i - b.i);
     const text = order.map(({ r }) => startQueuedSql(r, USER_START_LOCK)).join(';\n');
-    const results = await pgPool(this.ds).query(text);
-    const list = Array.isArray(results) ? results : [results];
+    const list = await querySqlPrepared(this.ds, START_STATEMENT, text);
     if (list.length !== 2 * batch.length) throw new Error(`a batch of ${batch.length} starts answered ${list.length} results`);
     const outcomes: ItemOutcome<StartOutcome>[] = new Array(batch.length);
     order.forEach(({ r, i }, k) => {
