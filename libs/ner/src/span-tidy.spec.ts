@@ -51,4 +51,16 @@ describe('tidySpans', () => {
       ]),
     ).toEqual(['LOCATION:Paris', 'LOCATION:Lyon']);
   });
+
+  it('drops a possessive determiner before a name, but keeps a lone word', () => {
+    expect(tidy('His Pleasantlyinsects Clinic resignation letter was gone.', [['ORGANIZATION', 'His', 'Clinic']])).toEqual(['ORGANIZATION:Pleasantlyinsects Clinic']);
+    expect(tidy('Her Allianz account is gone.', [['ORGANIZATION', 'Her', 'Allianz']])).toEqual(['ORGANIZATION:Allianz']);
+    expect(tidy('Ask Her', [['PERSON', 'Her', 'Her']])).toEqual(['PERSON:Her']);
+  });
+
+  it('drops a firm that is digits and one letter (a seat), and keeps one with more letters', () => {
+    expect(tidy('Passenger Ana Lind, seat 11A, flight to Oslo.', [['ORGANIZATION', '11A', '11A']])).toEqual([]);
+    expect(tidy('We bought it from 3Com today', [['ORGANIZATION', '3Com', '3Com']])).toEqual(['ORGANIZATION:3Com']);
+    expect(tidy('Gate 11A', [['LOCATION', '11A', '11A']])).toEqual(['LOCATION:11A']);
+  });
 });

@@ -2,6 +2,10 @@ import type { TokenSpan } from './address-spans';
 import type { Token } from './tokenizer';
 
 const WORDLIKE = /[\p{L}\p{N}]/u;
+/** Possessive determiners: "Her Allianz account", "His Northwind resignation letter" name the firm, not "Her Northwind". */
+const POSSESSIVE = /^(?:my|your|his|her|its|our|their)$/i;
+/** A seat, a flat, a gate: digits and one letter ("11A", "4304A") are no firm. */
+const SEAT = /^\d+\p{L}$/u;
 
 /**
  * Clean-up of decoded spans that no label sequence can get wrong on purpose:
@@ -13,7 +17,11 @@ const WORDLIKE = /[\p{L}\p{N}]/u;
  *   whose opening one is inside the span ("Cyprus (Greek)");
  * - two PERSON spans one space apart are one name: the tagger at times
  *   starts a second name at a surname ("Daniel | Faure"), and no text writes
- *   two people's names side by side without a comma or "and".
+ *   two people's names side by side without a comma or "and";
+ * - a possessive determiner before a name is not part of it ("His
+ *   Northwind Clinic resignation letter");
+ * - an ORGANIZATION that is digits and one letter is a seat or a gate
+ *   ("seat 11A").
  */
 export function tidySpans(tokens: readonly Token[], spans: readonly TokenSpan[]): TokenSpan[] {
   const text = (i: number) => tokens[i]!.text;
@@ -21,7 +29,8 @@ export function tidySpans(tokens: readonly Token[], spans: readonly TokenSpan[])
   const out: TokenSpan[] = [];
   for (const span of spans) {
     let { from, to } = span;
-    while (from < to && loose(from)) from++;
+    if (span.type === 'ORGANIZATION' && to - from === 1 && SEAT.test(text(from))) continue;
+    while (from < to && (loose(from) || (POSSESSIVE.test(text(from)) && to - from > 1))) from++;
     while (to > from && loose(to - 1)) {
       if (text(to - 1) === ')' && opens(tokens, from, to - 1)) break;
       to--;

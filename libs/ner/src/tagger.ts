@@ -1,9 +1,11 @@
 import { alignAddressSpans, type TokenSpan } from './address-spans';
 import { sentenceFeatureRows } from './features';
+import { alignOrganisationSpans } from './org-spans';
 import { tidySpans } from './span-tidy';
 import { Gazetteer } from './gazetteer';
 import { allowedTransition, LABEL_COUNT, spansFromLabels, typeOf } from './labels';
 import { NerWeights, type NerModelFile } from './model';
+import { consistentNames } from './name-consistency';
 import { tokenize } from './tokenizer';
 import type { NerSpan, NerTagger } from './types';
 import { viterbi } from './viterbi';
@@ -34,11 +36,11 @@ export class PerceptronTagger implements NerTagger {
       const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits), part.length);
       const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
       const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
-      for (const span of tidySpans(part, alignAddressSpans(part, hits, decoded))) {
+      for (const span of tidySpans(part, alignOrganisationSpans(part, hits, alignAddressSpans(part, hits, decoded)))) {
         out.push({ type: span.type, start: part[span.from]!.start, end: part[span.to - 1]!.end, score: span.score });
       }
     }
-    return out;
+    return consistentNames(text, out);
   }
 
   /**

@@ -7,6 +7,9 @@
  * --holdout-templates keeps every eighth template of each group out of
  * training and scores on those alone: the honest way to tune templates and
  * features without looking at the dev set.
+ * --evaluate <model file> trains nothing: it generates the same sentences
+ * and scores that model on the held-out ones, to judge a decoding change
+ * on a model already trained with the same options.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +18,8 @@ import { sentenceFeatures } from '../features';
 import { Gazetteer, normaliseLists } from '../gazetteer';
 import { OUTSIDE } from '../labels';
 import { MODEL_FILE_NAME } from '../load';
-import { NerWeights } from '../model';
+import { readNerModel } from '../load';
+import { NerWeights, type NerModelFile } from '../model';
 import { PerceptronTagger, typeMargin } from '../tagger';
 import { NER_ENTITY_TYPES } from '../types';
 import { generateCorpus } from './corpus';
@@ -39,6 +43,7 @@ const { values: args } = parseArgs({
     'holdout-templates': { type: 'boolean', default: false },
     'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
+    evaluate: { type: 'string' },
   },
 });
 
@@ -76,21 +81,26 @@ const heldOut = generateCorpus(ctx, gazetteer, {
 });
 log(`generated ${train.length} training and ${heldOut.length} held-out sentences`);
 
-const trained = trainPerceptron(
-  (function* () {
-    for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits), labels: s.labels };
-  })(),
-  { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
-);
+const model = args.evaluate ? readNerModel(args.evaluate) : trainAndWrite();
 
-const meta = { seed, sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
-let model = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
-meta.marginScale = medianEntityMargin(new NerWeights(model), heldOut);
-model = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
+function trainAndWrite(): NerModelFile {
+  const trained = trainPerceptron(
+    (function* () {
+      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits), labels: s.labels };
+    })(),
+    { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
+  );
 
-const bytes = serialise(model);
-writeFileSync(out, bytes);
-log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(model.features)} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
+  const meta = { seed, sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
+  let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
+  meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
+  file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
+
+  const bytes = serialise(file);
+  writeFileSync(out, bytes);
+  log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(file.features)} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
+  return file;
+}
 
 const tagger = new PerceptronTagger(model);
 const counts: CountsByType = {};
