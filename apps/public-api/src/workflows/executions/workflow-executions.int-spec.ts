@@ -233,7 +233,7 @@ describe('creates from the checked-definition cache (ActivityDefinitionCache)', 
     const repo = new WorkflowExecutionsRepository(bed.database);
     const pool = pgPool(bed.database);
     const names: string[] = [];
-    const query = pool.query.bind(pool) as (config: { name: string }) => Promise<unknown>;
+    const query = pool.query.bind(pool) as unknown as (config: { name: string }) => Promise<unknown>;
     const spy = jest.spyOn(pool, 'query').mockImplementation(((config: { name: string }) => {
       names.push(config.name);
       return query(config);
