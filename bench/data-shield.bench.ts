@@ -27,6 +27,8 @@
 //      DATA_SHIELD_MODE=in_process; and the CPU a shielded call adds in each
 //      process. BENCH_DS_BASELINE=<checkout> runs another build's services
 //      interleaved with these (before/after on the same machine minutes).
+//      Then the hop alone (gatewayStages): the two texts straight to each
+//      gateway, its own stage latencies and the round trip around them.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -535,6 +537,68 @@ async function addedLatency(targets: Record<string, Target>): Promise<Record<str
   return out;
 }
 
+type Stages = Record<string, number>;
+
+function postJson(url: string, body: Buffer): Promise<{ status: number; body: unknown }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { agent, method: 'POST', host: u.hostname, port: u.port, path: u.pathname, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-service-key': SERVICE_KEY } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The hop's stages, per gateway: the extract call's two texts sent straight
+ * to the route its LLM service calls (/entities; /tokenise on a build
+ * without it), gateways interleaved call by call; p50 of the round trip, of
+ * the gateway's own stage latencies (latencies_ms), of the round trip
+ * minus the gateway's total (HTTP both ways, the lane, parsing, waking up),
+ * and of the gateway's process CPU per call over blocks of 50 calls.
+ */
+async function gatewayStages(gateways: Record<string, string>): Promise<Record<string, Stages>> {
+  const texts = [
+    'Extract the customer, e-mail and total as JSON.',
+    'Customer Maria Keller (maria.keller@example.com, +44 20 7946 0958) paid invoice INV-2291 with card 4111 1111 1111 1111; refunds go to IBAN GB82 WEST 1234 5698 7654 32.',
+  ];
+  const body = Buffer.from(JSON.stringify({ texts, context: { endpoint: 'extract', model: 'gpt-4o-mini', provider: 'openai' } }));
+  const entries = await Promise.all(
+    Object.entries(gateways).map(async ([key, url]) => {
+      const route = (await postJson(`${url}/api/v1/entities`, body)).status === 200 ? '/api/v1/entities' : '/api/v1/tokenise';
+      return { key, base: url, url: url + route, route, samples: new Map<string, number[]>() };
+    }),
+  );
+  for (let i = 0; i < 100; i++) for (const e of entries) await postJson(e.url, body);
+  // Blocks of 50 calls, gateways alternated block by block: the CPU per call is the gateway's process CPU over a block.
+  const block = 50;
+  for (let b = 0; b < Math.max(1, Math.floor(Math.min(GATEWAY_CALLS, 600) / block)); b++) {
+    for (const e of b % 2 ? [...entries].reverse() : entries) {
+      const add = (name: string, ms: number) => (e.samples.get(name) ?? e.samples.set(name, []).get(name)!).push(ms);
+      const cpuBefore = await serviceCpuSeconds(e.base);
+      for (let i = 0; i < block; i++) {
+        const started = performance.now();
+        const res = await postJson(e.url, body);
+        const roundTrip = performance.now() - started;
+        if (res.status !== 200) throw new Error(`${e.route} answered ${res.status}`);
+        const stages = (res.body as { latencies_ms: Stages }).latencies_ms;
+        add('round_trip_ms', roundTrip);
+        for (const [name, ms] of Object.entries(stages)) add(`gateway_${name}`, ms);
+        add('outside_detection_ms', roundTrip - (stages.total_ms ?? 0));
+      }
+      add('gateway_cpu_ms_per_call', (((await serviceCpuSeconds(e.base)) - cpuBefore) * 1000) / block);
+    }
+  }
+  return Object.fromEntries(entries.map((e) => [`${e.key} ${e.route}`, Object.fromEntries([...e.samples].map(([name, v]) => [name, +summarize(v).p50.toFixed(3)]))]));
+}
+
 /** A gateway, an LLM service using it, and an LLM service with the engine in process, all built from `root`'s dist/. */
 async function startStack(root: string, providerUrl: string) {
   const gw = await startProcess('data-shield', 'DATA_SHIELD_PORT', { DATA_SHIELD_AUDIT_DISABLED: 'true', DMS_URL: 'http://127.0.0.1:9' }, root);
@@ -559,7 +623,8 @@ async function gateway() {
   const baseline = baselineRoot ? await startStack(baselineRoot, stub.baseUrl) : undefined;
   try {
     const r = await addedLatency({ ...current.targets, ...(baseline ? { baseline_http: baseline.targets.http, baseline_local: baseline.targets.local } : {}) });
-    return { http: r.http!, local: r.local!, baseline: baseline ? { root: baselineRoot, http: r.baseline_http!, local: r.baseline_local! } : undefined };
+    const stages = await gatewayStages({ current: current.targets.http.gatewayUrl, ...(baseline ? { baseline: baseline.targets.http.gatewayUrl } : {}) });
+    return { http: r.http!, local: r.local!, stages, baseline: baseline ? { root: baselineRoot, http: r.baseline_http!, local: r.baseline_local! } : undefined };
   } finally {
     await Promise.all([current.stop(), baseline?.stop()]);
     await stub.stop();
@@ -630,6 +695,8 @@ async function main(): Promise<void> {
     console.log(
       `CPU added per shielded call: gateway mode ${gw.http.cpu.llm_service_ms} ms in the LLM service + ${gw.http.cpu.gateway_ms} ms in the gateway; in_process ${gw.local.cpu.llm_service_ms} ms`,
     );
+    console.log('\nThe hop alone, p50 in ms (the two texts straight to the gateway; gateway_* are its own latencies_ms):');
+    console.table(gw.stages);
     if (gw.baseline) {
       const b = gw.baseline;
       console.log(

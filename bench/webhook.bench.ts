@@ -13,7 +13,8 @@
 // accepted triggers/s with p99 ≤ 50 ms. Also reports the public API's CPU
 // milliseconds per accepted trigger during the measured run (its processes'
 // process_cpu_seconds_total); BENCH_CPU_PROFILE_DIR=<dir> writes a
-// .cpuprofile per service there (bench/cpu-profiler.cjs).
+// .cpuprofile per service there (bench/cpu-profiler.cjs); BENCH_NODE_REQUIRE
+// preloads more modules in every service (comma-separated).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -36,7 +37,12 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
 async function main(): Promise<void> {
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR ? path.resolve(process.env.BENCH_CPU_PROFILE_DIR) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const profile: Record<string, string> = profileDir ? { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'cpu-profiler.cjs')}`, CPU_PROF_DIR: profileDir } : {};
+  // BENCH_NODE_REQUIRE: more modules every service preloads (a diagnostic, e.g. bench/pg-statement-counter.cjs), as in the pipeline bench.
+  const preloads = [...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : []), ...(process.env.BENCH_NODE_REQUIRE ?? '').split(',').filter(Boolean)];
+  const profile: Record<string, string> = {
+    ...(preloads.length ? { NODE_OPTIONS: preloads.map((p) => `--require ${p}`).join(' ') } : {}),
+    ...(profileDir ? { CPU_PROF_DIR: profileDir } : {}),
+  };
   const stack = await Stack.start({
     portOffset: 700,
     env: { LOG_LEVEL: 'warn', WEBHOOK_TRIGGERS_PER_MINUTE: '1000000', WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER: process.env.BENCH_WEBHOOK_MAX_RUNNING ?? '1000000', ...profile },

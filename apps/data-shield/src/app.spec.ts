@@ -8,10 +8,10 @@ const auth = { serviceKey: SERVICE_KEY, jwtSecret: 'test-jwt-secret-of-enough-le
 
 const runtime = createShieldRuntime({ service: 'test', logger: silentLogger, jwtSecret: auth.jwtSecret, auditDisabled: true, scopeTtlSeconds: 60, tenantCacheSeconds: 0 });
 
-// Every behaviour holds for the express app alone and for what the service runs (tokenise through the JSON lane).
+// Every behaviour holds for the express app alone and for what the service runs (entities and tokenise through JSON lanes).
 describe.each([
   ['express app', createApp],
-  ['request listener with the tokenise lane', createRequestListener],
+  ['request listener with the JSON lanes', createRequestListener],
 ] as const)('Data Shield gateway (%s)', (_name, factory) => {
   const build = (shield: ShieldService) => factory({ logger: silentLogger, metrics: new Metrics('data-shield-test'), health: [], auth, shield });
   const app = build(runtime.service);
@@ -39,6 +39,53 @@ describe.each([
     expect(res.body.scope_id).not.toContain('jane');
     const restored = await post('/api/v1/restore', { scope_id: res.body.scope_id, texts: [`Reply to ${email} and EMAIL_00000000.`] }).expect(200);
     expect(restored.body.texts).toEqual(['Reply to jane@example.com and EMAIL_00000000.']);
+  });
+
+  it('answers the entities of every text as [type, start, end] with no value and no scope, audited as one tokenise call', async () => {
+    const events: ShieldAuditEvent[] = [];
+    const shield = new ShieldService({ engine: new DetectionEngine(), sealer: new ScopeSealer('k', 60000), logger: silentLogger, audit: { emit: (e) => events.push(e) } });
+    const texts = ['Mail jane@example.com', 'Card 4111 1111 1111 1111, again jane@example.com', 'nothing here'];
+    const res = await request(build(shield))
+      .post('/api/v1/entities')
+      .set('x-service-key', SERVICE_KEY)
+      .set('x-correlation-id', 'corr-2')
+      .send({ texts, entity_types: ['EMAIL', 'CREDIT_CARD'], context: { endpoint: 'extract' } })
+      .expect(200);
+    expect(res.body.entities).toEqual([
+      [['EMAIL', 5, 21]],
+      [
+        ['CREDIT_CARD', 5, 24],
+        ['EMAIL', 32, 48],
+      ],
+      [],
+    ]);
+    expect(res.body).toMatchObject({ entity_counts: { EMAIL: 2, CREDIT_CARD: 1 }, layers: ['L1'] });
+    expect(res.body.scope_id).toBeUndefined();
+    expect(JSON.stringify(res.body)).not.toContain('jane@example.com');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ action: 'data_shield.tokenise', correlation_id: 'corr-2', endpoint: 'extract', entity_counts: { EMAIL: 2, CREDIT_CARD: 1 }, texts: 3 });
+    expect(JSON.stringify(events)).not.toContain('jane@example.com');
+    await post('/api/v1/entities', { texts: 'not a list' }).expect(400);
+    await request(app)
+      .post('/api/v1/entities')
+      .send({ texts: ['x'] })
+      .expect(401);
+  });
+
+  it('fails closed with 503 on /entities when a detector throws', async () => {
+    const broken: NamedEntityRecognizer = {
+      tag: () => {
+        throw new Error('boom');
+      },
+    };
+    const shield = new ShieldService({ engine: new DetectionEngine({ ner: broken }), sealer: new ScopeSealer('k', 60000), logger: silentLogger });
+    const res = await request(build(shield))
+      .post('/api/v1/entities')
+      .set('x-service-key', SERVICE_KEY)
+      .send({ texts: ['Jane Smith'] })
+      .expect(503);
+    expect(res.body.error).toBe('data_shield_unavailable');
+    expect(res.body.entities).toBeUndefined();
   });
 
   it('restores a streamed reply across chunk boundaries', async () => {

@@ -3,7 +3,7 @@ import type { RequestListener } from 'node:http';
 import type { ShieldService } from '@docflow/data-shield';
 import { requireServiceAuth, serviceCredentialsRefusal } from '@docflow/internal-auth';
 import { createHttpApp, HealthCheck, jsonLane, Logger, Metrics } from '@docflow/service-kit';
-import { shieldRoutes, tokenise } from './shield.routes';
+import { entities, shieldRoutes, tokenise } from './shield.routes';
 
 export interface DataShieldDeps {
   logger: Logger;
@@ -18,7 +18,7 @@ export interface DataShieldDeps {
 
 const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
-/** The Data Shield gateway: /api/v1/{tokenise, restore, restore-stream, detect} behind service auth; /_health and /metrics open. */
+/** The Data Shield gateway: /api/v1/{entities, tokenise, restore, restore-stream, detect} behind service auth; /_health and /metrics open. */
 export function createApp(deps: DataShieldDeps): express.Express {
   return createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health, errorStyle: 'internal', metricsToken: deps.metricsToken, bodyLimit: BODY_LIMIT_BYTES }, (app) => {
     app.use('/api/v1', requireServiceAuth(deps.auth));
@@ -27,23 +27,26 @@ export function createApp(deps: DataShieldDeps): express.Express {
 }
 
 /**
- * What the server runs: POST /api/v1/tokenise, which every shielded call
- * waits for, through the JSON lane (the same authentication, validation,
- * answers and errors without express's per-request work: see jsonLane and
- * docs/decisions.md), everything else through createApp's express app.
+ * What the server runs: POST /api/v1/entities and /api/v1/tokenise, which
+ * every shielded call waits for, through JSON lanes (the same
+ * authentication, validation, answers and errors without express's
+ * per-request work: see jsonLane and docs/decisions.md), everything else
+ * through createApp's express app.
  */
 export function createRequestListener(deps: DataShieldDeps): RequestListener {
-  return jsonLane({
-    path: '/api/v1/tokenise',
-    fallback: createApp(deps),
-    maxBodyBytes: BODY_LIMIT_BYTES,
-    errorStyle: 'internal',
-    logger: deps.logger,
-    metrics: deps.metrics,
-    handle: async (headers, body) => {
-      const refused = serviceCredentialsRefusal(headers, deps.auth);
-      if (refused) throw refused;
-      return tokenise(deps.shield, body);
-    },
-  });
+  const lane = (path: string, route: (shield: ShieldService, body: unknown) => Promise<unknown>, fallback: RequestListener): RequestListener =>
+    jsonLane({
+      path,
+      fallback,
+      maxBodyBytes: BODY_LIMIT_BYTES,
+      errorStyle: 'internal',
+      logger: deps.logger,
+      metrics: deps.metrics,
+      handle: async (headers, body) => {
+        const refused = serviceCredentialsRefusal(headers, deps.auth);
+        if (refused) throw refused;
+        return route(deps.shield, body);
+      },
+    });
+  return lane('/api/v1/entities', entities, lane('/api/v1/tokenise', tokenise, createApp(deps)));
 }

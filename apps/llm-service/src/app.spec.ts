@@ -2,7 +2,7 @@ import request from 'supertest';
 import { signServiceToken } from '@docflow/internal-auth';
 import { Metrics, silentLogger } from '@docflow/service-kit';
 import { createApp } from './app';
-import { createShieldRuntime, ScopeSealer } from '@docflow/data-shield';
+import { createShieldRuntime } from '@docflow/data-shield';
 import { type DataShield, HttpDataShield } from './data-shield/data-shield.client';
 import { InProcessDataShield } from './data-shield/in-process.data-shield';
 import { Pricing } from './pricing/pricing';
@@ -239,7 +239,7 @@ describe('Data Shield on extract', () => {
     expect(res.body).toMatchObject({ error: 'data_shield_unavailable', details: { retry_after: 60 } });
     expect(openai.requests).toHaveLength(0);
     expect(shield.requests).toHaveLength(1);
-    expect(shield.requests[0]!.path).toBe('/api/v1/tokenise');
+    expect(shield.requests[0]!.path).toBe('/api/v1/entities');
     expect(shield.requests[0]!.headers['x-service-key']).toBe(SERVICE_KEY);
   });
 
@@ -252,24 +252,40 @@ describe('Data Shield on extract', () => {
     expect(openai.requests).toHaveLength(0);
   });
 
-  it('sends only tokenised text to the provider and restores the answer', async () => {
-    shieldReply = (req) => {
-      const body = req.body as { texts: string[]; scope_id?: string };
-      if (req.path === '/api/v1/tokenise') return { status: 200, body: { scope_id: 'scope-1', texts: body.texts.map((t) => t.replace('alice@example.com', '<EMAIL_1a2b3c4d>')) } };
-      return { status: 200, body: { texts: body.texts.map((t) => t.replace('<EMAIL_1a2b3c4d>', 'alice@example.com')) } };
+  it('sends only tokenised text to the provider and restores the answer here, in one round trip to the gateway', async () => {
+    // The gateway answers spans; the tokens and the reverse map are the LLM service's.
+    const spansOf = (t: string) => (t.includes('alice@example.com') ? [['EMAIL', t.indexOf('alice@example.com'), t.indexOf('alice@example.com') + 17]] : []);
+    shieldReply = (req) => ({ status: 200, body: { entities: (req.body as { texts: string[] }).texts.map(spansOf), entity_counts: { EMAIL: 1 }, layers: ['L1'] } });
+    openaiReply = (req) => {
+      const token = /EMAIL_[0-9a-f]{8}/.exec(JSON.stringify(req.body))?.[0];
+      return { status: 200, body: openAiCompletion(`{"email": "${token}", "other": "EMAIL_00000000"}`) };
     };
-    openaiReply = () => ({ status: 200, body: openAiCompletion('{"email": "<EMAIL_1a2b3c4d>"}') });
     const { app } = build();
     const res = await post(app, '/api/v1/extract', {
       content: 'Mail alice@example.com',
       prompt_template: 'Return JSON with the email.',
       data_shield: { enabled: true, entity_types: ['EMAIL'] },
     }).expect(200);
-    expect(JSON.stringify(openai.requests[0]!.body)).not.toContain('alice@example.com');
-    expect(JSON.stringify(openai.requests[0]!.body)).toContain('<EMAIL_1a2b3c4d>');
+    const sent = JSON.stringify(openai.requests[0]!.body);
+    expect(sent).not.toContain('alice@example.com');
+    expect(sent).toMatch(/Mail EMAIL_[0-9a-f]{8}/);
+    expect(shield.requests.map((r) => r.path)).toEqual(['/api/v1/entities']);
     expect(shield.requests[0]!.body).toMatchObject({ entity_types: ['EMAIL'] });
-    expect(shield.requests[1]!.body).toEqual({ scope_id: 'scope-1', texts: ['{"email": "<EMAIL_1a2b3c4d>"}'] });
-    expect(res.body.content).toEqual({ email: 'alice@example.com' });
+    expect(res.body.content).toEqual({ email: 'alice@example.com', other: 'EMAIL_00000000' });
+    expect(res.body.data_shield).toMatchObject({ shielded: true, entity_counts: { EMAIL: 1 }, layers: ['L1'] });
+  });
+
+  it.each([
+    ['a span past its text', (t: string) => [['EMAIL', 0, t.length + 1]]],
+    ['an empty span', () => [['EMAIL', 3, 3]]],
+    ['a type that cannot be a token', () => [['email', 0, 4]]],
+    ['no list for a text', () => undefined],
+  ])('fails closed on an entities answer with %s: 503 and the provider receives nothing', async (_what, spansOf) => {
+    shieldReply = (req) => ({ status: 200, body: { entities: (req.body as { texts: string[] }).texts.map(spansOf), entity_counts: {}, layers: [] } });
+    const { app } = build();
+    const res = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], data_shield: { enabled: true } }).expect(503);
+    expect(res.body.error).toBe('data_shield_unavailable');
+    expect(openai.requests).toHaveLength(0);
   });
 
   // file_urls (issue 19, item 1): files/file-inputs.spec.ts.
@@ -307,28 +323,6 @@ describe('Data Shield in process, disabled, and preview', () => {
     expect(openai.requests).toHaveLength(1);
     expect(shield.requests).toHaveLength(0);
     await post(app, '/api/v1/data-shield/preview', { text: 'x' }).expect(503);
-  });
-
-  it('restores a gateway scope locally when it can open the handle, without a second round trip', async () => {
-    const sealer = new ScopeSealer(JWT_SECRET, 60_000);
-    shieldReply = (req) => {
-      const body = req.body as { texts: string[] };
-      return {
-        status: 200,
-        body: {
-          scope_id: sealer.seal([['EMAIL_1a2b3c4d', 'alice@example.com']]),
-          texts: body.texts.map((t) => t.replace('alice@example.com', 'EMAIL_1a2b3c4d')),
-          entity_counts: { EMAIL: 1 },
-          layers: ['L1'],
-        },
-      };
-    };
-    openaiReply = () => ({ status: 200, body: openAiCompletion('Write to EMAIL_1a2b3c4d') });
-    const { app } = build({ dataShield: new HttpDataShield({ baseUrl: shield.url, serviceKey: SERVICE_KEY, localRestore: new ScopeSealer(JWT_SECRET, 60_000) }) });
-    const res = await post(app, '/api/v1/chat', { messages: [{ role: 'user', content: 'Mail alice@example.com' }], data_shield: { enabled: true } }).expect(200);
-    expect(res.body.content).toBe('Write to alice@example.com');
-    expect(shield.requests.map((r) => r.path)).toEqual(['/api/v1/tokenise']);
-    expect(JSON.stringify(openai.requests[0]!.body)).not.toContain('alice@example.com');
   });
 
   it('previews through the shield it uses', async () => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createShieldRuntime, ScopeSealer, shieldSelfTest, warmUpShield } from '@docflow/data-shield';
+import { createShieldRuntime, shieldSelfTest, warmUpShield } from '@docflow/data-shield';
 import { createLogger, type HealthCheck, httpHealthCheck, Lifecycle, loadConfigOrExit, type Logger, Metrics } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
 import { createApp } from './app';
@@ -20,7 +20,6 @@ function buildDataShield(config: LlmServiceConfig, logger: Logger, lifecycle: Li
     new HttpDataShield({
       baseUrl: config.DATA_SHIELD_URL,
       serviceKey: config.SERVICE_KEY,
-      localRestore: new ScopeSealer(config.INTERNAL_SERVICE_JWT_SECRET, config.DATA_SHIELD_SCOPE_TTL_SECONDS * 1000),
     });
   if (config.DATA_SHIELD_DISABLED) {
     logger.warn('DATA_SHIELD_DISABLED is set: calls that ask for Data Shield are sent to providers unshielded, and calls a policy requires it for are refused');

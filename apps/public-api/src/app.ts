@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Mailer } from '@docflow/mail';
 import type { StorageDriver } from '@docflow/storage';
-import { createHttpApp, HealthCheck, Logger, Metrics } from '@docflow/service-kit';
+import type { RequestListener } from 'node:http';
+import { createHttpApp, HealthCheck, Logger, Metrics, requestLane } from '@docflow/service-kit';
 import { agentsUserData, createAgentsModule } from './agents';
 import { createDocumentsModule, type DocumentsModule, type DocumentsModuleDeps, documentsUserData, signedApiUrl, verifySignedRequest } from './documents';
 import {
@@ -18,7 +19,16 @@ import {
 import { type ApiFeature, bindFeature, consoleStatic, openApiFeature, OpenApiRegistry, type PublicApiConfig, type PublicApiDatabase, RateLimits, RouterClient } from './platform';
 import { createRagModule, type RagBroker, type RagModule, ragUserData } from './rag';
 import { createShieldModule, shieldUserData } from './shield';
-import { createWorkflowsModule, DOCUMENT_IMPORT_ROUTE, workflowsUserData, type EventBusDriveSettings, type EventBusModule, type ExecutionServices, type SchedulesService } from './workflows';
+import {
+  createWorkflowsModule,
+  DOCUMENT_IMPORT_ROUTE,
+  executionLaneRoutes,
+  workflowsUserData,
+  type EventBusDriveSettings,
+  type EventBusModule,
+  type ExecutionServices,
+  type SchedulesService,
+} from './workflows';
 
 export interface PublicApiDeps {
   config: PublicApiConfig;
@@ -55,6 +65,8 @@ export interface PublicApiDeps {
 
 export interface PublicApi {
   app: express.Express;
+  /** What the server runs: the request lane for the hot execution routes, `app` for everything else. */
+  listener: RequestListener;
   auth: AuthGuards;
   openapi: OpenApiRegistry;
   /** Documents and collections: main starts and stops their background text extraction. */
@@ -199,8 +211,18 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     },
   );
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
+  // The three requests of every execution a client runs skip express's per-request work (docs/decisions.md, "A request lane for the execution routes").
+  const listener = requestLane({
+    routes: executionLaneRoutes(workflows.executions, auth),
+    fallback: app,
+    maxBodyBytes: bodyLimitBytes(config.BODY_LIMIT),
+    errorStyle: 'public',
+    logger,
+    metrics,
+  });
   return {
     app,
+    listener,
     auth,
     openapi,
     documents,
@@ -214,6 +236,14 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     executions: workflows.executions,
     gdpr,
   };
+}
+
+/** BODY_LIMIT (`1mb`, `512kb`, `1048576b`: the config validates the form) in bytes, as express.json reads it. */
+export function bodyLimitBytes(value: string): number {
+  const m = /^(\d+)(b|kb|mb)$/i.exec(value.trim());
+  if (!m) throw new Error(`BODY_LIMIT must look like 1mb, 512kb or 1048576b, not ${value}`);
+  const unit = m[2]!.toLowerCase();
+  return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
 }
 
 /** TRUST_PROXY as Express's `trust proxy` value: a boolean, a hop count, or the proxies' addresses. */

@@ -123,7 +123,7 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   });
   await executionChanges.ready;
   lifecycle.onShutdown('execution change listener', () => executionChanges.close());
-  const server = await lifecycle.listen(api.app, config.PUBLIC_API_PORT, config.HOST);
+  const server = await lifecycle.listen(api.listener, config.PUBLIC_API_PORT, config.HOST);
   logger.info('listening', { port: config.PUBLIC_API_PORT, host: config.HOST });
   return { api, server };
 }

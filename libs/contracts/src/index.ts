@@ -6,3 +6,4 @@ export * from './workflow-jobs';
 export * from './cloud-drive';
 export * from './extraction-jobs';
 export * from './internal-content';
+export * from './contract-checks';

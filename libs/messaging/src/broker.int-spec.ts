@@ -5,7 +5,7 @@ import { currentContext, runWithContext, silentLogger } from '@docflow/service-k
 import { createTestVhost, TestVhost } from '@docflow/testing';
 import { Broker } from './broker';
 import { BrokerUnavailableError, InvalidMessageError, NonRetryableMessageError } from './errors';
-import { getRaw, publishRaw } from './raw-publish';
+import { coalescedBurst, getRaw, publishRaw } from './raw-publish';
 import type { BrokerState, MessageMeta } from './types';
 
 const run = promisify(execFile);
@@ -82,6 +82,11 @@ describe('Broker (RabbitMQ)', () => {
     await handle.cancel();
     expect(handle.isActive()).toBe(false);
     expect(await broker.checkQueue('roundtrip')).toEqual({ messageCount: 0, consumerCount: 0 });
+  });
+
+  it('coalesces the frames of one turn on the installed amqplib, and they still arrive', async () => {
+    // coalesced false would mean amqplib's internals moved and every frame is written on its own again.
+    expect(await coalescedBurst(vhost.url, 'coalesced', 20)).toEqual({ coalesced: true, messageCount: 20 });
   });
 
   it('sets the AMQP correlation-id property as well as the header', async () => {

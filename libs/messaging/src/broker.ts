@@ -59,6 +59,7 @@ export class Broker {
   private connected = false;
   private connecting = false;
   private attempt = 0;
+  private coalesceWarned = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -356,6 +357,10 @@ export class Broker {
   private async openSession(): Promise<void> {
     // noDelay: amqplib leaves Nagle's algorithm on, which holds small frames back for tens of milliseconds.
     const conn = await connect(this.url, { timeout: 5000, noDelay: true, clientProperties: { connection_name: this.name } });
+    if (!coalesceWrites(conn) && !this.coalesceWarned) {
+      this.coalesceWarned = true;
+      this.logger.warn('amqplib internals differ from the expected ones: frames are written one by one');
+    }
     const session: Session = { id: ++this.sessionSeq, conn, lost: false, declared: new Set() };
     conn.on('error', (err: Error) => this.logger.warn('broker connection error', { error: err.message }));
     conn.on('close', (err?: Error) => this.onSessionLost(session, err ? `connection closed: ${err.message}` : 'connection closed'));
@@ -464,6 +469,40 @@ export class Broker {
     this.onSessionLost(session, reason);
     void bounded(session.conn.close(), 2000);
   }
+}
+
+/** What coalesceWrites reaches inside amqplib 2's connection. */
+interface AmqpInternals {
+  connection?: { stream?: { cork?: () => void; uncork?: () => void }; muxer?: { _readIncoming?: () => void } };
+}
+
+/**
+ * amqplib writes every frame group its channels queued (a publish, an ack,
+ * a confirm-select...) to the socket with its own write, one system call
+ * and one TCP segment each, although its multiplexer collects them once
+ * per macrotask. Corking the socket around that collection sends them as
+ * one writev: under load a processor's acks and publishes of the same turn
+ * leave together, and RabbitMQ reads them together. Backpressure is
+ * unchanged (a corked write still reports a full buffer). Left alone when
+ * amqplib's internals are not the expected ones (answers false; a test
+ * holds the installed amqplib to answering true).
+ */
+export function coalesceWrites(conn: ChannelModel): boolean {
+  const internals = (conn as unknown as AmqpInternals).connection;
+  const stream = internals?.stream;
+  const muxer = internals?.muxer;
+  const readIncoming = muxer?._readIncoming;
+  if (!stream || !muxer || typeof readIncoming !== 'function' || typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return false;
+  const { cork, uncork } = { cork: stream.cork.bind(stream), uncork: stream.uncork.bind(stream) };
+  muxer._readIncoming = () => {
+    cork();
+    try {
+      readIncoming.call(muxer);
+    } finally {
+      uncork();
+    }
+  };
+  return true;
 }
 
 /** An exchange's entry in a session's set of declared names (queues are entered by their own name). */

@@ -1,4 +1,19 @@
+import { checkContract } from '@docflow/contracts';
 import { validatePlain, ValidationResult } from '@docflow/service-kit';
+
+/**
+ * Validates a plain object against its contract class: the hand-written
+ * check of the hot contracts (`checkContract`, the same rules and messages
+ * as the class's decorators) when there is one, else class-validator.
+ * With a hand-written check the value is the object itself, not an
+ * instance of the class (nothing tells them apart but the prototype).
+ */
+function validateContract<T extends object>(cls: new () => T, plain: Record<string, unknown>): ValidationResult<T> {
+  const problems = checkContract(cls, plain);
+  if (problems === undefined) return validatePlain(cls, plain);
+  if (problems.length) return { ok: false, errors: problems };
+  return { ok: true, value: plain as T };
+}
 
 /** Parses a delivered body and validates it against its contract class. */
 export function decodeMessage<T extends object>(cls: new () => T, content: Buffer): ValidationResult<T> {
@@ -9,12 +24,16 @@ export function decodeMessage<T extends object>(cls: new () => T, content: Buffe
     return { ok: false, errors: ['body is not valid JSON'] };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, errors: ['body must be a JSON object'] };
-  return validatePlain(cls, parsed);
+  const plain = parsed as Record<string, unknown>;
+  // What validatePlain's copy leaves out: an own `__proto__` or `constructor` key of the JSON never reaches a handler.
+  if (Object.hasOwn(plain, '__proto__')) delete plain['__proto__'];
+  if (Object.hasOwn(plain, 'constructor')) delete plain['constructor'];
+  return validateContract(cls, plain);
 }
 
 /** Validates an outgoing message and serialises it. */
 export function encodeMessage<T extends object>(cls: new () => T, message: T): ValidationResult<Buffer> {
-  const check = validatePlain(cls, message);
+  const check = validateContract(cls, message as Record<string, unknown>);
   if (!check.ok) return check;
   return { ok: true, value: Buffer.from(JSON.stringify(message), 'utf8') };
 }

@@ -128,9 +128,9 @@ export class CompletionService {
    * Tokenises every text of the request in one scope (message contents,
    * earlier tool-call arguments, the local engine's hints), calls the
    * provider with the tokenised texts only, and restores the answer and its
-   * tool-call arguments. If Data Shield fails at either end the call fails
-   * with 503: no unshielded text leaves, and no tokenised answer is passed
-   * off as the real one. The scope handle lives in this call only.
+   * tool-call arguments. If Data Shield fails the call fails with 503 and no
+   * unshielded text leaves. The scope (the reverse map) is an object of this
+   * call only: restoring needs no other service, and it is dropped with the call.
    */
   private async shielded(
     provider: LlmProvider,
@@ -171,7 +171,7 @@ export class CompletionService {
         : { ...(request.hints.task ? { task: request.hints.task } : {}) };
     const result = await provider.chat({ ...request, messages, ...(hints ? { hints } : {}) });
     const calls = result.tool_calls ?? [];
-    const restored = await this.deps.dataShield.restore(tokenised.scopeId, [result.content, ...calls.map((c) => c.function.arguments)]);
+    const restored = [result.content, ...calls.map((c) => c.function.arguments)].map((t) => tokenised.scope.restore(t));
     const toolCalls: ToolCall[] = calls.map((c, k) => ({ ...c, function: { ...c.function, arguments: restored[k + 1] ?? c.function.arguments } }));
     return {
       result: { ...result, content: restored[0] ?? '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },

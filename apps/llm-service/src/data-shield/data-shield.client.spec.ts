@@ -15,17 +15,26 @@ async function gateway(answer: (req: http.IncomingMessage, body: string, res: ht
 }
 
 describe('HttpDataShield (over libs/internal-http)', () => {
-  it('posts JSON with the service key under the base path and reads the answer', async () => {
+  it('posts JSON with the service key under the base path, tokenises the answered spans here and restores in the same scope', async () => {
     const seen: { path?: string; key?: string; body?: unknown } = {};
     const gw = await gateway((req, body, res) => {
       Object.assign(seen, { path: req.url, key: req.headers['x-service-key'], body: JSON.parse(body) });
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ scope_id: 'dss1.x', texts: ['EMAIL_0123abcd'], entity_counts: { EMAIL: 1 }, layers: ['L1'] }));
+      res.end(JSON.stringify({ entities: [[['EMAIL', 5, 11]], [['EMAIL', 0, 6]], []], entity_counts: { EMAIL: 2 }, layers: ['L1'] }));
     });
     try {
       const shield = new HttpDataShield({ baseUrl: gw.url, serviceKey: 'k' });
-      expect(await shield.tokenise(['a@b.io'], { tenant: '7' })).toEqual({ scopeId: 'dss1.x', texts: ['EMAIL_0123abcd'], entityCounts: { EMAIL: 1 }, layers: ['L1'] });
-      expect(seen).toEqual({ path: '/prefix/api/v1/tokenise', key: 'k', body: { texts: ['a@b.io'], tenant: '7' } });
+      const out = await shield.tokenise(['mail a@b.io', 'a@b.io', 'none'], { tenant: '7' });
+      expect(out).toMatchObject({ entityCounts: { EMAIL: 2 }, layers: ['L1'] });
+      expect(out.texts[0]).toMatch(/^mail EMAIL_[0-9a-f]{8}$/);
+      // One scope: the same value, the same token.
+      expect(out.texts[1]).toBe(out.texts[0]!.slice(5));
+      expect(out.texts[2]).toBe('none');
+      expect(out.scope.restore(`to ${out.texts[1]} not EMAIL_0123abcd`)).toBe('to a@b.io not EMAIL_0123abcd');
+      expect(seen).toEqual({ path: '/prefix/api/v1/entities', key: 'k', body: { texts: ['mail a@b.io', 'a@b.io', 'none'], tenant: '7' } });
+      // Another call, another scope: other tokens.
+      const again = await shield.tokenise(['mail a@b.io', 'a@b.io', 'none']);
+      expect(again.texts[0]).not.toBe(out.texts[0]);
     } finally {
       await gw.close();
     }

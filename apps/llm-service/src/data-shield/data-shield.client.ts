@@ -1,4 +1,4 @@
-import { TokenScope } from '@docflow/data-shield';
+import { ENTITY_TYPE_PATTERN, type EntitySpan, TokenScope } from '@docflow/data-shield';
 import { InternalHttpClient, type InternalResponse } from '@docflow/internal-http';
 import { errorMessage, isPlainObject, ServiceUnavailableError } from '@docflow/service-kit';
 
@@ -17,9 +17,15 @@ export interface ShieldCall {
   context?: { endpoint?: string; model?: string; provider?: string };
 }
 
+/** The reverse map of one shielded call, in this process's memory only; dropped with the call. */
+export interface ReplyRestorer {
+  /** Every token of the scope back to its value; unknown token-shaped text is left as it is. */
+  restore(text: string): string;
+}
+
 export interface TokenisedTexts {
-  /** The request scope (the sealed reverse map): restore needs it; it is dropped with the request. */
-  scopeId: string;
+  /** Restores the reply; it lives as long as the call that holds it, and is never logged, sent or stored. */
+  scope: ReplyRestorer;
   texts: string[];
   entityCounts: Record<string, number>;
   layers: string[];
@@ -43,7 +49,6 @@ export interface ShieldPreview {
 
 export interface DataShield {
   tokenise(texts: string[], call?: ShieldCall): Promise<TokenisedTexts>;
-  restore(scopeId: string, texts: string[]): Promise<string[]>;
   preview(text: string, call?: ShieldCall): Promise<ShieldPreview>;
 }
 
@@ -51,19 +56,32 @@ export interface HttpDataShieldOptions {
   baseUrl: string;
   serviceKey: string;
   timeoutMs?: number;
-  /**
-   * Opens the gateway's sealed scope handles here (the key is derived from
-   * INTERNAL_SERVICE_JWT_SECRET, which this service shares), so a reply is
-   * restored without a second round trip; a handle it cannot open goes to
-   * the gateway's /restore.
-   */
-  localRestore?: { open(handle: string): [string, string][] };
 }
 
 const DEFAULT_RETRY_AFTER = 30;
 
-function isStringArray(value: unknown, length: number): value is string[] {
-  return Array.isArray(value) && value.length === length && value.every((v) => typeof v === 'string');
+/**
+ * The gateway's `entities` answer as spans of `texts`, or undefined when it
+ * is not one list of `[type, start, end]` per text with each span inside its
+ * text: such an answer cannot be trusted to have hidden anything.
+ */
+function entitySpans(value: unknown, texts: readonly string[]): EntitySpan[][] | undefined {
+  if (!Array.isArray(value) || value.length !== texts.length) return undefined;
+  const out: EntitySpan[][] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const list: unknown = value[i];
+    if (!Array.isArray(list)) return undefined;
+    const spans: EntitySpan[] = [];
+    for (const item of list as unknown[]) {
+      if (!Array.isArray(item) || item.length !== 3) return undefined;
+      const [type, start, end] = item as unknown[];
+      if (typeof type !== 'string' || !ENTITY_TYPE_PATTERN.test(type) || !Number.isInteger(start) || !Number.isInteger(end)) return undefined;
+      if ((start as number) < 0 || (end as number) <= (start as number) || (end as number) > texts[i]!.length) return undefined;
+      spans.push({ type, start: start as number, end: end as number });
+    }
+    out.push(spans);
+  }
+  return out;
 }
 
 function callBody(call: ShieldCall | undefined): Record<string, unknown> {
@@ -78,50 +96,31 @@ function callBody(call: ShieldCall | undefined): Record<string, unknown> {
 
 /**
  * The Data Shield gateway over HTTP (DATA_SHIELD_MODE=http, the default):
- *   POST /api/v1/tokenise {texts, entity_types?, tenant?, actor_user_id?, context?} → {scope_id, texts, entity_counts, layers}
- *   POST /api/v1/restore  {scope_id, texts} → {texts}
+ *   POST /api/v1/entities {texts, entity_types?, tenant?, actor_user_id?, context?} → {entities: [[type, start, end], ...] per text, entity_counts, layers}
  *   POST /api/v1/detect   {text, ...} → {text, entities, entity_counts, layers, latencies_ms}
+ * The gateway finds the entities (and audits the call); the tokens are made
+ * here, in a TokenScope the call holds, so the reverse map never leaves
+ * this process and the reply is restored without another round trip.
  * Any failure (refusal, 5xx, timeout, unreachable, malformed answer) is a
  * DataShieldUnavailableError.
  */
 export class HttpDataShield implements DataShield {
   private readonly http: InternalHttpClient;
-  private readonly localRestore: HttpDataShieldOptions['localRestore'];
 
   constructor(options: HttpDataShieldOptions) {
-    this.localRestore = options.localRestore;
     this.http = new InternalHttpClient({ service: 'data-shield', baseUrl: options.baseUrl, auth: { kind: 'service-key', key: options.serviceKey }, timeoutMs: options.timeoutMs ?? 10000 });
   }
 
   async tokenise(texts: string[], call?: ShieldCall): Promise<TokenisedTexts> {
-    const data = await this.post('/api/v1/tokenise', { texts, ...callBody(call) });
-    const scopeId = data.scope_id;
-    if (typeof scopeId !== 'string' || !isStringArray(data.texts, texts.length)) {
-      throw new DataShieldUnavailableError('Data Shield answered tokenise with an unexpected body', DEFAULT_RETRY_AFTER);
-    }
+    const data = await this.post('/api/v1/entities', { texts, ...callBody(call) });
+    const spans = entitySpans(data.entities, texts);
+    if (!spans) throw new DataShieldUnavailableError('Data Shield answered entities with an unexpected body', DEFAULT_RETRY_AFTER);
+    const scope = new TokenScope();
+    const avoid = (token: string) => texts.some((t) => t.includes(token));
+    const tokenised = texts.map((text, i) => scope.tokenise(text, spans[i]!, avoid));
     const counts = isPlainObject(data.entity_counts) ? (data.entity_counts as Record<string, number>) : {};
     const layers = Array.isArray(data.layers) ? data.layers.filter((l): l is string => typeof l === 'string') : [];
-    return { scopeId, texts: data.texts, entityCounts: counts, layers };
-  }
-
-  async restore(scopeId: string, texts: string[]): Promise<string[]> {
-    if (this.localRestore) {
-      let entries: [string, string][] | undefined;
-      try {
-        entries = this.localRestore.open(scopeId);
-      } catch {
-        entries = undefined;
-      }
-      if (entries) {
-        const scope = new TokenScope(undefined, entries);
-        return texts.map((t) => scope.restore(t));
-      }
-    }
-    const data = await this.post('/api/v1/restore', { scope_id: scopeId, texts });
-    if (!isStringArray(data.texts, texts.length)) {
-      throw new DataShieldUnavailableError('Data Shield answered restore with an unexpected body', DEFAULT_RETRY_AFTER);
-    }
-    return data.texts;
+    return { scope, texts: tokenised, entityCounts: counts, layers };
   }
 
   async preview(text: string, call?: ShieldCall): Promise<ShieldPreview> {

@@ -6,19 +6,16 @@ import { type DataShield, DataShieldUnavailableError, type ShieldCall, type Shie
  * DATA_SHIELD_MODE=in_process: the same engine the gateway runs, inside the
  * LLM service (libs/data-shield). Tenant detectors and audit rows still go
  * through the public API. A detector failure fails closed, as over HTTP.
+ * The scope stays an object of this process: nothing is sealed.
  */
 export class InProcessDataShield implements DataShield {
   constructor(private readonly shield: ShieldService) {}
 
   async tokenise(texts: string[], call?: ShieldCall): Promise<TokenisedTexts> {
     const result = await this.guard(() =>
-      this.shield.tokenise({ texts, entityTypes: call?.entityTypes, tenant: call?.tenant, actorUserId: call?.actorUserId, context: call?.context, correlationId: currentCorrelationId() }),
+      this.shield.tokeniseInScope({ texts, entityTypes: call?.entityTypes, tenant: call?.tenant, actorUserId: call?.actorUserId, context: call?.context, correlationId: currentCorrelationId() }),
     );
-    return { scopeId: result.scopeId, texts: result.texts, entityCounts: result.entityCounts, layers: result.layers };
-  }
-
-  async restore(scopeId: string, texts: string[]): Promise<string[]> {
-    return this.guard(async () => this.shield.restore(scopeId, texts));
+    return { scope: result.scope, texts: result.texts, entityCounts: result.entityCounts, layers: result.layers };
   }
 
   async preview(text: string, call?: ShieldCall): Promise<ShieldPreview> {

@@ -34,7 +34,7 @@ export { runUserCreate } from './users/user-create.command';
 export { configurePasswordHashing } from './users/password';
 export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { AuditLog } from './audit/audit-log';
-export { QuotasService } from './quotas/quotas.service';
+export { periodOf, quotaExceededError, QuotasService } from './quotas/quotas.service';
 export type { QuotaName, UsageView } from './quotas/quotas.service';
 export type { AuditEntry, RepeatedEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';

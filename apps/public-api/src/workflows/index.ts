@@ -18,7 +18,7 @@ import { AddExecutionStartPending1790000000530 } from './migrations/179000000053
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
-export { createExecutionServices } from './executions/workflow-executions.feature';
+export { createExecutionServices, executionLaneRoutes } from './executions/workflow-executions.feature';
 export type { ExecutionServices } from './executions/workflow-executions.feature';
 export type { SchedulesService } from './schedules/schedules.service';
 export { DOCUMENT_IMPORT_ROUTE } from './event-bus/event-bus.feature';

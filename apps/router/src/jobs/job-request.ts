@@ -1,4 +1,4 @@
-import { JobRequest } from '@docflow/contracts';
+import { checkContract, JobRequest } from '@docflow/contracts';
 import { BadRequestError, parseBody } from '@docflow/service-kit';
 
 const REQUIRED = ['job_id', 'job_type', 'payload'] as const;
@@ -9,6 +9,19 @@ function isAbsent(value: unknown): boolean {
 
 function missingField(fields: string[], errors: string[]): BadRequestError {
   return new BadRequestError(errors.length === 1 ? errors[0]! : `Missing required fields: ${fields.join(', ')}`, { missing: fields, errors }, 'missing_field');
+}
+
+/**
+ * The request checked against JobRequest's rules, by the contract's
+ * hand-written check (the same rules and messages, a fraction of
+ * class-validator's cost on a path every job takes) once it is an object.
+ */
+function validJobRequest(body: unknown): JobRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return parseBody(JobRequest, body, { message: 'Invalid job request' });
+  const problems = checkContract(JobRequest, body as Record<string, unknown>);
+  if (problems === undefined) return parseBody(JobRequest, body, { message: 'Invalid job request' });
+  if (problems.length) throw BadRequestError.withErrors('Invalid job request', problems);
+  return body as JobRequest;
 }
 
 /**
@@ -29,7 +42,7 @@ export function parseJobRequest(body: unknown): JobRequest {
         missing.map((field) => `${field} is required`),
       );
   }
-  const req = parseBody(JobRequest, body, { message: 'Invalid job request' });
+  const req = validJobRequest(body);
   if (req.job_type === 'task_based_workflow') {
     const definition = req.payload['workflow_definition'];
     if (definition === undefined || definition === null) {

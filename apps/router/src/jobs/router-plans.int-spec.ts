@@ -30,7 +30,7 @@ describe('plans of the router’s results statement (PostgreSQL)', () => {
       await m.query(`PREPARE router_plan(text[], text[], jsonb[], text[]) AS ${APPLY_RESULTS_SQL}`);
       // Custom plans for the first five executions, then the generic plan PostgreSQL keeps for a named statement.
       for (let i = 0; i < 7; i += 1) {
-        const plan = (await m.query(`EXPLAIN EXECUTE router_plan(ARRAY['wf_a', 'wf_b'], ARRAY['running', 'running'], ARRAY[NULL, NULL]::jsonb[], ARRAY[NULL, NULL])`)) as {
+        const plan = (await m.query(`EXPLAIN EXECUTE router_plan(ARRAY['wf_a', 'wf_b'], ARRAY['processing', 'processing'], ARRAY[NULL, NULL]::jsonb[], ARRAY[NULL, NULL])`)) as {
           'QUERY PLAN': string;
         }[];
         plans.push(plan.map((p) => p['QUERY PLAN']).join('\n'));
@@ -43,8 +43,8 @@ describe('plans of the router’s results statement (PostgreSQL)', () => {
     }
     const outcomes = await new RouterJobsRepository(ds).applyResults([
       { jobId: 'wf_a', status: 'completed', result: { ok: true }, error: null },
-      { jobId: 'wf_1', status: 'running', result: null, error: null },
-      { jobId: 'wf_missing', status: 'running', result: null, error: null },
+      { jobId: 'wf_1', status: 'processing', result: null, error: null },
+      { jobId: 'wf_missing', status: 'processing', result: null, error: null },
     ]);
     expect(Object.fromEntries(outcomes)).toEqual({
       wf_a: { outcome: 'applied', from: 'queued' },

@@ -1,8 +1,8 @@
 import type { JobMessageV1 } from '@docflow/contracts';
 import { chain, definition, endNode, startNode, taskNode } from '../test-support/definitions';
 import { signJobUser } from '@docflow/internal-auth';
-import { DEFAULT_WORKFLOW_LIMITS } from '@docflow/workflow';
-import { executionKeyOf, parseWorkflowJob } from './workflow-job';
+import { DEFAULT_WORKFLOW_LIMITS, validateDefinition } from '@docflow/workflow';
+import { definitionProblems, executionKeyOf, parseWorkflowJob } from './workflow-job';
 
 const SECRET = 'job-user-secret-0123456789abcdef';
 const parse = (msg: JobMessageV1) => parseWorkflowJob(msg, SECRET);
@@ -19,6 +19,21 @@ describe('parseWorkflowJob', () => {
     const limited = parseWorkflowJob(job({ workflow_definition: three }), SECRET, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 2 });
     expect(limited).toMatchObject({ ok: false, error: 'Invalid workflow definition: Workflow has 3 nodes; at most 2 are allowed' });
     expect(parseWorkflowJob(job({ workflow_definition: three }), SECRET, { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 3 }).ok).toBe(true);
+  });
+
+  it("remembers a definition's check by its JSON and limits, answering what validateDefinition answers", () => {
+    const limits = { ...DEFAULT_WORKFLOW_LIMITS, maxNodes: 2 };
+    const three = definition([startNode(), taskNode('a', 'rest_api_task', { url: 'https://x.example/' }), endNode()], chain('start', 'a', 'end'));
+    const cyclic = definition([startNode(), endNode()], [...chain('start', 'end'), ...chain('end', 'start')]);
+    for (let round = 0; round < 2; round += 1) {
+      for (const def of [valid, three, cyclic, structuredClone(three)]) {
+        expect(definitionProblems(def, limits)).toEqual(validateDefinition(def, limits));
+        expect(definitionProblems(def, DEFAULT_WORKFLOW_LIMITS)).toEqual(validateDefinition(def, DEFAULT_WORKFLOW_LIMITS));
+      }
+    }
+    expect(definitionProblems(three, limits)).toEqual(['Workflow has 3 nodes; at most 2 are allowed']);
+    expect(definitionProblems(three, DEFAULT_WORKFLOW_LIMITS)).toEqual([]);
+    expect(definitionProblems(cyclic, DEFAULT_WORKFLOW_LIMITS).length).toBeGreaterThan(0);
   });
 
   it('keys checkpoints by execution, shared by the first run and its resumes', () => {

@@ -1,6 +1,6 @@
-import { executionIdFromJobId, executionKeyOf, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
+import { checkContract, executionIdFromJobId, executionKeyOf, type JobMessageV1, WorkflowJobPayload } from '@docflow/contracts';
 import { verifyJobUser } from '@docflow/internal-auth';
-import { errorMessage, validatePlain } from '@docflow/service-kit';
+import { errorMessage, validatePlain, type ValidationResult } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
 import { buildGraph, DEFAULT_WORKFLOW_LIMITS, isPlainObject, validateAgainstSchema, validateDefinition, type WorkflowDefinition, type WorkflowGraph, type WorkflowLimits } from '@docflow/workflow';
 
@@ -45,6 +45,38 @@ export function priorNodesOf(completed: Record<string, unknown>, now = new Date(
   return out;
 }
 
+/** The payload's contract: its hand-written check (same rules and messages) unless it holds a resume or retry, which class-validator checks. */
+function checkPayload(shallow: Record<string, unknown>): ValidationResult<WorkflowJobPayload> {
+  const problems = checkContract(WorkflowJobPayload, shallow);
+  if (problems === undefined) return validatePlain(WorkflowJobPayload, shallow);
+  return problems.length ? { ok: false, errors: problems } : { ok: true, value: shallow as unknown as WorkflowJobPayload };
+}
+
+/** Definitions remembered per limits object, by their JSON; at most this many, each at most DEFINITION_KEY_MAX characters. */
+const DEFINITION_CACHE_MAX = 256;
+const DEFINITION_KEY_MAX = 64 * 1024;
+const definitionChecks = new WeakMap<WorkflowLimits, Map<string, readonly string[]>>();
+
+/**
+ * validateDefinition's answer, remembered by the definition's JSON: every
+ * run of an activity carries the same definition, and checking it was the
+ * largest part of the processor's own time on a short workflow. The answer
+ * depends only on the definition's JSON value (it came from JSON.parse)
+ * and the limits, which are the processor's configuration.
+ */
+export function definitionProblems(definition: Record<string, unknown>, limits: WorkflowLimits): readonly string[] {
+  const key = JSON.stringify(definition);
+  if (key.length > DEFINITION_KEY_MAX) return validateDefinition(definition, limits);
+  let cache = definitionChecks.get(limits);
+  if (!cache) definitionChecks.set(limits, (cache = new Map()));
+  const known = cache.get(key);
+  if (known) return known;
+  const problems = validateDefinition(definition, limits);
+  if (cache.size >= DEFINITION_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, problems);
+  return problems;
+}
+
 export type ParsedJob = { ok: true; job: WorkflowJob } | { ok: false; executionId?: number; error: string };
 
 export { executionKeyOf };
@@ -72,7 +104,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   const opaque = ['workflow_definition', 'inputs', 'data_shield_policy'] as const;
   const shallow: Record<string, unknown> = { ...raw };
   for (const key of opaque) if (isPlainObject(raw[key])) shallow[key] = {};
-  const checked = validatePlain(WorkflowJobPayload, shallow);
+  const checked = checkPayload(shallow);
   if (!checked.ok) return reject(`Invalid workflow job payload: ${checked.errors.join('; ')}`);
   const payload = checked.value;
   if (payload.user_id !== undefined && !verifyJobUser(jobUserSecret, msg.job_id, payload.user_id, payload.user_signature)) {
@@ -86,7 +118,7 @@ export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limit
   // and `limits` are this processor's own configuration, which the public API does not know. A definition
   // that fails here becomes a `failed` result instead of a run that breaks halfway (docs/decisions.md,
   // "Workflow definitions: validated where stored").
-  const problems = validateDefinition(payload.workflow_definition, limits);
+  const problems = definitionProblems(payload.workflow_definition, limits);
   if (problems.length) return reject(`Invalid workflow definition: ${problems.join('; ')}`);
   let graph: WorkflowGraph;
   try {

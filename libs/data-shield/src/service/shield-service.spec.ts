@@ -60,3 +60,32 @@ describe('ShieldService: tenant detectors', () => {
     expect((await call).texts[0]).toMatch(/^alpha and CODE_[0-9a-f]{8}$/);
   });
 });
+
+describe('ShieldService: detection for a caller that holds the scope', () => {
+  const events: unknown[] = [];
+  const service = new ShieldService({ engine: new DetectionEngine(), sealer: new ScopeSealer('secret', 60_000), logger: silentLogger, audit: { emit: (e) => events.push(e) } });
+  const texts = ['Mail a@b.io', 'again a@b.io, card 4111 1111 1111 1111'];
+
+  it('answers the spans the tokens replace, with one audit row and no tokens made', async () => {
+    const sealed = await service.tokenise({ texts, entityTypes: ['EMAIL', 'CREDIT_CARD'] });
+    const found = await service.detectTexts({ texts, entityTypes: ['EMAIL', 'CREDIT_CARD'] });
+    expect(found.entities.map((list) => list.map((e) => [e.type, e.start, e.end]))).toEqual([
+      [['EMAIL', 5, 11]],
+      [
+        ['EMAIL', 6, 12],
+        ['CREDIT_CARD', 19, 38],
+      ],
+    ]);
+    expect(found.entityCounts).toEqual(sealed.entityCounts);
+    expect(found.latencies).not.toHaveProperty('tokenise_ms');
+    expect(events).toHaveLength(2);
+  });
+
+  it('tokenises in a scope object that restores the reply, and seals nothing', async () => {
+    const r = await service.tokeniseInScope({ texts, entityTypes: ['EMAIL'] });
+    const token = /EMAIL_[0-9a-f]{8}/.exec(r.texts[0]!)![0];
+    expect(r.texts).toEqual([`Mail ${token}`, `again ${token}, card 4111 1111 1111 1111`]);
+    expect(r.scope.restore(`to ${token} and EMAIL_00000000`)).toBe('to a@b.io and EMAIL_00000000');
+    expect(r).not.toHaveProperty('scopeId');
+  });
+});

@@ -34,6 +34,23 @@ export interface TokeniseResult {
   latencies: Record<string, number>;
 }
 
+/** Texts tokenised in a scope the caller holds: `scope` restores the reply and is dropped with the request. */
+export interface ScopedTokenisation {
+  scope: TokenScope;
+  texts: string[];
+  entityCounts: Record<string, number>;
+  layers: Layer[];
+  latencies: Record<string, number>;
+}
+
+/** The entities of each text, in the order of the texts; their values stay in the caller's texts. */
+export interface TextsDetection {
+  entities: DetectedEntity[][];
+  entityCounts: Record<string, number>;
+  layers: Layer[];
+  latencies: Record<string, number>;
+}
+
 export interface PreviewEntity {
   type: string;
   start: number;
@@ -95,34 +112,67 @@ export class ShieldService {
     this.now = options.now ?? Date.now;
   }
 
+  /** Tokenises the texts in one new scope, sealed into the handle the caller keeps (`/tokenise`). */
   async tokenise(req: TokeniseRequest): Promise<TokeniseResult> {
+    const scope = new TokenScope();
+    const r = await this.shieldTexts(req, scope);
+    return { scopeId: this.options.sealer.seal(scope.entries()), texts: r.texts, entityCounts: r.entityCounts, layers: r.layers, latencies: r.latencies };
+  }
+
+  /**
+   * Tokenises the texts in a scope the caller holds in its own memory for
+   * the length of its request (DATA_SHIELD_MODE=in_process): nothing is
+   * sealed, and the reverse map never leaves the process.
+   */
+  async tokeniseInScope(req: TokeniseRequest): Promise<ScopedTokenisation> {
+    const scope = new TokenScope();
+    const r = await this.shieldTexts(req, scope);
+    return { scope, texts: r.texts, entityCounts: r.entityCounts, layers: r.layers, latencies: r.latencies };
+  }
+
+  /**
+   * The entities of every text (type and span, overlaps resolved), audited
+   * as one tokenise call: the gateway's `/entities`, for a caller that makes
+   * the tokens and keeps the reverse map itself (the LLM service).
+   */
+  async detectTexts(req: TokeniseRequest): Promise<TextsDetection> {
+    const r = await this.shieldTexts(req, undefined);
+    return { entities: r.entities, entityCounts: r.entityCounts, layers: r.layers, latencies: r.latencies };
+  }
+
+  /** Detection of every text with the request's selection and tenant, then (with a scope) the tokens; one audit row. */
+  private async shieldTexts(
+    req: TokeniseRequest,
+    scope: TokenScope | undefined,
+  ): Promise<{ texts: string[]; entities: DetectedEntity[][]; entityCounts: Record<string, number>; layers: Layer[]; latencies: Record<string, number> }> {
     const started = performance.now();
     const t0 = performance.now();
     const tenant = req.tenant ? await this.tenant(req.tenant) : undefined;
     const tenantMs = performance.now() - t0;
-    const scope = new TokenScope();
     const avoid = (token: string) => req.texts.some((t) => t.includes(token));
-    const latencies = { tenant_ms: round(tenantMs), l1_ms: 0, l2_ms: 0, l3_ms: 0, resolve_ms: 0, tokenise_ms: 0 };
+    const latencies: Record<string, number> = { tenant_ms: tenantMs, l1_ms: 0, l2_ms: 0, l3_ms: 0, resolve_ms: 0, ...(scope ? { tokenise_ms: 0 } : {}) };
     const counts: Record<string, number> = {};
     const layers = new Set<Layer>();
     const texts: string[] = [];
+    const entities: DetectedEntity[][] = [];
     for (const text of req.texts) {
       const detection = this.options.engine.detect(text, { entityTypes: req.entityTypes, tenant });
-      latencies.l1_ms += detection.latencies.l1_ms;
-      latencies.l2_ms += detection.latencies.l2_ms;
-      latencies.l3_ms += detection.latencies.l3_ms;
-      latencies.resolve_ms += detection.latencies.resolve_ms;
+      for (const stage of ['l1_ms', 'l2_ms', 'l3_ms', 'resolve_ms'] as const) latencies[stage]! += detection.latencies[stage];
       for (const l of detection.layers) layers.add(l);
       countByType(detection.entities, counts);
-      const t1 = performance.now();
-      texts.push(scope.tokenise(text, detection.entities, avoid));
-      latencies.tokenise_ms += performance.now() - t1;
+      entities.push(detection.entities);
+      if (scope) {
+        const t1 = performance.now();
+        texts.push(scope.tokenise(text, detection.entities, avoid));
+        latencies.tokenise_ms! += performance.now() - t1;
+      }
     }
-    const rounded = Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, round(v)]));
-    const total = round(performance.now() - started);
+    const rounded: Record<string, number> = {};
+    for (const [k, v] of Object.entries(latencies)) rounded[k] = round(v);
+    rounded.total_ms = round(performance.now() - started);
     const layerList = (['L1', 'L2', 'L3'] as Layer[]).filter((l) => layers.has(l));
-    this.audit(req, counts, layerList, { ...rounded, total_ms: total }, req.texts);
-    return { scopeId: this.options.sealer.seal(scope.entries()), texts, entityCounts: counts, layers: layerList, latencies: { ...rounded, total_ms: total } };
+    this.audit(req, counts, layerList, rounded, req.texts);
+    return { texts, entities, entityCounts: counts, layers: layerList, latencies: rounded };
   }
 
   /** Restores every token of the scope in the texts; unknown tokens are left as they are. Throws InvalidScopeError. */

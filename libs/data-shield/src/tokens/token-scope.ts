@@ -5,6 +5,9 @@ import type { DetectedEntity } from '../entities';
 export const TOKEN_PATTERN = /[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_[0-9a-f]{8}(?![0-9A-Za-z])/g;
 const MAX_ATTEMPTS = 64;
 
+/** What a token replaces: a detected entity's type and span (`end` exclusive). */
+export type EntitySpan = Pick<DetectedEntity, 'type' | 'start' | 'end'>;
+
 /**
  * The tokens of one request scope. Each is a keyed HMAC-SHA256 of the type
  * and value under a random per-scope key: the same value gives the same
@@ -56,7 +59,7 @@ export class TokenScope {
   }
 
   /** Replaces each entity (non-overlapping, any order) by its token. */
-  tokenise(text: string, entities: readonly DetectedEntity[], avoid?: (token: string) => boolean): string {
+  tokenise(text: string, entities: readonly EntitySpan[], avoid?: (token: string) => boolean): string {
     const sorted = [...entities].sort((a, b) => a.start - b.start);
     let out = '';
     let at = 0;

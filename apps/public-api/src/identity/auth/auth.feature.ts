@@ -10,7 +10,7 @@ import { currentUser } from './auth-user';
 import { LoginBody, StepUpVerifyBody } from './auth.dto';
 import { describeAuthRoutes } from './auth.openapi';
 import { AuthService } from './auth.service';
-import { AuthGuards, createRequireAuth, createRequireStepUp, requireRole } from './guards';
+import { AuthGuards, createKnownTokenAuth, createRequireAuth, createRequireStepUp, requireRole } from './guards';
 import { createJwtAuthentication } from './jwt.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PrincipalCache } from './principal-cache';
@@ -61,10 +61,12 @@ export function createAuthFeature(deps: AuthFeatureDeps): AuthFeature {
   const authenticator = new passport.Authenticator();
   const jwt = createJwtAuthentication({ secret: deps.config.JWT_SECRET, revocations, principals });
   authenticator.use('jwt', jwt.strategy);
+  const knownToken = createKnownTokenAuth(events, jwt);
   const guards: AuthGuards = {
-    requireAuth: createRequireAuth(authenticator, events, jwt),
+    requireAuth: createRequireAuth(authenticator, events, knownToken),
     requireRole,
     requireStepUp: createRequireStepUp(stepUp, events),
+    knownToken,
   };
 
   const feature: ApiFeature<Pick<PlatformServices, 'openapi'>> = {

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type passport from 'passport';
 import { currentContext, ForbiddenError, UnauthorizedError } from '@docflow/service-kit';
 import type { UserRole } from '../users/user-role';
@@ -15,6 +16,8 @@ export interface AuthGuards {
   requireRole(role: UserRole): RequestHandler;
   /** 403 unless the caller (after requireAuth) sends `X-Step-Up-Verified: true` and holds a live step-up grant. */
   requireStepUp: RequestHandler;
+  /** requireAuth for the request lane: only for a token that verified before (undefined otherwise: express serves the request). */
+  knownToken: KnownTokenAuth;
 }
 
 /** A passport Authenticator instance (one per app). */
@@ -34,23 +37,61 @@ function messageOf(info: unknown): string {
   return 'Invalid token';
 }
 
-export function createRequireAuth(authenticator: PassportAuthenticator, events: AuthEvents, jwt?: Pick<JwtAuthentication, 'fromVerifiedToken'>): RequestHandler {
+/**
+ * requireAuth without passport, for a request whose bearer token verified
+ * before (the request lane, server.ts): undefined when passport must verify
+ * the token. The user is resolved at once; `settle` (called where
+ * requireAuth would run, after the body was read) answers the caller as
+ * requireAuth does, or throws its 401.
+ */
+export type KnownTokenAuth = (req: IncomingMessage) => { settle(): Promise<AuthUser> } | undefined;
+
+export function createKnownTokenAuth(events: AuthEvents, jwt: Pick<JwtAuthentication, 'fromVerifiedToken'>): KnownTokenAuth {
+  return (req) => {
+    const known = jwt.fromVerifiedToken(req as Request);
+    if (!known) return undefined;
+    // Observed now: the lane reads the body before it settles, and a rejection must not go unhandled meanwhile.
+    const outcome = known.then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    return {
+      async settle() {
+        const o = await outcome;
+        if ('error' in o) throw o.error;
+        if (typeof o.result === 'string') {
+          events.record('token_rejected');
+          throw new UnauthorizedError(o.result);
+        }
+        signIn(req as Request, o.result);
+        return o.result;
+      },
+    };
+  };
+}
+
+/** The caller of a request that passed requireAuth: on the request, and in the request's context (logs). */
+function signIn(req: Request, user: AuthUser): void {
+  setCurrentUser(req, user);
+  const ctx = currentContext();
+  if (ctx) ctx.userId = user.id;
+}
+
+export function createRequireAuth(authenticator: PassportAuthenticator, events: AuthEvents, known?: KnownTokenAuth): RequestHandler {
   const settle = (req: Request, next: NextFunction, user: AuthUser | false | undefined, info: unknown) => {
     if (!user) {
       events.record('token_rejected');
       return next(new UnauthorizedError(messageOf(info)));
     }
-    setCurrentUser(req, user);
-    const ctx = currentContext();
-    if (ctx) ctx.userId = user.id;
+    signIn(req, user);
     return next();
   };
   return (req: Request, res: Response, next: NextFunction) => {
     // A token that verified before skips passport's signature check; its user is still resolved now.
-    const known = jwt?.fromVerifiedToken(req);
-    if (known) {
-      known.then(
-        (result) => (typeof result === 'string' ? settle(req, next, false, { message: result }) : settle(req, next, result, undefined)),
+    const admitted = known?.(req);
+    if (admitted) {
+      admitted.settle().then(
+        () => next(),
         (err: unknown) => next(err),
       );
       return;

@@ -90,6 +90,19 @@ function describe(name: QuotaName, l: QuotaLine): string {
   }
 }
 
+/** The 429 of a monthly quota met (its audit row is the caller's): the body every refused start answers, also a webhook trigger's. */
+export function quotaExceededError(quota: QuotaName, used: number, limit: number, period: string, now: Date): TooManyRequestsError {
+  const resetsAt = `${nextPeriod(period)}T00:00:00.000Z`;
+  return new TooManyRequestsError(`Monthly ${LABELS[quota].replace('monthly ', '')} quota exceeded (${used} of ${limit}); it resets on ${nextPeriod(period)}`, {
+    code: 'quota_exceeded',
+    quota,
+    used,
+    limit,
+    resets_at: resetsAt,
+    retry_after: Math.max(1, Math.ceil((Date.parse(resetsAt) - now.getTime()) / 1000)),
+  });
+}
+
 /**
  * Quotas (issue 18 item 3): storage (documents), workflow executions started
  * in a UTC month and LLM cost recorded on the month's executions. Defaults
@@ -209,14 +222,7 @@ export class QuotasService {
 
   private exceeded(userId: number, quota: QuotaName, used: number, limit: number, period: string): TooManyRequestsError {
     this.deps.audit.record({ action: 'quota.exceeded', actorUserId: userId, details: { quota, used, limit, period } });
-    return new TooManyRequestsError(`Monthly ${LABELS[quota].replace('monthly ', '')} quota exceeded (${used} of ${limit}); it resets on ${nextPeriod(period)}`, {
-      code: 'quota_exceeded',
-      quota,
-      used,
-      limit,
-      resets_at: `${nextPeriod(period)}T00:00:00.000Z`,
-      retry_after: Math.max(1, Math.ceil((Date.parse(`${nextPeriod(period)}T00:00:00.000Z`) - this.now().getTime()) / 1000)),
-    });
+    return quotaExceededError(quota, used, limit, period, this.now());
   }
 
   /** GET /admin/users/{id}/quotas. */

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { listenForNotifications, type NotificationListener } from '@docflow/persistence';
+import type { NotificationListener } from '@docflow/persistence';
 import type { PublicApi } from '../../app';
-import { buildTestApi, openTestBed, recordingLogger, TestBed, testConfig } from '../../test-support/test-app';
+import { buildTestApi, openTestBed, TestBed, testConfig } from '../../test-support/test-app';
 import { FakeRouter } from '../../test-support/fake-router';
 import { Actors, createActors } from './test-support/actors';
 import { executionEnv, ExecutionApi } from './test-support/execution-api';
-import { EXECUTION_CHANGED_CHANNEL } from './execution-watch';
+import { listenForExecutionChanges } from './test-support/execution-changes';
 
 let bed: TestBed;
 let router: FakeRouter;
@@ -40,14 +40,7 @@ beforeAll(async () => {
   const config = testConfig(executionEnv(router.url));
   live = buildTestApi(bed, { config });
   unlistened = buildTestApi(bed, { config });
-  listener = listenForNotifications({
-    url: bed.db.url,
-    channel: EXECUTION_CHANGED_CHANNEL,
-    onNotify: (p) => live.executions.watch.onNotification(p),
-    onLiveChange: (l) => live.executions.watch.setLive(l),
-    logger: recordingLogger(),
-  });
-  await listener.ready;
+  listener = await listenForExecutionChanges(bed, live);
   api = new ExecutionApi(live.app);
   actors = await createActors(bed.database);
 });

@@ -1,12 +1,13 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeCredentialRequest, type NodeCredentialResponse, ResultMessage } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
-import { BadRequestError, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, type LaneAnswer, type LaneRoute, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import type { AuditLog } from '../../identity';
 import { createCredentialsService } from '../../identity';
 import { idParam, PER_MINUTE, requestFields } from '../../platform';
-import { currentUser } from '../../identity';
+import { currentUser, type AuthUser } from '../../identity';
 import type { PublicApiConfig } from '../../platform';
 import type { PublicApiDatabase } from '../../platform';
 import type { ApiFeature, PlatformServices } from '../../platform';
@@ -100,8 +101,8 @@ export function waitSecondsOf(value: unknown): number {
   return n;
 }
 
-function bearerOf(req: Request): string | undefined {
-  const header = req.header('authorization');
+function bearerOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return m?.[1];
 }
@@ -127,6 +128,90 @@ function readerOf(req: Request): ExecutionReader {
   return polling ? { polling } : { user: currentUser(req) };
 }
 
+/** What the client left waiting gets as its abort reason (a reason of our own: a default one builds a DOMException each time). */
+const CLIENT_LEFT = new Error('client left');
+
+/**
+ * Create, execute and status (with its long poll): the three requests of
+ * every execution a client runs, served by the express routes below and by
+ * the request lane (executionLaneRoutes) with the same code. Each takes the
+ * authenticated reader and the raw path, query and body values, and answers
+ * status and body (undefined when the client left a long poll).
+ */
+function hotRoutes(executions: WorkflowExecutionsService) {
+  return {
+    async create(user: AuthUser, body: unknown): Promise<LaneAnswer> {
+      return { status: 201, body: { data: await executions.create(user, parseCreateExecution(body)) } };
+    },
+    async execute(user: AuthUser, id: unknown, body: unknown): Promise<LaneAnswer> {
+      return { status: 200, body: await executions.execute(user, executionId(id), requestFields(body)) };
+    },
+    async status(reader: ExecutionReader, rawId: unknown, wait: unknown, res: ServerResponse): Promise<LaneAnswer> {
+      const id = executionId(rawId);
+      const waitMs = waitSecondsOf(wait) * 1000;
+      if (waitMs === 0) return { status: 200, body: { data: await executions.status(reader, id) } };
+      const left = new AbortController();
+      const onClose = () => left.abort(CLIENT_LEFT);
+      res.on('close', onClose);
+      try {
+        const data = await executions.awaitStatus(reader, id, { ms: waitMs, signal: left.signal });
+        return left.signal.aborted ? undefined : { status: 200, body: { data } };
+      } finally {
+        res.off('close', onClose);
+      }
+    },
+  };
+}
+
+function answer(res: Response, a: LaneAnswer): void {
+  if (a) res.status(a.status).json(a.body);
+}
+
+/** `?wait=<seconds>` as the status route's lane takes it; any other query string goes to express (and its checks). */
+const LANE_STATUS_QUERY = /^(?:wait=(\d+(?:\.\d+)?))?$/;
+
+/**
+ * The lane's copies of the hot routes (app.ts builds the lane): only for a
+ * caller whose access token verified before (a new token, a polling token,
+ * or no token goes through express, which answers its 401), and only with
+ * no query string (status: none or `wait=<number>`). Authentication is
+ * settled where requireAuth runs in express, after the body is read.
+ */
+export function executionLaneRoutes(executions: ExecutionServices, auth: Pick<AuthGuards, 'knownToken'>): LaneRoute<{ settle(): Promise<AuthUser> }>[] {
+  const hot = hotRoutes(executions.executions);
+  const admitPlain = (req: IncomingMessage, query: string | undefined) => (query === undefined ? auth.knownToken(req) : undefined);
+  return [
+    {
+      method: 'POST',
+      path: /^\/api\/workflow-executions$/,
+      label: '/api/workflow-executions',
+      admit: admitPlain,
+      handle: async ({ body, admitted }) => hot.create(await admitted.settle(), body),
+    },
+    {
+      method: 'POST',
+      path: /^\/api\/workflow-executions\/(\d+)\/execute$/,
+      label: '/api/workflow-executions/:id/execute',
+      admit: admitPlain,
+      handle: async ({ params, body, admitted }) => hot.execute(await admitted.settle(), params[0], body),
+    },
+    {
+      method: 'GET',
+      path: /^\/api\/workflow-executions\/(\d+)\/status$/,
+      label: '/api/workflow-executions/:id/status',
+      admit: (req, query) => {
+        const token = bearerOf(req);
+        if ((query !== undefined && !LANE_STATUS_QUERY.test(query)) || (token !== undefined && looksLikePollingToken(token))) return undefined;
+        return auth.knownToken(req);
+      },
+      handle: async ({ res, params, query, admitted }) => {
+        const user = await admitted.settle();
+        return hot.status({ user }, params[0], LANE_STATUS_QUERY.exec(query ?? '')?.[1], res);
+      },
+    },
+  ];
+}
+
 /** /workflow-executions (spec 4.8). */
 export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'config' | 'openapi' | 'limits'> & { auth: AuthGuards; executions: ExecutionServices }> = {
   name: 'workflow-executions',
@@ -136,8 +221,9 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
     const readAuth = bearerOrPollingToken(ctx);
     const serviceAuth = requireServiceAuth({ serviceKey: ctx.config.SERVICE_KEY, jwtSecret: ctx.config.INTERNAL_SERVICE_JWT_SECRET });
 
+    const hot = hotRoutes(executions);
     api.post('/workflow-executions', auth, async (req, res) => {
-      res.status(201).json({ data: await executions.create(currentUser(req), parseCreateExecution(req.body)) });
+      answer(res, await hot.create(currentUser(req), req.body));
     });
 
     api.get('/workflow-executions/:id', readAuth, async (req, res) => {
@@ -149,13 +235,7 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
     });
 
     api.get('/workflow-executions/:id/status', readAuth, async (req, res) => {
-      const id = executionId(req.params['id']);
-      const waitMs = waitSecondsOf(req.query['wait']) * 1000;
-      if (waitMs === 0) return void res.json({ data: await executions.status(readerOf(req), id) });
-      const left = new AbortController();
-      res.on('close', () => left.abort());
-      const data = await executions.awaitStatus(readerOf(req), id, { ms: waitMs, signal: left.signal });
-      if (!left.signal.aborted) res.json({ data });
+      answer(res, await hot.status(readerOf(req), req.params['id'], req.query['wait'], res));
     });
 
     api.get('/workflow-executions/:id/events', readAuth, async (req, res) => {
@@ -163,7 +243,7 @@ export const workflowExecutionsFeature: ApiFeature<Pick<PlatformServices, 'confi
     });
 
     api.post('/workflow-executions/:id/execute', auth, async (req, res) => {
-      res.json(await executions.execute(currentUser(req), executionId(req.params['id']), requestFields(req.body)));
+      answer(res, await hot.execute(currentUser(req), req.params['id'], req.body));
     });
 
     api.post('/workflow-executions/:id/resume', auth, async (req, res) => {

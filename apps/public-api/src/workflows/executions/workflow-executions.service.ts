@@ -148,6 +148,9 @@ function checkInputs(definition: WorkflowDefinition, inputs: Record<string, unkn
 /** Seconds a refused start keeps trying to put its record back to `queued` while the database is down. */
 const REVERT_RETRY_ATTEMPTS = 60;
 
+/** The reason a long poll's round stops its wait with: a reason of our own, since a default one builds a DOMException (with its stack) each round. */
+const STOPPED = new Error('wait over');
+
 export class WorkflowExecutionsService {
   /** Checked definitions of activities by row version, for creates (see createFromCache). */
   private readonly activityDefinitions = new ActivityDefinitionCache();
@@ -279,6 +282,16 @@ export class WorkflowExecutionsService {
    */
   async startAccepted(user: Caller, id: number): Promise<StartResponse> {
     return this.start(user, id, {}, undefined, this.deps.maxRunningPerUserForWebhooks);
+  }
+
+  /**
+   * Submits again the job of an execution a start moved to `running` whose job may never have reached the
+   * router (its process died between the start's commit and the submission; WebhookAcceptor.sweep finds
+   * them). Safe when it did: the router answers 409 for a job it holds, or sends a still-queued one again,
+   * whose repeat delivery has one effect.
+   */
+  async resubmitStarted(row: StartedRow, jobId: string): Promise<'queued' | 'duplicate'> {
+    return this.deps.router.submitWorkflowJob({ jobId, payload: await this.payloadOf(row, jobId) });
   }
 
   private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
@@ -537,7 +550,7 @@ export class WorkflowExecutionsService {
     for (;;) {
       // Listen before reading, so a change committed between the read and the wait is not missed.
       const stop = new AbortController();
-      const relay = () => stop.abort();
+      const relay = () => stop.abort(STOPPED);
       wait.signal?.addEventListener('abort', relay, { once: true });
       const woken = this.deps.watch.changed(id, Math.max(0, deadline - Date.now()), stop.signal);
       try {
@@ -545,7 +558,7 @@ export class WorkflowExecutionsService {
         if (isSettledForPolling(view.status) || Date.now() >= deadline || wait.signal?.aborted) return view;
         await woken;
       } finally {
-        stop.abort();
+        stop.abort(STOPPED);
         wait.signal?.removeEventListener('abort', relay);
       }
     }

@@ -1,7 +1,7 @@
 import { pgPool } from '@docflow/persistence';
 import { escapeLiteral } from 'pg';
 import type { PublicApiDatabase } from '../../platform';
-import { USER_START_LOCK } from '../executions/workflow-executions.repository';
+import { type StartedRow, USER_START_LOCK } from '../executions/workflow-executions.repository';
 
 export interface WebhookVersionRow {
   id: number;
@@ -28,12 +28,18 @@ export interface AcceptGroup {
   inputsJson: string[];
   perMinute: number;
   maxRunning: number;
+  /** The UTC month (`YYYY-MM-DD`, its first day) whose executions the monthly quota counts. */
+  period: string;
+  /** EXECUTION_QUOTA_MONTHLY (null: none), which the owner's override replaces. */
+  executionsMonthly: number | null;
 }
 
 /**
  * `ok` false: the versions moved (or the webhook is gone), nothing was done. Otherwise the rate
  * window's count after this group and its remaining seconds, how many triggers the rate limit left
- * room for, the running count before the group, and the ids of the admitted triggers (the first ones).
+ * room for, the running count before the group, the monthly executions quota (limit, and the
+ * executions counted against it before the group: started this month plus accepted not yet started;
+ * null limit: none), and the ids of the admitted triggers (the first ones).
  */
 export interface AcceptGroupResult {
   ok: boolean;
@@ -41,6 +47,8 @@ export interface AcceptGroupResult {
   retryAfterSeconds: number;
   room: number;
   running: number;
+  quotaLimit: number | null;
+  quotaUsed: number;
   ids: number[];
 }
 
@@ -78,10 +86,51 @@ export class WebhookAcceptRepository {
     if (list.length !== statements.length) throw new Error(`a batch of ${statements.length} statements answered ${list.length} results`);
     return groups.map((_, i) => {
       const row = list[list.length - groups.length + i]?.rows[0] as
-        { ok: boolean | null; count: number | null; retry_after: number | null; room: number | null; running: number | string | null; ids: number[] | null } | undefined;
-      if (!row || row.ok !== true) return { ok: false, count: 0, retryAfterSeconds: 0, room: 0, running: 0, ids: [] };
-      return { ok: true, count: Number(row.count), retryAfterSeconds: Number(row.retry_after), room: Number(row.room), running: Number(row.running), ids: (row.ids ?? []).map(Number) };
+        | {
+            ok: boolean | null;
+            count: number | null;
+            retry_after: number | null;
+            room: number | null;
+            running: number | string | null;
+            quota_limit: number | null;
+            quota_used: number | string | null;
+            ids: number[] | null;
+          }
+        | undefined;
+      if (!row || row.ok !== true) return { ok: false, count: 0, retryAfterSeconds: 0, room: 0, running: 0, quotaLimit: null, quotaUsed: 0, ids: [] };
+      return {
+        ok: true,
+        count: Number(row.count),
+        retryAfterSeconds: Number(row.retry_after),
+        room: Number(row.room),
+        running: Number(row.running),
+        quotaLimit: row.quota_limit === null ? null : Number(row.quota_limit),
+        quotaUsed: Number(row.quota_used),
+        ids: (row.ids ?? []).map(Number),
+      };
     });
+  }
+
+  /**
+   * Executions a webhook start moved to `running` more than `afterSeconds` ago that show no sign of their job
+   * since (no result applied: `last_progress_at` still the start's time, no sequence), oldest first: their
+   * process may have died between the start's commit and the router submission.
+   */
+  async unsubmittedStarts(afterSeconds: number, limit: number): Promise<(StartedRow & { jobId: string })[]> {
+    const rows = (await this.database.query(UNSUBMITTED_SQL, [afterSeconds, limit])) as (StartedRow & { jobId: string })[];
+    return rows.map((r) => ({ ...r, id: Number(r.id), activityId: Number(r.activityId), userId: Number(r.userId) }));
+  }
+
+  /**
+   * A resubmitted start is marked (its progress time moves past its start time), so the sweep submits it once:
+   * a job merely waiting behind a long queue is not published again on every sweep. Only a row still as the
+   * sweep read it changes.
+   */
+  async markResubmitted(id: number, jobId: string): Promise<void> {
+    await this.database.query(
+      "UPDATE workflow_executions SET last_progress_at = now() WHERE id = $1 AND job_id = $2 AND status = 'running' AND last_sequence IS NULL AND last_progress_at = started_at",
+      [id, jobId],
+    );
   }
 
   /** Pending starts older than `afterSeconds`, oldest first. */
@@ -101,9 +150,13 @@ function sqlInt(n: number): string {
  * the locks: the versions compared (nothing else happens when they moved),
  * the rate window counted once for all of them (RateLimitRepository.hit with
  * n hits: the same window rules, the same table), the owner's running plus
- * accepted-not-started executions counted, the first `m` admitted (under both
- * limits) inserted `queued` and `start_pending` with ids taken in trigger
- * order, and the webhook's count raised by m.
+ * accepted-not-started executions counted, the owner's monthly executions
+ * quota read (override, else the default) with the month's started count
+ * (`user_quota_periods`, which a start raises) plus the accepted not yet
+ * started, the first `m` admitted (under all three limits) inserted `queued`
+ * and `start_pending` with ids taken in trigger order, and the webhook's
+ * count raised by m. The start's quota take stays the authority (a start by
+ * hand between this read and a start can still use the last unit up).
  */
 export function acceptGroupSql(g: AcceptGroup): string {
   const n = g.inputsJson.length;
@@ -123,11 +176,19 @@ export function acceptGroupSql(g: AcceptGroup): string {
             reported = CASE WHEN c.expires_at <= now() THEN false ELSE c.reported END,
             expires_at = CASE WHEN c.expires_at <= now() THEN EXCLUDED.expires_at ELSE c.expires_at END
       RETURNING c.count, greatest(1, ceil(extract(epoch FROM c.expires_at - now())))::int AS retry_after
+    ), counts AS (
+      SELECT (SELECT count(*) FROM workflow_executions WHERE user_id = ${sqlInt(g.ownerId)} AND status = 'running') AS running,
+             (SELECT count(*) FROM workflow_executions WHERE user_id = ${sqlInt(g.ownerId)} AND status = 'queued' AND start_pending) AS pending
     ), running AS (
-      SELECT (SELECT count(*) FROM workflow_executions WHERE user_id = ${sqlInt(g.ownerId)} AND status = 'running')
-           + (SELECT count(*) FROM workflow_executions WHERE user_id = ${sqlInt(g.ownerId)} AND status = 'queued' AND start_pending) AS n
+      SELECT counts.running + counts.pending AS n FROM counts
+    ), quota AS (
+      SELECT q.lim, CASE WHEN q.lim IS NULL THEN 0
+                         ELSE COALESCE((SELECT executions FROM user_quota_periods WHERE user_id = ${sqlInt(g.ownerId)} AND period = ${escapeLiteral(g.period)}::date), 0) + counts.pending END AS used
+        FROM (SELECT COALESCE((SELECT executions_monthly FROM user_quotas WHERE user_id = ${sqlInt(g.ownerId)}), ${g.executionsMonthly === null ? 'NULL' : sqlInt(g.executionsMonthly)}::integer) AS lim) q, counts
     ), admit AS (
-      SELECT ${room} AS room, greatest(0, least(${room}, ${sqlInt(g.maxRunning)} - running.n)) AS m FROM hit, running
+      SELECT ${room} AS room,
+             greatest(0, least(${room}, ${sqlInt(g.maxRunning)} - running.n, CASE WHEN quota.lim IS NULL THEN ${n} ELSE quota.lim - quota.used END)) AS m
+        FROM hit, running, quota
     ), items AS (
       SELECT * FROM (VALUES ${items}) AS t(ord, inputs)
     ), ids AS (
@@ -143,9 +204,9 @@ export function acceptGroupSql(g: AcceptGroup): string {
       UPDATE webhooks SET trigger_count = trigger_count + (SELECT count(*) FROM ins)::int, last_triggered_at = now()
        WHERE id = ${sqlInt(g.webhookId)} AND EXISTS (SELECT 1 FROM ins)
     )
-    SELECT v.ok, hit.count, hit.retry_after, admit.room, running.n AS running,
+    SELECT v.ok, hit.count, hit.retry_after, admit.room, running.n AS running, quota.lim AS quota_limit, quota.used AS quota_used,
            (SELECT coalesce(array_agg(id ORDER BY ord), '{}') FROM ids) AS ids
-      FROM v LEFT JOIN hit ON true LEFT JOIN admit ON true CROSS JOIN running`;
+      FROM v LEFT JOIN hit ON true LEFT JOIN admit ON true CROSS JOIN running CROSS JOIN quota`;
 }
 
 const WEBHOOK_DIGEST = 'row(w.updated_at, w.owner_id, w.activity_id, w.secret_hash, w.previous_secret_hash, w.previous_secret_expires_at, w.active, w.allowed_origins)::text';
@@ -153,3 +214,10 @@ const ACTIVITY_DIGEST = 'row(a.updated_at, a.level, a.owner_id, a.workflow_defin
 
 const SWEEP_SQL = `SELECT e.id, e.user_id, u.role FROM workflow_executions e JOIN users u ON u.id = e.user_id
   WHERE e.status = 'queued' AND e.start_pending AND e.created_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`;
+
+const UNSUBMITTED_SQL = `SELECT e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
+         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"
+    FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
+   WHERE e.status = 'running' AND e.last_sequence IS NULL AND e.job_id IS NOT NULL
+     AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.started_at
+   ORDER BY e.id LIMIT $2`;

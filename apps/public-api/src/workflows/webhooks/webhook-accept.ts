@@ -4,7 +4,7 @@ import { AppError, errorMessage, type Logger, TooManyRequestsError } from '@docf
 import { validateInputs, type WorkflowDefinition } from '@docflow/workflow';
 import type { ActivitiesRepository } from '../activities/activities.repository';
 import { canRead, type Caller } from '../activities/activities.service';
-import type { AuditLog } from '../../identity';
+import { type AuditLog, periodOf, quotaExceededError } from '../../identity';
 import { tooManyRequests } from '../../platform';
 import { signPollingToken } from '../executions/polling-token';
 import type { WorkflowExecutionsRepository } from '../executions/workflow-executions.repository';
@@ -15,15 +15,33 @@ import type { TriggerResponse } from './webhooks.service';
 
 /** Triggers committed together at most (one transaction, one multi-row INSERT). */
 const ACCEPT_BATCH_MAX = 128;
-/** Accepted executions being started at once by one process (the rest wait their turn in memory; their rows are durable). */
+/**
+ * Accepted executions being started at once by one process (the rest wait their turn in memory; their rows are
+ * durable). Starts are let in by waves at the end of a turn (see schedulePump), so that a wave shares the starts'
+ * grouped statements (quota take, startQueued, router submission). 64 at once was tried: on the loaded machine more
+ * starts at once took the event loop and the database from the answers (fewer accepted/s than main, alternated).
+ */
 const START_CONCURRENCY = 16;
 /** A pending start older than this is taken by the sweep of any process (its own process may have died). */
 const SWEEP_AFTER_SECONDS = 30;
 /** How often the workers role sweeps pending starts. */
 export const WEBHOOK_START_SWEEP_INTERVAL_MS = 5000;
 const SWEEP_LIMIT = 500;
+/**
+ * A webhook execution started this long ago with no result since has its job submitted again by the sweep
+ * (its process may have died between the start's commit and the router submission). Longer than a pending
+ * start's wait, since a job merely waiting on a long queue gets sent twice (one effect, but a wasted delivery).
+ */
+const RESUBMIT_AFTER_SECONDS = 60;
+const RESUBMIT_LIMIT = 100;
 /** Webhooks cached per process at most (all are forgotten when it is full). */
 const CACHE_MAX = 10_000;
+/**
+ * How long an owner's monthly quota, found used up by a batch, refuses that owner's triggers in this process
+ * without a batch; the next trigger after it goes to a batch, which reads the quota again (so a raised quota, or
+ * a pending start given back, is seen within this time).
+ */
+export const QUOTA_FIGURE_TTL_MS = 1000;
 
 /**
  * What a trigger's fast path needs of a webhook, read once and used until it
@@ -44,11 +62,30 @@ export interface CachedWebhook {
   inputSchema: unknown;
 }
 
-interface AcceptItem {
+/** The limits a trigger is admitted under (configuration). */
+export interface AcceptLimits {
+  /** WEBHOOK_TRIGGERS_PER_MINUTE. */
+  perMinute: number;
+  /** WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER. */
+  maxRunning: number;
+  /** EXECUTION_QUOTA_MONTHLY or null (none); an owner's override replaces it. */
+  executionsMonthly: number | null;
+}
+
+interface AcceptItem extends AcceptLimits {
   cached: CachedWebhook;
   inputs: Record<string, unknown>;
-  perMinute: number;
-  maxRunning: number;
+}
+
+/** An owner's monthly executions quota as the last batch of this process found it (see QUOTA_FIGURE_TTL_MS). */
+interface QuotaFigure {
+  period: string;
+  limit: number;
+  /** Started this month plus accepted not yet started, after that batch. */
+  used: number;
+  at: number;
+  /** Whether a refusal by this figure was audited (`quota.exceeded`): once per figure, not once per refused trigger. */
+  audited: boolean;
 }
 
 export type AcceptOutcome = { outcome: 'accepted'; response: TriggerResponse } | { outcome: 'stale' };
@@ -62,6 +99,7 @@ export interface WebhookAcceptorDeps {
   audit: AuditLog;
   logger: Logger;
   jwtSecret: string;
+  now?: () => Date;
 }
 
 /**
@@ -81,8 +119,13 @@ export class WebhookAcceptor {
   private readonly waiting: { id: number; owner: Caller }[] = [];
   private readonly tracked = new Set<number>();
   private inFlight = 0;
+  private pumpScheduled = false;
+  /** Per owner: the monthly quota figure of the last batch (docs/decisions.md, "Webhook triggers: the monthly quota at the trigger"). */
+  private readonly quotaFigures = new Map<number, QuotaFigure>();
+  private readonly now: () => Date;
 
   constructor(private readonly deps: WebhookAcceptorDeps) {
+    this.now = deps.now ?? (() => new Date());
     this.accepts = new GroupCommit((batch) => this.commit(batch), { maxItems: ACCEPT_BATCH_MAX, lingerMs: 0 });
   }
 
@@ -130,11 +173,26 @@ export class WebhookAcceptor {
   /**
    * Accepts a trigger whose secret, state and origin the caller checked
    * against `cached`: the inputs are checked against the input schema
-   * (400 as at create), then the trigger joins the next batch.
+   * (400 as at create); an owner whose monthly executions quota a batch of
+   * this process found used up less than QUOTA_FIGURE_TTL_MS ago gets its
+   * 429 at once (no statement); otherwise the trigger joins the next batch.
    */
-  async accept(cached: CachedWebhook, inputs: Record<string, unknown>, limits: { perMinute: number; maxRunning: number }): Promise<AcceptOutcome> {
+  async accept(cached: CachedWebhook, inputs: Record<string, unknown>, limits: AcceptLimits): Promise<AcceptOutcome> {
     const errors = validateInputs(cached.inputSchema as Parameters<typeof validateInputs>[0], inputs);
     if (errors.length) return { outcome: 'stale' }; // the full path answers the 400 with its own wording
+    const figure = this.quotaFigures.get(cached.owner.id);
+    if (figure) {
+      const now = this.now();
+      if (now.getTime() - figure.at < QUOTA_FIGURE_TTL_MS && figure.period === periodOf(now) && figure.used >= figure.limit) {
+        // A flood is audited once per figure (at most once a TTL per owner and process), not once per refused trigger.
+        if (!figure.audited) {
+          figure.audited = true;
+          this.deps.audit.record({ action: 'quota.exceeded', actorUserId: cached.owner.id, details: { quota: 'executions', used: figure.used, limit: figure.limit, period: figure.period } });
+        }
+        throw quotaExceededError('executions', figure.used, figure.limit, figure.period, now);
+      }
+      if (now.getTime() - figure.at >= QUOTA_FIGURE_TTL_MS) this.quotaFigures.delete(cached.owner.id);
+    }
     return this.accepts.submit({ cached, inputs, ...limits });
   }
 
@@ -152,6 +210,8 @@ export class WebhookAcceptor {
     const byWebhook = new Map<number, number[]>();
     batch.forEach((item, i) => byWebhook.set(item.cached.webhook.id, [...(byWebhook.get(item.cached.webhook.id) ?? []), i]));
     const groups = [...byWebhook.entries()].sort(([a], [b]) => a - b);
+    const now = this.now();
+    const period = periodOf(now);
     let results;
     try {
       results = await this.deps.store.acceptBatch(
@@ -169,6 +229,8 @@ export class WebhookAcceptor {
             inputsJson: indexes.map((i) => JSON.stringify(batch[i]!.inputs)),
             perMinute: first.perMinute,
             maxRunning: first.maxRunning,
+            period,
+            executionsMonthly: first.executionsMonthly,
           };
         }),
       );
@@ -185,6 +247,17 @@ export class WebhookAcceptor {
         return;
       }
       const { perMinute, maxRunning, cached } = batch[indexes[0]!]!;
+      const owner = cached.owner.id;
+      const quotaRoom = r.quotaLimit === null ? Infinity : r.quotaLimit - r.quotaUsed;
+      if (r.quotaLimit === null) this.quotaFigures.delete(owner);
+      else
+        this.quotaFigures.set(owner, {
+          period,
+          limit: r.quotaLimit,
+          used: r.quotaUsed + r.ids.length,
+          at: now.getTime(),
+          audited: indexes.some((_, k) => k >= r.ids.length && k < r.room && k >= quotaRoom),
+        });
       indexes.forEach((i, k) => {
         if (k < r.ids.length) {
           outcomes[i] = { ok: true, value: { outcome: 'accepted', response: this.accepted(cached, r.ids[k]!) } };
@@ -193,6 +266,11 @@ export class WebhookAcceptor {
             ok: false,
             error: tooManyRequests(`At most ${perMinute} triggers per minute for one webhook`, r, { limit: perMinute, window_seconds: 60 }),
           };
+        } else if (k >= quotaRoom) {
+          // As a start refused by its quota take (QuotasService.takeExecution): 429 quota_exceeded, audited.
+          const used = r.quotaUsed + r.ids.length;
+          this.deps.audit.record({ action: 'quota.exceeded', actorUserId: owner, details: { quota: 'executions', used, limit: r.quotaLimit!, period } });
+          outcomes[i] = { ok: false, error: quotaExceededError('executions', used, r.quotaLimit!, period, now) };
         } else {
           outcomes[i] = {
             ok: false,
@@ -224,7 +302,22 @@ export class WebhookAcceptor {
     if (this.tracked.has(id)) return;
     this.tracked.add(id);
     this.waiting.push({ id, owner });
-    this.pump();
+    this.schedulePump();
+  }
+
+  /**
+   * Starts are let in at the end of the turn (setImmediate), never in the turn that committed a batch: the
+   * batch's answers are written first (a start's first statement would otherwise be sent, and its work done,
+   * before them), and the starts queued by one batch, or freed by one finished wave, go in together and share
+   * the starts' grouped statements instead of trickling in one by one.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private pump(): void {
@@ -234,7 +327,7 @@ export class WebhookAcceptor {
       void this.startOne(next.id, next.owner).finally(() => {
         this.inFlight--;
         this.tracked.delete(next.id);
-        this.pump();
+        this.schedulePump();
       });
     }
   }
@@ -269,18 +362,38 @@ export class WebhookAcceptor {
    * one of two racing starts wins).
    */
   async sweep(): Promise<number> {
+    let queued = 0;
     try {
       const rows = await this.deps.store.pendingStarts(SWEEP_AFTER_SECONDS, SWEEP_LIMIT);
-      let queued = 0;
       for (const r of rows) {
         if (this.tracked.has(r.id)) continue;
         this.enqueueStart(r.id, { id: r.userId, role: r.role } as Caller);
         queued++;
       }
-      return queued;
     } catch (err) {
       this.deps.logger.warn('pending webhook starts sweep failed', { error: errorMessage(err) });
-      return 0;
     }
+    return queued + (await this.resubmitUnsubmitted());
+  }
+
+  /**
+   * A start commits `running` before it submits the job to the router; a process killed in between leaves an
+   * execution running with no job (the fault suite's SIGKILL of the public API found some). Those with no result
+   * RESUBMIT_AFTER_SECONDS after their start get their job submitted again, once, with the same job id: webhook
+   * starts and starts by hand alike (a start by hand has the same gap between its commit and its submission).
+   */
+  private async resubmitUnsubmitted(): Promise<number> {
+    let resubmitted = 0;
+    try {
+      for (const row of await this.deps.store.unsubmittedStarts(RESUBMIT_AFTER_SECONDS, RESUBMIT_LIMIT)) {
+        const outcome = await this.deps.executions.resubmitStarted(row, row.jobId);
+        await this.deps.store.markResubmitted(row.id, row.jobId);
+        this.deps.logger.warn('execution running without a result; its job submitted again', { executionId: row.id, jobId: row.jobId, outcome });
+        resubmitted++;
+      }
+    } catch (err) {
+      this.deps.logger.warn('webhook job resubmission sweep failed', { error: errorMessage(err) });
+    }
+    return resubmitted;
   }
 }

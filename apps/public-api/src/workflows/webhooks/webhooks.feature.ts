@@ -146,6 +146,7 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
         const accepted = await acceptor.accept(cached, inputsOf(req), {
           perMinute: ctx.config.WEBHOOK_TRIGGERS_PER_MINUTE,
           maxRunning: ctx.config.WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER,
+          executionsMonthly: ctx.config.EXECUTION_QUOTA_MONTHLY || null,
         });
         if (accepted.outcome === 'stale') return next();
         res.json(accepted.response);

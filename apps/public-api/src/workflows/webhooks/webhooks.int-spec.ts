@@ -352,7 +352,11 @@ describe('POST /api/webhooks/trigger/{id}', () => {
       res = await trigger(w.id, w.secret_key, { document_url: 'https://files.example/a.pdf' });
       expect(res.status).toBe(200);
       const id = (res.body as TriggerResponse).execution_id;
-      // The in-process start is refused: the execution stays queued, its start pending.
+      // The in-process start follows the answer and is refused: once it is put back, the execution stays queued, its start pending.
+      // (A start sets job_id, and putting it back keeps it: queued with a job id is a start tried and refused.)
+      const putBack = async () =>
+        ((await kit.bed.database.query("SELECT status = 'queued' AND job_id IS NOT NULL AS back FROM workflow_executions WHERE id = $1", [id])) as { back: boolean }[])[0]!.back;
+      for (let i = 0; i < 250 && !(await putBack()); i++) await new Promise((r) => setTimeout(r, 20));
       for (let i = 0; i < 10; i++) {
         const rows = (await kit.bed.database.query('SELECT status, start_pending FROM workflow_executions WHERE id = $1', [id])) as { status: string; start_pending: boolean }[];
         expect(rows[0]).toMatchObject({ status: 'queued', start_pending: true });
@@ -369,6 +373,48 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     expect(router.job((res.body as TriggerResponse).job_id)).toBeDefined();
     const rows = (await kit.bed.database.query('SELECT status FROM workflow_executions WHERE id = $1', [(res.body as TriggerResponse).execution_id])) as { status: string }[];
     expect(rows[0]!.status).toBe('running');
+  });
+
+  it('submits again, once, the job of an execution started but never submitted (its process died in between), by webhook or by hand, and not one with a result', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    await kit.bed.database.query("UPDATE workflow_executions SET status = 'completed', completed_at = now() WHERE user_id = $1 AND status IN ('running', 'queued')", [kit.alice.id]);
+    const ids: TriggerResponse[] = [];
+    router.mode = 'broker_down';
+    try {
+      for (let i = 0; i < 2; i++) ids.push((await trigger(w.id, w.secret_key, { document_url: 'https://files.example/a.pdf' })).body as TriggerResponse);
+      // Let the refused in-process starts finish (they put their records back to queued).
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      router.mode = 'queue';
+    }
+    // As a start that committed `running` two minutes ago in a process killed before the router call; the second one has had a result since.
+    for (const [i, t] of ids.entries()) {
+      await kit.bed.database.query(
+        `UPDATE workflow_executions SET status = 'running', job_id = $2, started_at = now() - interval '2 minutes',
+                last_progress_at = now() - interval '2 minutes' + ($3 * interval '1 minute'), last_sequence = CASE WHEN $3 = 1 THEN 1 END WHERE id = $1`,
+        [t.execution_id, t.job_id, i],
+      );
+    }
+    // A start by hand killed the same way: created through the API, marked running two minutes ago with its job id.
+    const created = await request(kit.app)
+      .post('/api/workflow-executions')
+      .set('authorization', kit.alice.auth)
+      .send({ data: { activity: activityId, inputs: { document_url: 'https://files.example/b.pdf' } } });
+    expect(created.status).toBe(201);
+    const manualId = (created.body as { data: { id: number } }).data.id;
+    const manualJob = `wf_${manualId}`;
+    await kit.bed.database.query(
+      `UPDATE workflow_executions SET status = 'running', job_id = $2, started_at = now() - interval '2 minutes', last_progress_at = now() - interval '2 minutes' WHERE id = $1`,
+      [manualId, manualJob],
+    );
+    expect(router.job(ids[0]!.job_id)).toBeUndefined();
+    expect(router.job(manualJob)).toBeUndefined();
+    expect(await kit.api.sweepPendingWebhookStarts()).toBe(2);
+    expect(router.job(ids[0]!.job_id)?.payload).toMatchObject({ execution_id: ids[0]!.execution_id, inputs: { document_url: 'https://files.example/a.pdf' } });
+    expect(router.job(manualJob)?.payload).toMatchObject({ execution_id: manualId, inputs: { document_url: 'https://files.example/b.pdf' } });
+    expect(router.job(ids[1]!.job_id)).toBeUndefined();
+    // Once: a job merely waiting behind a long queue is not published again on every sweep.
+    expect(await kit.api.sweepPendingWebhookStarts()).toBe(0);
   });
 
   it('is gone after DELETE', async () => {
