@@ -69,3 +69,51 @@ export async function withPgTransaction<T>(ds: DataSource, work: (tx: PgTransact
     client.release(broken);
   }
 }
+
+/** The SQL-level prepared statements (PREPARE) each pooled connection holds, by name. */
+const sqlPrepared = new WeakMap<object, Set<string>>();
+
+/** A statement prepared with SQL (`PREPARE name(types) AS ...`), run by `EXECUTE name(...)` inside a simple-protocol message. */
+export interface SqlPreparedStatement {
+  name: string;
+  /** The whole `PREPARE` statement. */
+  text: string;
+}
+
+/**
+ * A simple-protocol message (several statements, one implicit transaction,
+ * one round trip) that EXECUTEs the SQL-level prepared `statement`: a
+ * connection that does not hold it yet gets its PREPARE first in the same
+ * message, so each connection parses and plans it once instead of the
+ * message's text being parsed and planned on every call. Answers the results
+ * of `message`'s own statements. PREPARE is not undone when a later
+ * statement of the message fails, so after an error the connection is asked
+ * what it holds.
+ */
+export async function querySqlPrepared(ds: DataSource, statement: SqlPreparedStatement, message: string): Promise<PgResult[]> {
+  const client = await (pgPool(ds) as unknown as { connect(): Promise<PgPoolClient> }).connect();
+  let held = sqlPrepared.get(client);
+  if (!held) sqlPrepared.set(client, (held = new Set()));
+  const fresh = !held.has(statement.name);
+  let broken: Error | undefined;
+  try {
+    const result = (await client.query(fresh ? `${statement.text};\n${message}` : message)) as PgResult | PgResult[];
+    held.add(statement.name);
+    const list = Array.isArray(result) ? result : [result];
+    return fresh ? list.slice(1) : list;
+  } catch (err) {
+    held.delete(statement.name);
+    const found = await client.query({ name: 'pg_pool_sql_prepared', text: 'SELECT 1 FROM pg_prepared_statements WHERE name = $1', values: [statement.name] }).then(
+      (r) => r.rows.length > 0,
+      (lookupErr: unknown) => {
+        // A connection that cannot answer is not given back to the pool.
+        broken = lookupErr instanceof Error ? lookupErr : new Error(String(lookupErr));
+        return false;
+      },
+    );
+    if (found) held.add(statement.name);
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

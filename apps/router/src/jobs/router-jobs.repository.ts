@@ -24,6 +24,30 @@ function RANK_SQL(expr: string): string {
   return `(CASE ${expr}::text ${cases} END)`;
 }
 
+/**
+ * A batch of results ($1 job ids, $2 statuses, $3 results, $4 errors; see
+ * `applyResults`). The rows are found with `job_id = ANY($1)` rather than
+ * through the unnest: in the generic plan of the prepared statement
+ * PostgreSQL guesses 100 rows for an unnest of parameters and read the whole
+ * table to hash it, for every batch.
+ */
+export const APPLY_RESULTS_SQL = `WITH v AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[]) AS v(job_id, status, result, error)
+), cur AS (
+  SELECT j.job_id, j.status FROM router_jobs j WHERE j.job_id = ANY($1::text[]) ORDER BY j.job_id FOR UPDATE
+), upd AS (
+  UPDATE router_jobs j
+     SET status = v.status, result = v.result, error = v.error, updated_at = now(),
+         completed_at = CASE WHEN v.status IN ('completed', 'failed') THEN now() ELSE NULL END
+    FROM cur JOIN v ON v.job_id = cur.job_id
+   WHERE j.job_id = ANY($1::text[]) AND j.job_id = cur.job_id
+     AND cur.status NOT IN ('completed', 'failed')
+     AND ${RANK_SQL('v.status')} >= ${RANK_SQL('cur.status')}
+  RETURNING j.job_id
+)
+SELECT v.job_id AS "jobId", cur.status AS current, upd.job_id IS NOT NULL AS applied
+  FROM v LEFT JOIN cur ON cur.job_id = v.job_id LEFT JOIN upd ON upd.job_id = v.job_id`;
+
 /** A result for one job, as a batch carries it. */
 export interface JobResultUpdate extends ResultUpdate {
   jobId: string;
@@ -118,27 +142,12 @@ export class RouterJobsRepository {
    */
   async applyResults(updates: readonly JobResultUpdate[]): Promise<Map<string, ApplyOutcome>> {
     const rows = lastEffectiveUpdates(updates);
-    const found = await preparedRows<{ jobId: string; current: JobStatus | null; applied: boolean }>(
-      this.ds,
-      'router_apply_results',
-      `WITH v AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[]) AS v(job_id, status, result, error)
-       ), cur AS (
-         SELECT j.job_id, j.status FROM router_jobs j WHERE j.job_id IN (SELECT job_id FROM v) ORDER BY j.job_id FOR UPDATE
-       ), upd AS (
-         UPDATE router_jobs j
-            SET status = v.status, result = v.result, error = v.error, updated_at = now(),
-                completed_at = CASE WHEN v.status IN ('completed', 'failed') THEN now() ELSE NULL END
-           FROM cur JOIN v ON v.job_id = cur.job_id
-          WHERE j.job_id = cur.job_id
-            AND cur.status NOT IN ('completed', 'failed')
-            AND ${RANK_SQL('v.status')} >= ${RANK_SQL('cur.status')}
-         RETURNING j.job_id
-       )
-       SELECT v.job_id AS "jobId", cur.status AS current, upd.job_id IS NOT NULL AS applied
-         FROM v LEFT JOIN cur ON cur.job_id = v.job_id LEFT JOIN upd ON upd.job_id = v.job_id`,
-      [rows.map((r) => r.jobId), rows.map((r) => r.status), rows.map((r) => (r.result === null ? null : JSON.stringify(r.result))), rows.map((r) => r.error)],
-    );
+    const found = await preparedRows<{ jobId: string; current: JobStatus | null; applied: boolean }>(this.ds, 'router_apply_results', APPLY_RESULTS_SQL, [
+      rows.map((r) => r.jobId),
+      rows.map((r) => r.status),
+      rows.map((r) => (r.result === null ? null : JSON.stringify(r.result))),
+      rows.map((r) => r.error),
+    ]);
     const outcomes = new Map<string, ApplyOutcome>();
     for (const row of found) {
       outcomes.set(row.jobId, row.current === null ? { outcome: 'unknown' } : { outcome: row.applied ? 'applied' : 'ignored', from: row.current });

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { preparedRows } from '@docflow/persistence';
 import type { ExecutionControl } from '../engine/workflow-run';
 
 /** PostgreSQL's undefined_table: the public API has not created its tables in this database. */
@@ -15,7 +16,8 @@ export class ExecutionStatusRepository implements ExecutionControl {
 
   async isCancelled(executionId: number): Promise<boolean> {
     try {
-      const rows = (await this.ds.query('SELECT status FROM workflow_executions WHERE id = $1', [executionId])) as { status: string }[];
+      // Read once per delivery: prepared once per pooled connection (no parse and plan per read).
+      const rows = await preparedRows<{ status: string }>(this.ds, 'wfp_execution_status', 'SELECT status FROM workflow_executions WHERE id = $1', [executionId]);
       return rows[0]?.status === 'cancelled';
     } catch (err) {
       if ((err as { code?: unknown }).code === UNDEFINED_TABLE) return false;

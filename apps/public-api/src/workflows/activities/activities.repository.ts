@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { applyListQuery, defineListSpec, type ListQuery } from '@docflow/list-query';
+import { preparedRows } from '@docflow/persistence';
 import { ACTIVITY_LEVELS, ACTIVITY_STATUSES, type ActivityLevel, type ActivityStatus } from './activity-vocabulary';
 import { ActivityEntity } from './activity.entity';
 
@@ -41,6 +42,13 @@ export type ActivityChanges = Partial<NewActivityRow>;
 /** What creating, starting and resuming an execution read of its activity: one SELECT, no owner join, no entity. */
 export type ActivityForExecution = Pick<ActivityEntity, 'id' | 'level' | 'ownerId' | 'workflowDefinition' | 'executionDeadlineSeconds' | 'dataShieldPolicy'>;
 
+/**
+ * The same with the row version read (`xmin`: the id of the transaction that wrote this version of the row; any
+ * UPDATE by any writer, raw SQL included, gives the row a new one), for caches that an insert checks against the
+ * current row (ActivityDefinitionCache).
+ */
+export type VersionedActivity = ActivityForExecution & { version: string };
+
 export class ActivitiesRepository {
   constructor(private readonly ds: DataSource) {}
 
@@ -53,13 +61,15 @@ export class ActivitiesRepository {
     return this.repo.createQueryBuilder('a').leftJoinAndSelect('a.owner', 'o').where('a.id = :id', { id }).getOne();
   }
 
-  async findForExecution(id: number): Promise<ActivityForExecution | null> {
-    const rows = (await this.ds.query(
+  async findForExecution(id: number): Promise<VersionedActivity | null> {
+    const rows = await preparedRows<VersionedActivity>(
+      this.ds,
+      'activity_for_execution',
       `SELECT id, level, owner_id AS "ownerId", workflow_definition AS "workflowDefinition",
-              execution_deadline_seconds AS "executionDeadlineSeconds", data_shield_policy AS "dataShieldPolicy"
+              execution_deadline_seconds AS "executionDeadlineSeconds", data_shield_policy AS "dataShieldPolicy", xmin::text AS version
          FROM activities WHERE id = $1`,
       [id],
-    )) as ActivityForExecution[];
+    );
     return rows[0] ?? null;
   }
 

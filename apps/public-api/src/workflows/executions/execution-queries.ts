@@ -94,7 +94,8 @@ export const APPLY_RESULTS_KEYS = BATCH_COLUMNS.map((c) => c.split(' ')[0] as st
 
 /**
  * APPLY_RESULT_SQL for many executions in one statement: $1 is a jsonb
- * array of rows (APPLY_RESULTS_KEYS), at most one per execution, each
+ * array of rows (APPLY_RESULTS_KEYS), at most one per execution, $2 their
+ * execution ids (int[]), each
  * guarded exactly as the single statement guards its parameters (derived
  * from it, so the two cannot drift). Answers, for every row, the execution's
  * status and owner when it applied, and its current status otherwise (null:
@@ -103,7 +104,9 @@ export const APPLY_RESULTS_KEYS = BATCH_COLUMNS.map((c) => c.split(' ')[0] as st
 export const APPLY_RESULTS_SQL = (() => {
   const cols = APPLY_RESULTS_KEYS.map((k) => `v.${k}`);
   const body = APPLY_RESULT_SQL.replace(/\$(\d+)/g, (_, n: string) => cols[Number(n) - 1] as string)
-    .replace('WHERE e.id = v.execution_id', 'FROM v WHERE e.id = v.execution_id')
+    // $2 (the ids again, int[]) lets the planner find the rows by primary key: it guesses 100 rows for
+    // jsonb_to_recordset, and against a table of a few thousand rows chose to read the whole table and hash it.
+    .replace('WHERE e.id = v.execution_id', 'FROM v WHERE e.id = ANY($2::int[]) AND e.id = v.execution_id')
     .replace('FROM upd CROSS JOIN jsonb_to_recordset(v.steps::jsonb)', 'FROM upd JOIN v ON v.execution_id = upd.id CROSS JOIN LATERAL jsonb_to_recordset(v.steps::jsonb)')
     .replace('SELECT status, user_id AS "userId" FROM upd', '');
   return `WITH v AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(${BATCH_COLUMNS.join(', ')})),
@@ -113,35 +116,42 @@ export const APPLY_RESULTS_SQL = (() => {
     FROM v LEFT JOIN upd ON upd.id = v.execution_id`;
 })();
 
-/**
- * The two statements of a start, sent as one simple-protocol message (one
- * implicit transaction; no parameters, so values are integers or escaped
- * literals). See WorkflowExecutionsRepository.startQueued.
- */
-export function startQueuedSql(r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number }, lockKey: number): string {
-  const at = escapeLiteral(r.at.toISOString());
-  const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
-  const trusted = r.inputs === null ? 'false' : 'true';
-  return `SELECT pg_advisory_xact_lock(${sqlInt(lockKey)}, ${sqlInt(r.userId)});
+/** The SQL-level prepared statement of a start's second statement ($1 id, $2 owner, $3 inputs or null, $4 job id, $5 at, $6 cap). */
+export const START_STATEMENT = {
+  name: 'wfx_start_v1',
+  text: `PREPARE wfx_start_v1(int, int, jsonb, text, timestamptz, int) AS
    WITH cur AS (
      SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
        FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
-      WHERE e.id = ${sqlInt(r.id)} AND e.user_id = ${sqlInt(r.userId)}
+      WHERE e.id = $1 AND e.user_id = $2
         FOR UPDATE OF e
    ), running AS (
-     SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = ${sqlInt(r.userId)} AND status = 'running'
+     SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = $2 AND status = 'running'
    ), upd AS (
      UPDATE workflow_executions AS e
-        SET status = 'running', inputs = COALESCE(${inputs}::jsonb, e.inputs), job_id = ${escapeLiteral(r.jobId)},
-            started_at = ${at}::timestamptz, last_progress_at = ${at}::timestamptz,
-            deadline_at = CASE WHEN cur.secs > 0 THEN ${at}::timestamptz + make_interval(secs => cur.secs) END,
+        SET status = 'running', inputs = COALESCE($3, e.inputs), job_id = $4,
+            started_at = $5, last_progress_at = $5,
+            deadline_at = CASE WHEN cur.secs > 0 THEN $5 + make_interval(secs => cur.secs) END,
             last_sequence = NULL, updated_at = now()
        FROM cur, running
-      WHERE e.id = cur.id AND e.status = 'queued' AND running.n < ${sqlInt(r.maxRunning)} AND (${trusted} OR NOT cur.stored_empty)
+      WHERE e.id = cur.id AND e.status = 'queued' AND running.n < $6 AND ($3 IS NOT NULL OR NOT cur.stored_empty)
       RETURNING e.activity_id, e.workflow_definition, e.inputs, e.started_at, e.deadline_at
    )
    SELECT cur.status, running.n AS running, cur.stored_empty, upd.activity_id IS NOT NULL AS started,
           upd.activity_id AS "activityId", upd.workflow_definition AS "workflowDefinition", upd.inputs,
           upd.started_at AS "startedAt", upd.deadline_at AS "deadlineAt", cur.data_shield_policy AS "dataShieldPolicy"
-     FROM cur CROSS JOIN running LEFT JOIN upd ON true`;
+     FROM cur CROSS JOIN running LEFT JOIN upd ON true`,
+};
+
+/**
+ * The two statements of a start, sent as one simple-protocol message (one
+ * implicit transaction; no parameters, so values are integers or escaped
+ * literals): the owner's advisory lock, then an EXECUTE of START_STATEMENT
+ * (parsed and planned once per connection, not per start). See
+ * WorkflowExecutionsRepository.startQueued.
+ */
+export function startQueuedSql(r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number }, lockKey: number): string {
+  const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
+  return `SELECT pg_advisory_xact_lock(${sqlInt(lockKey)}, ${sqlInt(r.userId)});
+   EXECUTE ${START_STATEMENT.name}(${sqlInt(r.id)}, ${sqlInt(r.userId)}, ${inputs}, ${escapeLiteral(r.jobId)}, ${escapeLiteral(r.at.toISOString())}, ${sqlInt(r.maxRunning)})`;
 }

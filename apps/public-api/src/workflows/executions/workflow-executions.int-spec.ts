@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { Client } from 'pg';
 import type express from 'express';
 import { signServiceToken } from '@docflow/internal-auth';
 import { MISSING_INPUT_SCHEMA_MESSAGE } from '@docflow/workflow';
@@ -11,6 +12,7 @@ import type { AuditLog } from '../../identity';
 import { pgPool } from '@docflow/persistence';
 import { StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 import type { ExecutionServices } from './workflow-executions.feature';
+import { ActivitiesRepository } from '../activities/activities.repository';
 
 let bed: TestBed;
 let router: FakeRouter;
@@ -189,6 +191,101 @@ describe('POST /api/workflow-executions', () => {
   });
 });
 
+describe('creates from the checked-definition cache (ActivityDefinitionCache)', () => {
+  const storedRequired = async (id: number): Promise<unknown> =>
+    ((await bed.database.query("SELECT workflow_definition -> 'input_schema' -> 'required' AS r FROM workflow_executions WHERE id = $1", [id])) as { r: unknown }[])[0]!.r;
+  const create = (actor: { auth: string }, activityId: number, inputs?: Record<string, unknown>) =>
+    request(app)
+      .post('/api/workflow-executions')
+      .set('Authorization', actor.auth)
+      .send({ data: { activity: activityId, ...(inputs ? { inputs } : {}) } });
+
+  it('reads the activity once for repeated creates, and stores what a change written straight to the database says from the next create on', async () => {
+    const read = jest.spyOn(ActivitiesRepository.prototype, 'findForExecution');
+    try {
+      const activityId = await api.createActivity(actors.alice);
+      const first = await api.createExecution(actors.alice, activityId);
+      const second = await api.createExecution(actors.alice, activityId, { inputs: { document_url: 'https://files.example/c.pdf' } });
+      expect(read.mock.calls.filter(([id]) => id === activityId)).toHaveLength(1);
+      expect(await storedRequired(first)).toEqual(['document_url']);
+      expect(await storedRequired(second)).toEqual(['document_url']);
+      // No process hears of this change: the version check in the create's INSERT must see it.
+      const changed = { ...sampleDefinition(), input_schema: { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] } };
+      await bed.database.query('UPDATE activities SET workflow_definition = $2::jsonb WHERE id = $1', [activityId, JSON.stringify(changed)]);
+      const third = await api.createExecution(actors.alice, activityId);
+      expect(await storedRequired(third)).toEqual(['ticket']);
+      expect(read.mock.calls.filter(([id]) => id === activityId)).toHaveLength(2);
+      // Inputs the cached schema refuses are judged on a fresh read, never on the cache alone.
+      const res = await create(actors.alice, activityId, { ticket: 'T-1' });
+      expect(res.status).toBe(201);
+      expect((await create(actors.alice, activityId, { document_url: 'https://files.example/d.pdf' })).status).toBe(400);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('inserts concurrent creates of cached definitions as one statement, each only while its activity is at its version, and a failing row alone', async () => {
+    const activityId = await api.createActivity(actors.alice);
+    const other = await api.createActivity(actors.alice);
+    const versionOf = async (id: number) => ((await bed.database.query('SELECT xmin::text AS v FROM activities WHERE id = $1', [id])) as { v: string }[])[0]!.v;
+    const [current, stale] = [await versionOf(activityId), await versionOf(other)];
+    await bed.database.query("UPDATE activities SET name = 'renamed' WHERE id = $1", [other]);
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const pool = pgPool(bed.database);
+    const names: string[] = [];
+    const query = pool.query.bind(pool) as unknown as (config: { name: string }) => Promise<unknown>;
+    const spy = jest.spyOn(pool, 'query').mockImplementation(((config: { name: string }) => {
+      names.push(config.name);
+      return query(config);
+    }) as never);
+    const insert = (activity: number, version: string, inputs: Record<string, unknown> = {}) =>
+      repo.insertIfActivityVersion({ activityId: activity, userId: actors.alice.id, definitionJson: JSON.stringify({ marker: activity }), inputs }, version);
+    let outcomes: ({ id: number } | null)[];
+    try {
+      outcomes = await Promise.all([insert(activityId, current), insert(activityId, current), insert(other, stale), insert(activityId, current, { n: 3 })]);
+      // Inputs PostgreSQL refuses fail their batch: the batch is run again one insert at a time.
+      const batch = [insert(activityId, current), insert(activityId, current, { bad: 'nul \u0000' }), insert(activityId, current)];
+      const settled = await Promise.allSettled([insert(activityId, current), ...batch]);
+      expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    } finally {
+      spy.mockRestore();
+    }
+    // Alone, then three behind it in one; alone, then the failing batch of three and its three inserts one by one.
+    expect(names).toEqual([
+      'wfx_insert_versioned',
+      'wfx_insert_versioned_many',
+      'wfx_insert_versioned',
+      'wfx_insert_versioned_many',
+      'wfx_insert_versioned',
+      'wfx_insert_versioned',
+      'wfx_insert_versioned',
+    ]);
+    expect(outcomes.map((o) => o !== null)).toEqual([true, true, false, true]);
+    const stored = (await bed.database.query('SELECT id, activity_id, inputs FROM workflow_executions WHERE id = ANY($1::int[]) ORDER BY id', [outcomes.flatMap((o) => (o ? [o.id] : []))])) as {
+      id: number;
+      activity_id: number;
+      inputs: unknown;
+    }[];
+    expect(stored.map((r) => [r.activity_id, r.inputs])).toEqual([
+      [activityId, {}],
+      [activityId, {}],
+      [activityId, { n: 3 }],
+    ]);
+    expect(await bed.database.query('SELECT 1 FROM workflow_executions WHERE activity_id = $1', [other])).toEqual([]);
+  });
+
+  it('answers 404 once the activity is given to another owner or deleted, though its definition was cached', async () => {
+    const activityId = await api.createActivity(actors.alice);
+    await api.createExecution(actors.alice, activityId);
+    await bed.database.query('UPDATE activities SET owner_id = $2 WHERE id = $1', [activityId, actors.bob.id]);
+    expect((await create(actors.alice, activityId)).status).toBe(404);
+    expect((await create(actors.bob, activityId)).status).toBe(201);
+    await bed.database.query('DELETE FROM workflow_executions WHERE activity_id = $1', [activityId]);
+    await bed.database.query('DELETE FROM activities WHERE id = $1', [activityId]);
+    expect((await create(actors.bob, activityId)).status).toBe(404);
+  });
+});
+
 describe('starts grouped in the repository (docs/decisions.md, "Router job registrations and execution starts grouped")', () => {
   it('runs concurrent starts as one transaction, each with its own outcome, the running cap counted across the batch, and a failing start alone', async () => {
     const dave = await createActor(bed.database, 'dave');
@@ -199,13 +296,13 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
     for (let i = 0; i < 5; i++) daves.push(await api.createExecution(dave, daveActivity, { inputs: { document_url: 'https://files.example/d.pdf' } }));
     const erins = [await api.createExecution(erin, erinActivity, { inputs: { document_url: 'https://files.example/e.pdf' } }), await api.createExecution(erin, erinActivity)];
     const repo = new WorkflowExecutionsRepository(bed.database);
-    const pool = pgPool(bed.database);
     const texts: string[] = [];
-    const query = pool.query.bind(pool) as (text: string) => Promise<unknown>;
-    const spy = jest.spyOn(pool, 'query').mockImplementation(((text: string) => {
-      texts.push(text);
-      return query(text);
-    }) as never);
+    // Starts go through a pooled connection's own query (querySqlPrepared), not the pool's.
+    const query = Client.prototype.query as (...args: unknown[]) => unknown;
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && args[0].includes('pg_advisory_xact_lock')) texts.push(args[0]);
+      return query.apply(this, args);
+    } as never);
     const at = new Date();
     const start = (id: number, userId: number, inputs: Record<string, unknown> | null = null) => repo.startQueued({ id, userId, inputs, jobId: `wf_${id}`, at, maxRunning: 3 });
     let outcomes: StartOutcome[];
@@ -227,7 +324,7 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
     } finally {
       spy.mockRestore();
     }
-    const starts = texts.map((t) => t.split('pg_advisory_xact_lock').length - 1);
+    const starts = texts.map((t) => t.split('EXECUTE wfx_start_v1').length - 1);
     // One alone, then the six behind it in one message; the last start alone, whose error is its own.
     expect(starts).toEqual([1, 6, 1]);
     expect(outcomes.map((o) => o.outcome)).toEqual(['started', 'started', 'started', 'started', 'limit', 'unvalidated', 'missing']);

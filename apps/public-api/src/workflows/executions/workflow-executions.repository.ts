@@ -1,14 +1,26 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { GroupCommit, ItemOutcome, pgPool, preparedRows, type PgTransaction, queryRows, withPgTransaction } from '@docflow/persistence';
+import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPrepared, queryRows, withPgTransaction } from '@docflow/persistence';
 import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
-import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
+import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, START_STATEMENT, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-execution.entity';
 
 /** Starts per batch at most: one message, one transaction of that many pairs of statements. */
 const START_BATCH_MAX = 32;
+
+/** Creates of cached definitions per batch at most (one multi-row INSERT, one commit). */
+const CREATE_BATCH_MAX = 32;
+
+/** A create of an activity's cached definition (insertIfActivityVersion), serialised. */
+interface VersionedInsert {
+  activityId: number;
+  userId: number;
+  definitionJson: string;
+  inputsJson: string;
+  version: string;
+}
 
 /** First key of the advisory lock that serialises starts (and resumes) per user: pg_advisory_xact_lock(this, user_id). */
 export const USER_START_LOCK = 44_040_001;
@@ -107,8 +119,11 @@ export type ApplyResultOutcome = { outcome: 'applied'; status: ExecutionStatus; 
 export class WorkflowExecutionsRepository {
   private readonly starts: GroupCommit<StartRequest, StartOutcome>;
 
+  private readonly versionedInserts: GroupCommit<VersionedInsert, { id: number } | null>;
+
   constructor(private readonly ds: DataSource) {
     this.starts = new GroupCommit((batch) => this.startBatch(batch), { maxItems: START_BATCH_MAX, lingerMs: 0 });
+    this.versionedInserts = new GroupCommit((batch) => this.insertVersionedBatch(batch), { maxItems: CREATE_BATCH_MAX, lingerMs: 0 });
   }
 
   private get repo() {
@@ -144,6 +159,68 @@ export class WorkflowExecutionsRepository {
     const inserted = rows[0];
     if (!inserted) throw new Error('INSERT INTO workflow_executions returned no row');
     return inserted;
+  }
+
+  /**
+   * `insert` of an execution of an activity's own definition, already
+   * serialised, only while the activity's row is still at `version` (its
+   * `xmin` when the definition was read and checked): the check and the
+   * insert are one statement, so a definition changed by anyone since is
+   * never stored. Null when the version moved (or the activity is gone).
+   */
+  insertIfActivityVersion(row: { activityId: number; userId: number; definitionJson: string; inputs: Record<string, unknown> }, version: string): Promise<{ id: number } | null> {
+    return this.versionedInserts.submit({ ...row, inputsJson: JSON.stringify(row.inputs), version });
+  }
+
+  /**
+   * Concurrent versioned inserts grouped (like starts): a lone one is one
+   * statement; those queued behind an insert in flight go as one multi-row
+   * INSERT, one commit, each row inserted only while its activity is at its
+   * version. A batch that fails for anything but a lost connection is tried
+   * one insert at a time, so that an error stays its own create's.
+   */
+  private async insertVersionedBatch(batch: VersionedInsert[]): Promise<ItemOutcome<{ id: number } | null>[]> {
+    if (batch.length > 1) {
+      try {
+        return (await this.insertVersionedMany(batch)).map((value) => ({ ok: true as const, value }));
+      } catch (err) {
+        if (isDatabaseConnectionError(err)) throw err;
+      }
+    }
+    return Promise.all(
+      batch.map((r) =>
+        this.prepared<{ id: number }>(
+          'wfx_insert_versioned',
+          `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
+           SELECT a.id, $2, 'queued', $3::jsonb, $4::jsonb, '{}'::jsonb, 0, 0 FROM activities a WHERE a.id = $1 AND a.xmin = $5::xid
+           RETURNING id`,
+          [r.activityId, r.userId, r.definitionJson, r.inputsJson, r.version],
+        ).then(
+          (rows) => ({ ok: true as const, value: rows[0] ?? null }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      ),
+    );
+  }
+
+  /** One INSERT of the batch's rows whose activity is at its version; ids (null: not inserted) in the order of `batch`. */
+  private async insertVersionedMany(batch: VersionedInsert[]): Promise<({ id: number } | null)[]> {
+    const rows = await this.prepared<{ id: number | null }>(
+      'wfx_insert_versioned_many',
+      `WITH src AS MATERIALIZED (
+         SELECT nextval(pg_get_serial_sequence('workflow_executions', 'id'))::int AS id, u.*
+           FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(activity_id, user_id, definition, inputs, version, n)
+       ), ins AS (
+         INSERT INTO workflow_executions (id, activity_id, user_id, status, workflow_definition, inputs, task_states, resume_count, total_cost)
+         SELECT src.id, src.activity_id, src.user_id, 'queued', src.definition::jsonb, src.inputs::jsonb, '{}'::jsonb, 0, 0
+           FROM src JOIN activities a ON a.id = src.activity_id AND a.xmin = src.version::xid
+         RETURNING id
+       )
+       SELECT ins.id FROM src LEFT JOIN ins ON ins.id = src.id ORDER BY src.n`,
+      [batch.map((r) => r.activityId), batch.map((r) => r.userId), batch.map((r) => r.definitionJson), batch.map((r) => r.inputsJson), batch.map((r) => r.version)],
+    );
+    if (rows.length !== batch.length) throw new Error(`a batch of ${batch.length} inserts answered ${rows.length} rows`);
+    return rows.map((r) => (r.id === null ? null : { id: r.id }));
   }
 
   /**
@@ -242,8 +319,7 @@ export class WorkflowExecutionsRepository {
   private async startQueuedMany(batch: StartRequest[]): Promise<ItemOutcome<StartOutcome>[]> {
     const order = batch.map((r, i) => ({ r, i })).sort((a, b) => a.r.userId - b.r.userId || a.i - b.i);
     const text = order.map(({ r }) => startQueuedSql(r, USER_START_LOCK)).join(';\n');
-    const results = await pgPool(this.ds).query(text);
-    const list = Array.isArray(results) ? results : [results];
+    const list = await querySqlPrepared(this.ds, START_STATEMENT, text);
     if (list.length !== 2 * batch.length) throw new Error(`a batch of ${batch.length} starts answered ${list.length} results`);
     const outcomes: ItemOutcome<StartOutcome>[] = new Array(batch.length);
     order.forEach(({ r, i }, k) => {
@@ -449,7 +525,7 @@ export class WorkflowExecutionsRepository {
       const values = applyResultFields(u, sealedToken, tokenHash);
       return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
     });
-    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json)] })).rows as {
+    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json), rows.map(({ u }) => u.executionId)] })).rows as {
       executionId: number;
       status: ExecutionStatus | null;
       userId: number | null;

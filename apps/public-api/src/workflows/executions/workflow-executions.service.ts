@@ -23,6 +23,7 @@ import type { NewExecution } from './workflow-executions.dto';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
 import { isTerminalExecutionStatus, type ExecutionStatus } from './execution-status';
 import type { ExecutionWatch } from './execution-watch';
+import { ActivityDefinitionCache } from './activity-definitions';
 
 /** A long poll ends when the execution is terminal or waits for its user. */
 export function isSettledForPolling(status: ExecutionStatus): boolean {
@@ -151,6 +152,9 @@ const REVERT_RETRY_ATTEMPTS = 60;
 const STOPPED = new Error('wait over');
 
 export class WorkflowExecutionsService {
+  /** Checked definitions of activities by row version, for creates (see createFromCache). */
+  private readonly activityDefinitions = new ActivityDefinitionCache();
+
   constructor(private readonly deps: WorkflowExecutionsDeps) {}
 
   /**
@@ -159,13 +163,38 @@ export class WorkflowExecutionsService {
    * are checked against its input_schema; inputs may also come with execute.
    */
   async create(user: Caller, { activityId, definition: given, inputs }: NewExecution): Promise<{ id: number; status: 'queued'; activity: number; started_at: null }> {
+    const row = (given === undefined ? await this.createFromCache(user, activityId, inputs) : null) ?? (await this.createFromRead(user, activityId, given, inputs));
+    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: user.id, details: { execution_id: row.id, activity_id: activityId } });
+    return { id: row.id, status: 'queued', activity: activityId, started_at: null };
+  }
+
+  /**
+   * A create of the activity's own definition as checked for an earlier
+   * create (ActivityDefinitionCache), inserted only while the activity's row
+   * has not changed since: no read of the activity, no validation of its
+   * definition. Null (and the entry dropped) when there is no entry, the
+   * caller may not read the activity as cached, the inputs do not pass, or
+   * the row changed: `createFromRead` then decides as it always did, on a
+   * fresh read.
+   */
+  private async createFromCache(user: Caller, activityId: number, inputs: Record<string, unknown> | undefined): Promise<{ id: number } | null> {
+    const cached = this.activityDefinitions.get(activityId);
+    if (!cached || !canRead(user, cached)) return null;
+    if (inputs !== undefined && validateInputs(cached.definition.input_schema, inputs).length > 0) return null;
+    const row = await this.deps.repo.insertIfActivityVersion({ activityId, userId: user.id, definitionJson: cached.definitionJson, inputs: inputs ?? {} }, cached.version);
+    if (!row) this.activityDefinitions.drop(activityId);
+    return row;
+  }
+
+  private async createFromRead(user: Caller, activityId: number, given: Record<string, unknown> | undefined, inputs: Record<string, unknown> | undefined): Promise<{ id: number }> {
     const activity = await this.deps.activities.findForExecution(activityId);
     if (!activity || !canRead(user, activity)) throw new NotFoundError(ACTIVITY_NOT_FOUND);
     const definition = checkedDefinition(given ?? activity.workflowDefinition);
+    if (given === undefined) {
+      this.activityDefinitions.set({ activityId, version: activity.version, level: activity.level, ownerId: activity.ownerId, definition, definitionJson: JSON.stringify(definition) });
+    }
     if (inputs !== undefined) checkInputs(definition, inputs);
-    const row = await this.deps.repo.insert({ activityId, userId: user.id, workflowDefinition: definition, inputs: inputs ?? {} });
-    this.deps.audit.record({ action: 'workflow.execution.created', actorUserId: user.id, details: { execution_id: row.id, activity_id: activityId } });
-    return { id: row.id, status: 'queued', activity: activityId, started_at: null };
+    return this.deps.repo.insert({ activityId, userId: user.id, workflowDefinition: definition, inputs: inputs ?? {} });
   }
 
   /**

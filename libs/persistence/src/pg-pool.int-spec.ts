@@ -1,0 +1,70 @@
+// The boundary rule has no exception for test files yet; integration specs need @docflow/testing.
+import { createTestDatabase, type TestDatabase } from '@docflow/testing';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from './database';
+import { pgPool, querySqlPrepared } from './pg-pool';
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase('docflow_pg_pool');
+  // One connection, so every call below meets the same one.
+  ds = createDataSource({ url: db.url, entities: [], migrations: [], migrationsTableName: 'pg_pool_migrations', poolSize: 1 });
+  await ds.initialize();
+});
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+});
+
+/** The texts of the simple-protocol messages sent during `work`. */
+async function sent<T>(work: () => Promise<T>): Promise<{ texts: string[]; result?: T; error?: unknown }> {
+  const texts: string[] = [];
+  const query = Client.prototype.query as (...args: unknown[]) => unknown;
+  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+    if (typeof args[0] === 'string') texts.push(args[0]);
+    return query.apply(this, args);
+  } as never);
+  try {
+    return { texts, result: await work() };
+  } catch (error) {
+    return { texts, error };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('querySqlPrepared', () => {
+  const plusOne = { name: 'pg_pool_plus_one', text: 'PREPARE pg_pool_plus_one(int) AS SELECT $1 + 1 AS n' };
+
+  it('prepares a statement once per connection, in the message that first runs it, and answers the message’s own results', async () => {
+    const first = await sent(() => querySqlPrepared(ds, plusOne, 'SELECT 0 AS n; EXECUTE pg_pool_plus_one(41)'));
+    expect(first.texts).toEqual([`${plusOne.text};\nSELECT 0 AS n; EXECUTE pg_pool_plus_one(41)`]);
+    expect(first.result?.map((r) => r.rows)).toEqual([[{ n: 0 }], [{ n: 42 }]]);
+    const second = await sent(() => querySqlPrepared(ds, plusOne, 'EXECUTE pg_pool_plus_one(1)'));
+    expect(second.texts).toEqual(['EXECUTE pg_pool_plus_one(1)']);
+    expect(second.result?.map((r) => r.rows)).toEqual([[{ n: 2 }]]);
+  });
+
+  it('knows the statement is held after a later statement of its first message failed (PREPARE is not undone)', async () => {
+    const half = { name: 'pg_pool_half', text: 'PREPARE pg_pool_half(int) AS SELECT $1 / 2 AS n' };
+    const failed = await sent(() => querySqlPrepared(ds, half, 'EXECUTE pg_pool_half(4); SELECT 1 / 0'));
+    expect(String(failed.error)).toContain('division by zero');
+    const again = await sent(() => querySqlPrepared(ds, half, 'EXECUTE pg_pool_half(8)'));
+    expect(again.texts).toEqual(['EXECUTE pg_pool_half(8)']);
+    expect(again.result?.[0]?.rows).toEqual([{ n: 4 }]);
+  });
+
+  it('prepares again on a connection that lost the statement: the call that meets its absence fails, the next succeeds', async () => {
+    await querySqlPrepared(ds, plusOne, 'EXECUTE pg_pool_plus_one(1)');
+    await pgPool(ds).query('DEALLOCATE pg_pool_plus_one');
+    const lost = await sent(() => querySqlPrepared(ds, plusOne, 'EXECUTE pg_pool_plus_one(1)'));
+    expect((lost.error as { code?: string }).code).toBe('26000');
+    const next = await sent(() => querySqlPrepared(ds, plusOne, 'EXECUTE pg_pool_plus_one(2)'));
+    expect(next.texts).toEqual([`${plusOne.text};\nEXECUTE pg_pool_plus_one(2)`]);
+    expect(next.result?.[0]?.rows).toEqual([{ n: 3 }]);
+  });
+});
