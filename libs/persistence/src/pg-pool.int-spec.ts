@@ -49,6 +49,17 @@ describe('querySqlPrepared', () => {
     expect(second.result?.map((r) => r.rows)).toEqual([[{ n: 2 }]]);
   });
 
+  it('plans a statement marked custom with each call’s values: its message sets the plan mode for its own transaction only', async () => {
+    const mode = { name: 'pg_pool_plan_mode', text: "PREPARE pg_pool_plan_mode(int) AS SELECT $1 AS n, current_setting('plan_cache_mode') AS mode", plan: 'custom' as const };
+    const first = await sent(() => querySqlPrepared(ds, mode, 'EXECUTE pg_pool_plan_mode(1)'));
+    expect(first.texts).toEqual([`${mode.text};\nSET LOCAL plan_cache_mode = force_custom_plan;\nEXECUTE pg_pool_plan_mode(1)`]);
+    expect(first.result?.map((r) => r.rows)).toEqual([[{ n: 1, mode: 'force_custom_plan' }]]);
+    const second = await sent(() => querySqlPrepared(ds, mode, 'EXECUTE pg_pool_plan_mode(2)'));
+    expect(second.result?.map((r) => r.rows)).toEqual([[{ n: 2, mode: 'force_custom_plan' }]]);
+    const after = (await querySqlPrepared(ds, plusOne, "SELECT current_setting('plan_cache_mode') AS mode")).map((r) => r.rows);
+    expect(after).toEqual([[{ mode: 'auto' }]]);
+  });
+
   it('knows the statement is held after a later statement of its first message failed (PREPARE is not undone)', async () => {
     const half = { name: 'pg_pool_half', text: 'PREPARE pg_pool_half(int) AS SELECT $1 / 2 AS n' };
     const failed = await sent(() => querySqlPrepared(ds, half, 'EXECUTE pg_pool_half(4); SELECT 1 / 0'));

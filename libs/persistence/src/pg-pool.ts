@@ -78,7 +78,16 @@ export interface SqlPreparedStatement {
   name: string;
   /** The whole `PREPARE` statement. */
   text: string;
+  /**
+   * `custom`: planned for each call's values (the message's transaction sets
+   * `plan_cache_mode = force_custom_plan`), still parsed once per connection.
+   * After five runs PostgreSQL may otherwise keep a generic plan, which can
+   * be far slower for skewed values (one owner with thousands of rows).
+   */
+  plan?: 'custom';
 }
+
+const CUSTOM_PLAN = 'SET LOCAL plan_cache_mode = force_custom_plan';
 
 /**
  * A simple-protocol message (several statements, one implicit transaction,
@@ -97,10 +106,11 @@ export async function querySqlPrepared(ds: DataSource, statement: SqlPreparedSta
   const fresh = !held.has(statement.name);
   let broken: Error | undefined;
   try {
-    const result = (await client.query(fresh ? `${statement.text};\n${message}` : message)) as PgResult | PgResult[];
+    const head = [...(fresh ? [statement.text] : []), ...(statement.plan === 'custom' ? [CUSTOM_PLAN] : [])];
+    const result = (await client.query(head.length ? `${head.join(';\n')};\n${message}` : message)) as PgResult | PgResult[];
     held.add(statement.name);
     const list = Array.isArray(result) ? result : [result];
-    return fresh ? list.slice(1) : list;
+    return list.slice(head.length);
   } catch (err) {
     held.delete(statement.name);
     const found = await client.query({ name: 'pg_pool_sql_prepared', text: 'SELECT 1 FROM pg_prepared_statements WHERE name = $1', values: [statement.name] }).then(

@@ -1,4 +1,5 @@
 import { escapeLiteral } from 'pg';
+import type { SqlPreparedStatement } from '@docflow/persistence';
 
 /** SQL of the execution hot path (see WorkflowExecutionsRepository); plain strings, so the repository stays readable. */
 
@@ -117,8 +118,10 @@ export const APPLY_RESULTS_SQL = (() => {
 })();
 
 /** The SQL-level prepared statement of a start's second statement ($1 id, $2 owner, $3 inputs or null, $4 job id, $5 at, $6 cap). */
-export const START_STATEMENT = {
+export const START_STATEMENT: SqlPreparedStatement = {
   name: 'wfx_start_v1',
+  // Planned per start: the generic plan PostgreSQL kept after five runs halved webhook starts for an owner with thousands of executions.
+  plan: 'custom',
   text: `PREPARE wfx_start_v1(int, int, jsonb, text, timestamptz, int) AS
    WITH cur AS (
      SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
