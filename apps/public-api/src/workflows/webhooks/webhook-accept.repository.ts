@@ -1,7 +1,17 @@
 import { pgPool } from '@docflow/persistence';
 import { escapeLiteral } from 'pg';
 import type { PublicApiDatabase } from '../../platform';
-import { type StartedRow, USER_START_LOCK } from '../executions/workflow-executions.repository';
+import type { StartedRow } from '../executions/workflow-executions.repository';
+
+/**
+ * First key of the advisory lock that serialises accept batches per owner: pg_advisory_xact_lock(this, owner id).
+ * Not the starts' lock (USER_START_LOCK): nothing a start does changes what an accept counts (a webhook start
+ * moves one execution from accepted-not-started to running, the sum the cap is held to; a start by hand or a
+ * resume adds a running execution whether or not it waits for the accept, since it counts running executions
+ * only), so sharing it only made accepts and starts of one owner queue on each other, each through the other's
+ * commit. Two accepts of one owner still run one after the other and each counts what the other inserted.
+ */
+export const WEBHOOK_ACCEPT_LOCK = 44_040_002;
 
 export interface WebhookVersionRow {
   id: number;
@@ -68,8 +78,8 @@ export class WebhookAcceptRepository {
   /**
    * A batch of triggers in one round trip: one simple-protocol message, run by
    * PostgreSQL as one implicit transaction (one commit). It locks the
-   * webhooks' rows (id order), then takes the owners' start locks (owner
-   * order, as starts take them), then runs one statement per webhook
+   * webhooks' rows (id order), then takes the owners' accept locks (owner
+   * order, WEBHOOK_ACCEPT_LOCK), then runs one statement per webhook
    * (acceptGroupSql). Values are integers or escaped literals, since a
    * multi-statement message takes no parameters.
    */
@@ -78,7 +88,7 @@ export class WebhookAcceptRepository {
     const owners = [...new Set(groups.map((g) => g.ownerId))].sort((a, b) => a - b);
     const statements = [
       `SELECT id FROM webhooks WHERE id IN (${webhooks.map(sqlInt).join(', ')}) ORDER BY id FOR UPDATE`,
-      ...owners.map((o) => `SELECT pg_advisory_xact_lock(${sqlInt(USER_START_LOCK)}, ${sqlInt(o)})`),
+      ...owners.map((o) => `SELECT pg_advisory_xact_lock(${sqlInt(WEBHOOK_ACCEPT_LOCK)}, ${sqlInt(o)})`),
       ...groups.map(acceptGroupSql),
     ];
     const results = await pgPool(this.database).query(statements.join(';\n'));

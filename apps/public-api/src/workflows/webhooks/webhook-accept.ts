@@ -200,8 +200,8 @@ export class WebhookAcceptor {
    * One round trip and one commit for a batch (WebhookAcceptRepository.acceptBatch):
    * the webhooks' rows locked and their versions compared (a moved one sends
    * its triggers to the full path), each webhook's rate window counted once
-   * for all its triggers, each owner's running cap counted under the same
-   * advisory lock as starts (running plus accepted-but-not-started), the
+   * for all its triggers, each owner's running cap counted under the owner's
+   * accept lock (running plus accepted-but-not-started), the
    * admitted executions inserted, the webhooks' counts raised. Triggers over
    * a limit get its 429, in arrival order (the first ones are admitted).
    */
