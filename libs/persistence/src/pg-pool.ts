@@ -127,3 +127,9 @@ export async function querySqlPrepared(ds: DataSource, statement: SqlPreparedSta
     client.release(broken);
   }
 }
+
+/** An integer written into a simple-protocol message (which takes no parameters); anything else throws. */
+export function sqlInt(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return String(n);
+}

@@ -192,6 +192,56 @@ describe('a batch of results in one transaction', () => {
     expect(await execution(id)).toMatchObject({ status: 'running' });
   });
 
+  it('applies results of several executions, one each and without costs, in one message: effects, steps, stale and unknown ones as a transaction would', async () => {
+    const [a, b, c] = [await api.started(actors.alice), await api.started(actors.alice), await api.started(actors.alice)];
+    const steps = { n1: { status: 'completed' as const, label: 'First', started_at: '2026-01-01T00:00:00.000Z', completed_at: '2026-01-01T00:00:02.000Z' } };
+    const batch: ResultMessage[] = [
+      { job_id: `wf_${b}`, execution_id: b, status: 'completed', sequence: 3, outputs: { it: "b's \\ 'quoted' \u00e9" }, task_states: steps },
+      { job_id: `wf_${a}`, execution_id: a, status: 'processing', sequence: 1, task_states: { n1: { status: 'running', label: 'First' } } },
+      { job_id: `wf_${c}`, execution_id: c, status: 'failed', sequence: 2, error: 'boom', error_type: 'node_error', failed_node: 'n1' },
+      { job_id: 'wf_987656', execution_id: 987656, status: 'completed', sequence: 1 },
+    ];
+    const out = await dispatcher.applyBatch(batch);
+    expect(out).toEqual([
+      { family: 'workflow', result: { outcome: 'applied', executionId: b, status: 'completed' } },
+      { family: 'workflow', result: { outcome: 'applied', executionId: a, status: 'running' } },
+      { family: 'workflow', result: { outcome: 'applied', executionId: c, status: 'failed' } },
+      { family: 'workflow', result: { outcome: 'unknown_execution', executionId: 987656 } },
+    ]);
+    expect(await execution(b)).toEqual({ status: 'completed', outputs: { it: "b's \\ 'quoted' \u00e9" } });
+    expect(await execution(a)).toMatchObject({ status: 'running' });
+    const rows = (await bed.database.query('SELECT e.error, e.failed_node, s.step_name, s.status, s.duration_seconds::float AS secs FROM workflow_executions e LEFT JOIN workflow_execution_steps s ON s.execution_id = e.id WHERE e.id = ANY($1) ORDER BY e.id', [[a, b, c]])) as Record<string, unknown>[];
+    expect(rows).toEqual([
+      { error: null, failed_node: null, step_name: 'First', status: 'running', secs: null },
+      { error: null, failed_node: null, step_name: 'First', status: 'completed', secs: 2 },
+      { error: 'boom', failed_node: 'n1', step_name: null, status: null, secs: null },
+    ]);
+    // The same batch delivered again has no effect.
+    const again = await dispatcher.applyBatch(batch);
+    expect(again.map((o) => (o.family === 'workflow' ? o.result.outcome : o.family))).toEqual(['ignored', 'ignored', 'ignored', 'unknown_execution']);
+    expect(await execution(b)).toEqual({ status: 'completed', outputs: { it: "b's \\ 'quoted' \u00e9" } });
+  });
+
+  it('applies nothing of a batch sent in one message when a row of it is refused', async () => {
+    const [a, b] = [await api.started(actors.alice), await api.started(actors.alice)];
+    await expect(
+      dispatcher.applyBatch([
+        { job_id: `wf_${a}`, execution_id: a, status: 'completed', sequence: 1, outputs: { fine: true } },
+        // PostgreSQL refuses NUL in jsonb text: the message's one transaction rolls back, a's result included.
+        { job_id: `wf_${b}`, execution_id: b, status: 'completed', sequence: 1, outputs: { bad: 'a\u0000b' } },
+      ]),
+    ).rejects.toThrow();
+    expect(await execution(a)).toEqual({ status: 'running', outputs: null });
+    expect(await execution(b)).toEqual({ status: 'running', outputs: null });
+    // The connection still runs the prepared statement afterwards (it is asked what it holds after an error).
+    const out = await dispatcher.applyBatch([
+      { job_id: `wf_${a}`, execution_id: a, status: 'completed', sequence: 1, outputs: { fine: true } },
+      { job_id: `wf_${b}`, execution_id: b, status: 'completed', sequence: 1, outputs: { fine: 2 } },
+    ]);
+    expect(out.map((o) => (o.family === 'workflow' ? o.result.outcome : o.family))).toEqual(['applied', 'applied']);
+    expect(await execution(b)).toEqual({ status: 'completed', outputs: { fine: 2 } });
+  });
+
   it('applies what arrives on the queue together, acking every message, each with its effect', async () => {
     const ids = [await api.started(actors.alice), await api.started(actors.alice), await api.started(actors.alice)];
     const before = outcomes.length;

@@ -10,7 +10,7 @@ export type ResultFamily = (typeof RESULT_FAMILIES)[number];
 
 export interface ResultHandlers {
   /** task_based_workflow jobs (`wf_<execution id>[_resume_<n>]`, or a message naming its execution_id): the execution record. */
-  workflow: Pick<ExecutionResultsService, 'apply' | 'applyManyIn'>;
+  workflow: Pick<ExecutionResultsService, 'apply' | 'applyManyIn' | 'applyAtOnce'>;
   /** classification, document_extraction and OCR jobs (`cls_`, `ext_`, `ocr_` ids): the job's row. */
   extraction: Pick<ExtractionJobResultsService, 'apply' | 'applyIn'>;
 }
@@ -49,9 +49,12 @@ export class ResultDispatcher {
    * the k-th message of each execution in round k, so one execution's
    * messages keep their order), the extraction results one guarded
    * statement each, in job id order; then counts, logs and audits each,
-   * answering the outcomes in the batch's order. A batch of one is applied
-   * as `apply` (no explicit transaction: one statement). Throws, having
-   * changed nothing, when any statement fails.
+   * answering the outcomes in the batch's order. A batch of workflow results
+   * only, one per execution and without step costs (the usual one), is sent
+   * as one message (ExecutionResultsService.applyAtOnce: one round trip, one
+   * commit, the same statements). A batch of one is applied as `apply` (no
+   * explicit transaction: one statement). Throws, having changed nothing,
+   * when any statement fails.
    */
   async applyBatch(msgs: readonly ResultMessage[]): Promise<DispatchOutcome[]> {
     const only = msgs.length === 1 ? msgs[0] : undefined;
@@ -61,6 +64,11 @@ export class ResultDispatcher {
     const workflow = indexed.filter(({ i }) => families[i] === 'workflow');
     // A stable sort: the results of one job keep their order, and every batch locks its rows in one order.
     const extraction = indexed.filter(({ i }) => families[i] === 'extraction').sort((a, b) => (a.msg.job_id < b.msg.job_id ? -1 : a.msg.job_id > b.msg.job_id ? 1 : a.i - b.i));
+    if (workflow.length === msgs.length) {
+      // The usual batch (workflow results, one per execution, no costs): one message, one round trip, one commit.
+      const atOnce = await this.handlers.workflow.applyAtOnce(msgs);
+      if (atOnce) return atOnce.map((report) => ({ family: 'workflow', result: report() }));
+    }
     const reports = await this.transaction(async (tx) => {
       const done: (() => DispatchOutcome)[] = msgs.map((msg) => () => this.noFamily(msg));
       const applied = await this.handlers.workflow.applyManyIn(

@@ -88,10 +88,40 @@ export class ExecutionResultsService {
     return reports;
   }
 
+  /**
+   * A batch of workflow results applied in one message and one commit
+   * (WorkflowExecutionsRepository.applyResultsAtOnce), when it can be: at
+   * least two results, each of a workflow execution, no execution twice (one
+   * round) and no step cost. Answers, in the order of `msgs`, what to do once
+   * it committed; undefined, having done nothing, when the batch needs
+   * `applyManyIn` in a transaction instead.
+   */
+  async applyAtOnce(msgs: readonly ResultMessage[]): Promise<(() => ApplyOutcome)[] | undefined> {
+    if (msgs.length < 2) return undefined;
+    const seen = new Set<number>();
+    const built: { msg: ResultMessage; update: ExecutionResultUpdate }[] = [];
+    for (const msg of msgs) {
+      const executionId = executionIdOf(msg);
+      if (executionId === undefined || seen.has(executionId)) return undefined;
+      seen.add(executionId);
+      const update = buildResultUpdate(executionId, msg);
+      if (update.steps.some((st) => st.cost !== null)) return undefined;
+      built.push({ msg, update });
+    }
+    const rows = built.map(({ msg, update }) => ({ msg, ...this.sealed(msg, update) }));
+    const results = await this.deps.repo.applyResultsAtOnce(rows.map((r) => ({ u: r.update, sealedToken: r.sealed, tokenHash: r.hash })));
+    return rows.map((r, i) => () => this.report(r.msg, r.update, results[i] as ApplyResultOutcome));
+  }
+
   private prepare(msg: ResultMessage): { update: ExecutionResultUpdate; sealed: string | null; hash: string | null } | undefined {
     const executionId = executionIdOf(msg);
     if (executionId === undefined) return undefined;
-    const update = buildResultUpdate(executionId, msg);
+    return this.sealed(msg, buildResultUpdate(executionId, msg));
+  }
+
+  /** The update with its correlation token sealed and hashed for storage. */
+  private sealed(msg: ResultMessage, update: ExecutionResultUpdate): { update: ExecutionResultUpdate; sealed: string | null; hash: string | null } {
+    const { executionId } = update;
     const token = update.correlationToken;
     if (update.status === 'awaiting_user_input' && token === null) {
       this.deps.logger.warn('execution awaits input without a correlation token; it cannot be resumed', { executionId, jobId: msg.job_id });

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPrepared, queryRows, withPgTransaction } from '@docflow/persistence';
+import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPrepared, queryRows, type SqlPreparedStatement, sqlInt, withPgTransaction } from '@docflow/persistence';
+import { escapeLiteral } from 'pg';
 import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
 import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, START_STATEMENT, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
@@ -525,21 +526,38 @@ export class WorkflowExecutionsRepository {
       const values = applyResultFields(u, sealedToken, tokenHash);
       return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
     });
-    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json), rows.map(({ u }) => u.executionId)] })).rows as {
-      executionId: number;
-      status: ExecutionStatus | null;
-      userId: number | null;
-      applied: boolean;
-      current: ExecutionStatus | null;
-    }[];
+    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json), rows.map(({ u }) => u.executionId)] })).rows as unknown as AppliedRow[];
     const byId = new Map(found.map((r) => [r.executionId, r]));
     const costed = rows.filter(({ u }) => byId.get(u.executionId)?.applied && u.steps.some((st) => st.cost !== null)).map(({ u }) => u.executionId);
     if (costed.length) await updateTotalCosts(tx, costed);
-    return rows.map(({ u }): ApplyResultOutcome => {
-      const r = byId.get(u.executionId);
-      if (r?.applied && r.status && r.userId !== null) return { outcome: 'applied', status: r.status, userId: r.userId };
-      return r?.current ? { outcome: 'ignored', status: r.current } : { outcome: 'unknown' };
+    return appliedOutcomes(rows, found);
+  }
+
+  /**
+   * `lockForResults` then `applyResultsIn` for results of at least two
+   * executions, at most one each, none with a step cost (so no totals to
+   * recompute): the row lock (id order) and the apply statement sent as one
+   * simple-protocol message, which PostgreSQL runs as one implicit
+   * transaction, so one round trip and one commit instead of four round trips
+   * (BEGIN, lock, apply, COMMIT) with the connection idle in its transaction
+   * between them. The apply statement is APPLY_RESULTS_SQL prepared once per
+   * connection (APPLY_RESULTS_STATEMENT); nothing is applied when any part
+   * fails. Answers the outcomes in the order of `rows`.
+   */
+  async applyResultsAtOnce(rows: readonly { u: ExecutionResultUpdate; sealedToken: string | null; tokenHash: string | null }[]): Promise<ApplyResultOutcome[]> {
+    const ids = rows.map(({ u }) => u.executionId);
+    if (new Set(ids).size !== ids.length || ids.length < 2) throw new Error('applyResultsAtOnce takes results of at least two executions, one each');
+    if (rows.some(({ u }) => u.steps.some((st) => st.cost !== null))) throw new Error('applyResultsAtOnce takes no step costs');
+    const json = rows.map(({ u, sealedToken, tokenHash }) => {
+      const values = applyResultFields(u, sealedToken, tokenHash);
+      return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
     });
+    const idList = `'{${[...ids].sort((a, b) => a - b).map(sqlInt).join(',')}}'::int[]`;
+    const message = `SELECT id FROM workflow_executions WHERE id = ANY(${idList}) ORDER BY id FOR UPDATE;
+      EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${escapeLiteral(JSON.stringify(json))}, ${idList})`;
+    const list = await querySqlPrepared(this.ds, APPLY_RESULTS_STATEMENT, message);
+    if (list.length !== 2) throw new Error(`a results message answered ${list.length} results, not 2`);
+    return appliedOutcomes(rows, list[1]!.rows as unknown as AppliedRow[]);
   }
 
   /**
@@ -579,6 +597,31 @@ export class WorkflowExecutionsRepository {
     return rows[0]?.n ?? 0;
   }
 }
+
+/** A row of APPLY_RESULTS_SQL's answer. */
+interface AppliedRow {
+  executionId: number;
+  status: ExecutionStatus | null;
+  userId: number | null;
+  applied: boolean;
+  current: ExecutionStatus | null;
+}
+
+/** The outcome of each of `rows` from APPLY_RESULTS_SQL's answer. */
+function appliedOutcomes(rows: readonly { u: ExecutionResultUpdate }[], found: AppliedRow[]): ApplyResultOutcome[] {
+  const byId = new Map(found.map((r) => [Number(r.executionId), r]));
+  return rows.map(({ u }): ApplyResultOutcome => {
+    const r = byId.get(u.executionId);
+    if (r?.applied && r.status && r.userId !== null) return { outcome: 'applied', status: r.status, userId: r.userId };
+    return r?.current ? { outcome: 'ignored', status: r.current } : { outcome: 'unknown' };
+  });
+}
+
+/** APPLY_RESULTS_SQL as an SQL-level prepared statement ($1 the rows as jsonb, $2 their execution ids), for applyResultsAtOnce. */
+const APPLY_RESULTS_STATEMENT: SqlPreparedStatement = {
+  name: 'wfx_apply_results_v1',
+  text: `PREPARE wfx_apply_results_v1(jsonb, int[]) AS ${APPLY_RESULTS_SQL}`,
+};
 
 /** Row count of an UPDATE ... RETURNING run through DataSource.query (TypeORM returns [rows, count] for postgres). */
 function affected(result: [unknown[], number] | unknown[]): number {

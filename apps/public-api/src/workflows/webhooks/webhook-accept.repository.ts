@@ -1,4 +1,4 @@
-import { pgPool } from '@docflow/persistence';
+import { pgPool, sqlInt } from '@docflow/persistence';
 import { escapeLiteral } from 'pg';
 import type { PublicApiDatabase } from '../../platform';
 import type { StartedRow } from '../executions/workflow-executions.repository';
@@ -148,11 +148,6 @@ export class WebhookAcceptRepository {
     const rows = (await this.database.query(SWEEP_SQL, [afterSeconds, limit])) as { id: number; user_id: number; role: string }[];
     return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), role: r.role }));
   }
-}
-
-function sqlInt(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
-  return String(n);
 }
 
 /**
