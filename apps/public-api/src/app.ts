@@ -160,8 +160,10 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     ],
   });
 
-  // Mounting order: earlier routes win where paths overlap.
+  // Mounting order: earlier routes win where paths overlap. The webhook trigger, whose path no other route matches,
+  // goes first: express walks every route mounted before a request's own (docs/decisions.md, "Throughput: the webhook tail").
   const features = [
+    workflows.features.webhookTrigger,
     identity.features.auth,
     identity.features.users,
     identity.features.quotas,

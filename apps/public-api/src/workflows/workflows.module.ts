@@ -33,6 +33,8 @@ export interface WorkflowsModule {
     analytics: MountableFeature;
     executionList: MountableFeature;
     executions: MountableFeature;
+    /** POST /webhooks/trigger/{id}, mounted ahead of every other feature (see createWebhooksFeature). */
+    webhookTrigger: MountableFeature;
     webhooks: MountableFeature;
     schedules: MountableFeature;
     eventBus: MountableFeature;
@@ -69,6 +71,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
       analytics: bindFeature(workflowAnalyticsFeature, needs),
       executionList: bindFeature(executionListFeature, needs),
       executions: bindFeature(workflowExecutionsFeature, needs),
+      webhookTrigger: bindFeature(webhooks.trigger, needs),
       webhooks: bindFeature(webhooks.feature, needs),
       schedules: bindFeature(schedules.feature, needs),
       eventBus: eventBus.feature,

@@ -55,47 +55,65 @@ function inputsOf(req: Request): Record<string, unknown> {
   return body;
 }
 
+type WebhookNeeds = Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices };
+
 /**
- * The webhooks feature, and the sweep of accepted triggers whose start is
+ * The webhooks features, and the sweep of accepted triggers whose start is
  * still pending (the workers role runs it every WEBHOOK_START_SWEEP_INTERVAL_MS;
- * nothing to sweep before the feature is mounted).
+ * nothing to sweep before the features are mounted). `trigger` holds the one
+ * route every webhook call takes (POST /webhooks/trigger/{id}) and is mounted
+ * ahead of every other feature: express walks the routes mounted before a
+ * request's own on every request, about 130 of them before this feature's
+ * place in the list (docs/decisions.md, "Throughput: the webhook tail").
+ * `feature` holds the owner's management routes and the OpenAPI description.
+ * No other route matches the trigger's path, so the order changes no answer.
  */
 export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: RagModule }): {
-  feature: ApiFeature<Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices }>;
+  trigger: ApiFeature<WebhookNeeds>;
+  feature: ApiFeature<WebhookNeeds>;
   sweepPendingStarts(): Promise<number>;
 } {
-  let mounted: WebhookAcceptor | undefined;
-  const feature: ReturnType<typeof createWebhooksFeature>['feature'] = {
-    name: 'webhooks',
+  let built: { ctx: WebhookNeeds; repo: WebhooksRepository; webhooks: WebhooksService; acceptor: WebhookAcceptor } | undefined;
+  /** The repository, use case and acceptor both features share, made by whichever is mounted first. */
+  const setup = (ctx: WebhookNeeds) => {
+    if (built) {
+      if (built.ctx !== ctx) throw new Error('the webhooks features must be mounted with the same services');
+      return built;
+    }
+    const repo = new WebhooksRepository(ctx.database);
+    const { executions } = ctx.executions;
+    const webhooks = new WebhooksService({
+      repo,
+      activities: new ActivitiesRepository(ctx.database),
+      users: ctx.users,
+      executions,
+      uploads: deps.documents.uploads,
+      documents: deps.documents.documents,
+      textExtraction: deps.documents.textExtraction,
+      enableRag: (documentId, ownerId) => deps.rag.service.enable(documentId, ownerId, false),
+      audit: ctx.audit,
+      logger: ctx.logger.child({ component: 'webhooks' }),
+      publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
+      jwtSecret: ctx.config.JWT_SECRET,
+    });
+    const acceptor = new WebhookAcceptor({
+      store: new WebhookAcceptRepository(ctx.database),
+      repo,
+      activities: new ActivitiesRepository(ctx.database),
+      executions,
+      executionsRepo: ctx.executions.repo,
+      audit: ctx.audit,
+      logger: ctx.logger.child({ component: 'webhooks' }),
+      jwtSecret: ctx.config.JWT_SECRET,
+    });
+    built = { ctx, repo, webhooks, acceptor };
+    return built;
+  };
+
+  const trigger: ApiFeature<WebhookNeeds> = {
+    name: 'webhook trigger',
     register(api, ctx) {
-      const repo = new WebhooksRepository(ctx.database);
-      const { executions } = ctx.executions;
-      const webhooks = new WebhooksService({
-        repo,
-        activities: new ActivitiesRepository(ctx.database),
-        users: ctx.users,
-        executions,
-        uploads: deps.documents.uploads,
-        documents: deps.documents.documents,
-        textExtraction: deps.documents.textExtraction,
-        enableRag: (documentId, ownerId) => deps.rag.service.enable(documentId, ownerId, false),
-        audit: ctx.audit,
-        logger: ctx.logger.child({ component: 'webhooks' }),
-        publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
-        jwtSecret: ctx.config.JWT_SECRET,
-      });
-      const acceptor = new WebhookAcceptor({
-        store: new WebhookAcceptRepository(ctx.database),
-        repo,
-        activities: new ActivitiesRepository(ctx.database),
-        executions,
-        executionsRepo: ctx.executions.repo,
-        audit: ctx.audit,
-        logger: ctx.logger.child({ component: 'webhooks' }),
-        jwtSecret: ctx.config.JWT_SECRET,
-      });
-      mounted = acceptor;
-      const { requireAuth } = ctx.auth;
+      const { repo, webhooks, acceptor } = setup(ctx);
       // Spec 8: a trigger's payload is at most 1 MB; in a form, that is its plain fields (32 of 32 KiB), files having their own limit.
       const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
 
@@ -170,6 +188,15 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
         }
       });
 
+    },
+  };
+
+  const feature: ApiFeature<WebhookNeeds> = {
+    name: 'webhooks',
+    register(api, ctx) {
+      const { webhooks, acceptor } = setup(ctx);
+      const { requireAuth } = ctx.auth;
+
       api.post('/webhooks', requireAuth, async (req, res) => {
         const input = parseCreateWebhook(req.body);
         res.status(201).json({ success: true, data: await webhooks.create(currentUser(req), input) });
@@ -208,5 +235,5 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
       describeWebhookRoutes(ctx.openapi);
     },
   };
-  return { feature, sweepPendingStarts: async () => (mounted ? mounted.sweep() : 0) };
+  return { trigger, feature, sweepPendingStarts: async () => (built ? built.acceptor.sweep() : 0) };
 }
