@@ -35,6 +35,21 @@ describe('polling tokens', () => {
     expect(looksLikePollingToken('not.a.jwt')).toBe(false);
   });
 
+  it('are the token jsonwebtoken would sign with the same claims, header and key', () => {
+    const secret = 'jwt-secret-0123456789';
+    const before = Math.floor(Date.now() / 1000);
+    const token = signPollingToken({ executionId: 41, userId: 7 }, secret);
+    const decoded = jwt.decode(token, { complete: true });
+    const payload = decoded?.payload as Record<string, unknown>;
+    // jsonwebtoken takes the issue time from the payload: the same second gives the same string.
+    const reference = jwt.sign({ uid: 7, iat: payload['iat'] }, secret, { algorithm: 'HS256', subject: '41', issuer: 'docflow-polling', audience: 'workflow-execution', expiresIn: 3600 });
+    expect(decoded?.header).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload['iat']).toBeGreaterThanOrEqual(before);
+    expect(payload).toEqual({ uid: 7, iat: payload['iat'], exp: (payload['iat'] as number) + 3600, aud: 'workflow-execution', iss: 'docflow-polling', sub: '41' });
+    expect(jwt.verify(token, secret, { algorithms: ['HS256'], issuer: 'docflow-polling', audience: 'workflow-execution', subject: '41' })).toEqual(payload);
+    expect(token).toBe(reference);
+  });
+
   it('peek the same answer for a token asked again (remembered per exact string), and tell a token that differs by one character apart', () => {
     const polling = signPollingToken({ executionId: 10, userId: 3 }, 'jwt-secret-0123456789');
     const access = jwt.sign({ sub: '3' }, 'jwt-secret-0123456789', { issuer: 'docflow' });

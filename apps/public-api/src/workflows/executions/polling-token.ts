@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { hmacKey } from '@docflow/internal-auth';
 import jwt from 'jsonwebtoken';
 
@@ -16,14 +17,24 @@ export interface PollingGrant {
   userId: number;
 }
 
+/** The JOSE header jsonwebtoken writes for HS256, base64url-encoded once. */
+const HS256_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/**
+ * Signs a polling token: the same compact HS256 JWS, header and claims that
+ * `jwt.sign({ uid }, key, { algorithm: 'HS256', subject, issuer, audience,
+ * expiresIn })` writes (`uid`, `iat`, `exp`, `aud`, `iss`, `sub`), written
+ * directly: every accepted webhook trigger signs one on its answer, and
+ * jsonwebtoken's option checks cost about three times the HMAC itself
+ * (docs/decisions.md, "Throughput: the webhook tail"). Verified by
+ * `verifyPollingToken` (jsonwebtoken) as before.
+ */
 export function signPollingToken(grant: PollingGrant, secret: string, ttlSeconds = POLLING_TOKEN_TTL_SECONDS): string {
-  return jwt.sign({ uid: grant.userId }, hmacKey(secret), {
-    algorithm: 'HS256',
-    subject: String(grant.executionId),
-    issuer: POLLING_TOKEN_ISSUER,
-    audience: POLLING_TOKEN_AUDIENCE,
-    expiresIn: ttlSeconds,
-  });
+  if (!Number.isSafeInteger(grant.userId) || !Number.isSafeInteger(grant.executionId)) throw new Error('a polling token names integer ids');
+  const iat = Math.floor(Date.now() / 1000);
+  const claims = { uid: grant.userId, iat, exp: iat + ttlSeconds, aud: POLLING_TOKEN_AUDIENCE, iss: POLLING_TOKEN_ISSUER, sub: String(grant.executionId) };
+  const signingInput = `${HS256_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${signingInput}.${createHmac('sha256', hmacKey(secret)).update(signingInput).digest('base64url')}`;
 }
 
 /** The grant of a valid polling token, or undefined (bad signature, expired, or not a polling token). */
