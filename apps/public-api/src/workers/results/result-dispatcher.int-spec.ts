@@ -210,7 +210,10 @@ describe('a batch of results in one transaction', () => {
     ]);
     expect(await execution(b)).toEqual({ status: 'completed', outputs: { it: "b's \\ 'quoted' \u00e9" } });
     expect(await execution(a)).toMatchObject({ status: 'running' });
-    const rows = (await bed.database.query('SELECT e.error, e.failed_node, s.step_name, s.status, s.duration_seconds::float AS secs FROM workflow_executions e LEFT JOIN workflow_execution_steps s ON s.execution_id = e.id WHERE e.id = ANY($1) ORDER BY e.id', [[a, b, c]])) as Record<string, unknown>[];
+    const rows = (await bed.database.query(
+      'SELECT e.error, e.failed_node, s.step_name, s.status, s.duration_seconds::float AS secs FROM workflow_executions e LEFT JOIN workflow_execution_steps s ON s.execution_id = e.id WHERE e.id = ANY($1) ORDER BY e.id',
+      [[a, b, c]],
+    )) as Record<string, unknown>[];
     expect(rows).toEqual([
       { error: null, failed_node: null, step_name: 'First', status: 'running', secs: null },
       { error: null, failed_node: null, step_name: 'First', status: 'completed', secs: 2 },

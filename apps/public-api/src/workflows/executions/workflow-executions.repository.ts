@@ -552,7 +552,10 @@ export class WorkflowExecutionsRepository {
       const values = applyResultFields(u, sealedToken, tokenHash);
       return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
     });
-    const idList = `'{${[...ids].sort((a, b) => a - b).map(sqlInt).join(',')}}'::int[]`;
+    const idList = `'{${[...ids]
+      .sort((a, b) => a - b)
+      .map(sqlInt)
+      .join(',')}}'::int[]`;
     const message = `SELECT id FROM workflow_executions WHERE id = ANY(${idList}) ORDER BY id FOR UPDATE;
       EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${escapeLiteral(JSON.stringify(json))}, ${idList})`;
     const list = await querySqlPrepared(this.ds, APPLY_RESULTS_STATEMENT, message);

@@ -187,7 +187,6 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
           await removeSpooled(files);
         }
       });
-
     },
   };
 
