@@ -94,7 +94,7 @@ describe('compressed request bodies through the public API', () => {
     expect(await file.text()).toBe('hello, inflated');
   });
 
-  it('refuses a multipart bomb (413), a form that ends early (400) and another coding (415), storing nothing', async () => {
+  it('refuses a multipart bomb (413), a form that ends early or names no boundary (400) and another coding (415), storing nothing', async () => {
     const before = ((await kit.bed.database.query('SELECT count(*) AS n FROM documents')) as { n: string }[])[0]!.n;
     const type = { 'content-type': 'multipart/form-data; boundary=b0undary' };
     const bomb = await post('/documents/upload', { ...type, 'content-encoding': 'gzip' }, gzipSync(form('b0undary', 'Bomb', '0'.repeat(3 * 1024 * 1024))));
@@ -106,6 +106,9 @@ describe('compressed request bodies through the public API', () => {
     const corrupt = await post('/documents/upload', { ...type, 'content-encoding': 'gzip' }, form('b0undary', 'Plain', 'hello'));
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.error).toMatchObject({ status: 400, message: 'Request body could not be decompressed' });
+    const noBoundary = await post('/documents/upload', { 'content-type': 'multipart/form-data' }, form('b0undary', 'Plain', 'hello'));
+    expect(noBoundary.status).toBe(400);
+    expect(noBoundary.body.error).toMatchObject({ status: 400, details: { errors: ['the multipart Content-Type is malformed or names no boundary'] } });
     const zstd = await post('/documents/upload', { ...type, 'content-encoding': 'zstd' }, form('b0undary', 'Z', 'hello'));
     expect(zstd.status).toBe(415);
     expect(((await kit.bed.database.query('SELECT count(*) AS n FROM documents')) as { n: string }[])[0]!.n).toBe(before);

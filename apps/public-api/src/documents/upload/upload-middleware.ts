@@ -76,6 +76,7 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
     storage,
     streamHandler: (req, busboy) => {
       // A parse error of busboy's (a truncated or malformed form) is the caller's: answered 400, below.
+      fed.add(req);
       busboy.prependListener('error', () => malformed.add(req));
       const encoding = bodyEncodingOf(req.headers);
       if (encoding === 'identity') return void req.pipe(busboy);
@@ -96,6 +97,8 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
       ]);
   const maxMb = options.maxFileBytes / (1024 * 1024);
   const malformed = new WeakSet<object>();
+  // Requests whose body reached busboy: an error before that is busboy refusing the headers (no boundary, say).
+  const fed = new WeakSet<object>();
   return (req, res, next) => {
     const encoding = bodyEncodingOf(req.headers);
     if (!isReadableBodyEncoding(encoding)) {
@@ -115,6 +118,10 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
           );
         }
         return next(BadRequestError.withErrors('Invalid upload', [describeMulterError(err)]));
+      }
+      if (!fed.has(req)) {
+        req.resume();
+        return next(BadRequestError.withErrors('Invalid upload', ['the multipart Content-Type is malformed or names no boundary']));
       }
       if (malformed.has(req)) return next(BadRequestError.withErrors('Invalid upload', ['the multipart body is malformed or ends early']));
       return next(err);
