@@ -231,16 +231,17 @@ const ACTIVITY_DIGEST = 'row(a.updated_at, a.level, a.owner_id, a.workflow_defin
 const SWEEP_SQL = `SELECT e.id, e.user_id, u.role FROM workflow_executions e JOIN users u ON u.id = e.user_id
   WHERE e.status = 'queued' AND e.start_pending AND e.created_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`;
 
-const UNSUBMITTED_SQL = `SELECT e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
-         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"
+/** What a job's payload is built from (StartedRow), and its job id. */
+const JOB_COLUMNS = `e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
+         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"`;
+
+const UNSUBMITTED_SQL = `SELECT ${JOB_COLUMNS}
     FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
    WHERE e.status = 'running' AND e.last_sequence IS NULL AND e.job_id IS NOT NULL
      AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.started_at
    ORDER BY e.id LIMIT $2`;
 
-const UNSUBMITTED_RESUMES_SQL = `SELECT e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
-         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId",
-         e.resume_job AS "resumeJob", e.task_states AS "taskStates", e.outputs
+const UNSUBMITTED_RESUMES_SQL = `SELECT ${JOB_COLUMNS}, e.resume_job AS "resumeJob", e.task_states AS "taskStates", e.outputs
     FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
    WHERE e.status = 'running' AND e.resume_job IS NOT NULL AND e.job_id IS NOT NULL
      AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.resumed_at
