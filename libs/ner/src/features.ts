@@ -1,3 +1,4 @@
+import { NO_CLUSTER, type WordClusters } from './clusters';
 import type { GazetteerHit } from './gazetteer';
 import type { Token } from './tokenizer';
 
@@ -154,6 +155,14 @@ const enum T {
   Gaz3,
   GazM1Word,
   WordM1Gaz,
+  Clu2,
+  Clu3,
+  Clu4,
+  Clu2Case,
+  Clu3M1,
+  Clu3P1,
+  Clu2M2,
+  Clu2P2,
 }
 
 const BOS = hashString('<s>');
@@ -165,8 +174,8 @@ const EOS = hashString('</s>');
  * lists it and its neighbours fall into. Training and tagging call this same
  * function, so the two can never drift apart.
  */
-export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): number[][] {
-  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz);
+export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][], clusters?: WordClusters): number[][] {
+  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz, clusters);
   const out: number[][] = new Array<number[]>(tokens.length);
   for (let i = 0; i < tokens.length; i++) out[i] = hashes.slice(offsets[i]!, offsets[i + 1]!);
   return out;
@@ -183,7 +192,7 @@ export interface FeatureRows {
  * for the whole sentence, which halves the garbage a call leaves). The same
  * features in the same order.
  */
-export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): FeatureRows {
+export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly GazetteerHit[][], clusters?: WordClusters): FeatureRows {
   const n = tokens.length;
   const words: string[] = new Array<string>(n);
   const hw = new Uint32Array(n + 4);
@@ -204,6 +213,20 @@ export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly Gaze
     hs[i + 2] = hashString(shapeOf(raw));
     hc[i + 2] = hashString(cases[i]!);
     hg[i + 2] = hashString(lists[i]!);
+  }
+
+  // Word clusters (clusters.ts) at three granularities, index i + 2 for token i as above.
+  const c2 = new Int32Array(n + 4).fill(NO_CLUSTER);
+  const c3 = new Int32Array(n + 4).fill(NO_CLUSTER);
+  const c4 = new Int32Array(n + 4).fill(NO_CLUSTER);
+  if (clusters) {
+    const { depth } = clusters;
+    for (let i = 0; i < n; i++) {
+      const code = clusters.codeOf(tokens[i]!.text);
+      c2[i + 2] = clusters.prefix(code, depth - 2);
+      c3[i + 2] = clusters.prefix(code, depth - 1);
+      c4[i + 2] = code;
+    }
   }
 
   const f: number[] = [];
@@ -263,6 +286,19 @@ export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly Gaze
       mix(mix(T.GazM1Word, hg[k - 1]!), hw[k]!),
       mix(mix(T.WordM1Gaz, hw[k - 1]!), hg[k]!),
     );
+    // The token's clusters, alone and with its case, and its neighbours' (one
+    // word either side at the middle granularity, two at the coarse one).
+    if (clusters)
+      f.push(
+        mix(T.Clu2, c2[k]!),
+        mix(T.Clu3, c3[k]!),
+        mix(T.Clu4, c4[k]!),
+        mix(mix(T.Clu2Case, c2[k]!), hc[k]!),
+        mix(T.Clu3M1, c3[k - 1]!),
+        mix(T.Clu3P1, c3[k + 1]!),
+        mix(T.Clu2M2, c2[k - 2]!),
+        mix(T.Clu2P2, c2[k + 2]!),
+      );
   }
   offsets[n] = f.length;
   return { hashes: f, offsets };

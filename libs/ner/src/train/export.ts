@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import type { WordClusterTable } from '../clusters';
 import type { GazetteerLists } from '../gazetteer';
 import { LABEL_COUNT, LABELS } from '../labels';
 import type { NerModelFile } from '../model';
@@ -16,6 +17,7 @@ export function toModelFile(
   meta: Record<string, string | number>,
   /** Features whose largest weight is smaller than this are left out: they rarely change a decision. */
   prune = 0,
+  clusters?: WordClusterTable,
 ): NerModelFile {
   const q = (v: number): number => Math.round(v / scale);
   const features: number[] = [];
@@ -39,6 +41,7 @@ export function toModelFile(
     start: Array.from(trained.start, q),
     features,
     gazetteers,
+    ...(clusters ? { clusters } : {}),
     meta,
   };
 }

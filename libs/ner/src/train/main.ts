@@ -10,10 +10,15 @@
  * --evaluate <model file> trains nothing: it generates the same sentences
  * and scores that model on the held-out ones, to judge a decoding change
  * on a model already trained with the same options.
+ * --clusters none trains without the word-cluster features (the table
+ * libs/ner/data/word-clusters.json.gz, built by `npm run ner:clusters`, is
+ * read and copied into the model otherwise).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { WordClusters, type WordClusterTable } from '../clusters';
 import { sentenceFeatures } from '../features';
 import { Gazetteer, normaliseLists } from '../gazetteer';
 import { OUTSIDE } from '../labels';
@@ -44,6 +49,7 @@ const { values: args } = parseArgs({
     'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
     evaluate: { type: 'string' },
+    clusters: { type: 'string', default: path.join('libs', 'ner', 'data', 'word-clusters.json.gz') },
   },
 });
 
@@ -57,6 +63,8 @@ const log = (line: string): void => console.log(`[${((Date.now() - started) / 10
 const rawGazetteers = buildGazetteers();
 const gazetteers = normaliseLists(rawGazetteers);
 const gazetteer = new Gazetteer(gazetteers);
+const clusterTable = args.clusters === 'none' ? undefined : (JSON.parse(gunzipSync(readFileSync(path.resolve(root, args.clusters))).toString('utf8')) as WordClusterTable);
+const clusters = clusterTable && new WordClusters(clusterTable);
 const locales = loadLocales(seed);
 const en = locales.find((l) => l.code === 'EN')!.faker;
 const ctx = { rng: new Rng(seed), locales, en, gazetteers: rawGazetteers };
@@ -86,15 +94,15 @@ const model = args.evaluate ? readNerModel(args.evaluate) : trainAndWrite();
 function trainAndWrite(): NerModelFile {
   const trained = trainPerceptron(
     (function* () {
-      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits), labels: s.labels };
+      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits, clusters), labels: s.labels };
     })(),
     { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
   );
 
   const meta = { seed, sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
-  let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
+  let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune), clusterTable);
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
-  file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
+  file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune), clusterTable);
 
   const bytes = serialise(file);
   writeFileSync(out, bytes);
@@ -121,7 +129,7 @@ console.table(scoreRows(counts));
 function medianEntityMargin(weights: NerWeights, sentences: typeof heldOut): number {
   const margins: number[] = [];
   for (const s of sentences.slice(0, 500)) {
-    const e = weights.emissions(sentenceFeatures(s.tokens, s.hits));
+    const e = weights.emissions(sentenceFeatures(s.tokens, s.hits, clusters));
     s.labels.forEach((label, i) => {
       if (label === OUTSIDE) return;
       const m = typeMargin(e, i, label, i === 0 ? -1 : s.labels[i - 1]!);
