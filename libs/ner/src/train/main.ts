@@ -49,6 +49,7 @@ const { values: args } = parseArgs({
     'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
     evaluate: { type: 'string' },
+    'word-dropout': { type: 'string', default: '0' },
     clusters: { type: 'string', default: path.join('libs', 'ner', 'data', 'word-clusters.json.gz') },
   },
 });
@@ -92,14 +93,21 @@ log(`generated ${train.length} training and ${heldOut.length} held-out sentences
 const model = args.evaluate ? readNerModel(args.evaluate) : trainAndWrite();
 
 function trainAndWrite(): NerModelFile {
+  // Word dropout: each token's word is forgotten with this probability (see sentenceFeatureRows).
+  const wordDropout = Number(args['word-dropout']);
+  const dropRng = new Rng(seed + 2);
   const trained = trainPerceptron(
     (function* () {
-      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits, clusters), labels: s.labels };
+      for (const s of train) {
+        const forgotten = new Map<number, number>();
+        if (wordDropout > 0) s.tokens.forEach((_, i) => dropRng.chance(wordDropout) && forgotten.set(i, dropRng.int(2 ** 32)));
+        yield { features: sentenceFeatures(s.tokens, s.hits, clusters, forgotten), labels: s.labels };
+      }
     })(),
     { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
   );
 
-  const meta = { seed, sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
+  const meta = { seed, sentences: train.length, epochs: Number(args.epochs), wordDropout, marginScale: 1 };
   let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune), clusterTable);
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
   file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune), clusterTable);
