@@ -37,7 +37,10 @@ export function clusterTree(vectors: Float32Array, dim: number, options: Cluster
       split(child, level + 1);
     }
   };
-  split(Int32Array.from({ length: n }, (_, i) => i), 0);
+  split(
+    Int32Array.from({ length: n }, (_, i) => i),
+    0,
+  );
   return codes;
 }
 
@@ -69,10 +72,11 @@ export function kMeans(vectors: Float32Array, dim: number, members: Int32Array, 
     }
     let r = rng.next() * total;
     pick = m - 1;
-    for (let i = 0; i < m; i++) if ((r -= nearest[i]!) < 0) {
-      pick = i;
-      break;
-    }
+    for (let i = 0; i < m; i++)
+      if ((r -= nearest[i]!) < 0) {
+        pick = i;
+        break;
+      }
   }
   for (let round = 0; round < rounds; round++) {
     let moved = 0;
