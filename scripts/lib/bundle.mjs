@@ -15,12 +15,11 @@ export function buildUnlessSkipped() {
 }
 
 /**
- * Bundles `entry` to `outfile` and runs it with `args` (and node's own
- * options `nodeArgs`); answers its exit status. Keep `outfile` two levels
- * under the root, like the sources it bundles (their paths to dist/ are
- * relative to __dirname).
+ * Bundles `entry` to `outfile` and runs it; answers its exit status. Keep
+ * `outfile` two levels under the root, like the sources it bundles (their
+ * paths to dist/ are relative to __dirname).
  */
-export async function bundleAndRun(entry, outfile, args = [], nodeArgs = []) {
+export async function bundleAndRun(entry, outfile) {
   await build({
     entryPoints: [entry],
     outfile,
@@ -39,5 +38,5 @@ export async function bundleAndRun(entry, outfile, args = [], nodeArgs = []) {
     ],
     logLevel: 'warning',
   });
-  return spawnSync(process.execPath, [...nodeArgs, outfile, ...args], { stdio: 'inherit', cwd: ROOT, env: { ...process.env, NODE_ENV: 'test' } }).status ?? 1;
+  return spawnSync(process.execPath, [outfile], { stdio: 'inherit', cwd: ROOT, env: { ...process.env, NODE_ENV: 'test' } }).status ?? 1;
 }

@@ -1,4 +1,3 @@
-import { NO_CLUSTER, type WordClusters } from './clusters';
 import type { GazetteerHit } from './gazetteer';
 import type { Token } from './tokenizer';
 
@@ -155,14 +154,6 @@ const enum T {
   Gaz3,
   GazM1Word,
   WordM1Gaz,
-  Clu2,
-  Clu3,
-  Clu4,
-  Clu2Case,
-  Clu3M1,
-  Clu3P1,
-  Clu2M2,
-  Clu2P2,
 }
 
 const BOS = hashString('<s>');
@@ -174,8 +165,8 @@ const EOS = hashString('</s>');
  * lists it and its neighbours fall into. Training and tagging call this same
  * function, so the two can never drift apart.
  */
-export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][], clusters?: WordClusters, forgotten?: ReadonlyMap<number, number>): number[][] {
-  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz, clusters, forgotten);
+export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][], forgotten?: ReadonlyMap<number, number>): number[][] {
+  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz, forgotten);
   const out: number[][] = new Array<number[]>(tokens.length);
   for (let i = 0; i < tokens.length; i++) out[i] = hashes.slice(offsets[i]!, offsets[i + 1]!);
   return out;
@@ -195,13 +186,12 @@ export interface FeatureRows {
 export function sentenceFeatureRows(
   tokens: readonly Token[],
   gaz: readonly GazetteerHit[][],
-  clusters?: WordClusters,
   /**
    * Training only (word dropout): token index → a random number that stands
    * for the token's word in every feature that names the word, its own and
    * its neighbours'. Such features occur once, fall under the trainer's
    * minimum count and vanish, as they do for a word the model never saw; the
-   * token keeps its shape, affixes, case, gazetteer and cluster features.
+   * token keeps its shape, affixes, case and gazetteer features.
    */
   forgotten?: ReadonlyMap<number, number>,
 ): FeatureRows {
@@ -225,20 +215,6 @@ export function sentenceFeatureRows(
     hs[i + 2] = hashString(shapeOf(raw));
     hc[i + 2] = hashString(cases[i]!);
     hg[i + 2] = hashString(lists[i]!);
-  }
-
-  // Word clusters (clusters.ts) at three granularities, index i + 2 for token i as above.
-  const c2 = new Int32Array(n + 4).fill(NO_CLUSTER);
-  const c3 = new Int32Array(n + 4).fill(NO_CLUSTER);
-  const c4 = new Int32Array(n + 4).fill(NO_CLUSTER);
-  if (clusters) {
-    const { depth } = clusters;
-    for (let i = 0; i < n; i++) {
-      const code = clusters.codeOf(tokens[i]!.text);
-      c2[i + 2] = clusters.prefix(code, depth - 2);
-      c3[i + 2] = clusters.prefix(code, depth - 1);
-      c4[i + 2] = code;
-    }
   }
 
   const f: number[] = [];
@@ -298,19 +274,6 @@ export function sentenceFeatureRows(
       mix(mix(T.GazM1Word, hg[k - 1]!), hw[k]!),
       mix(mix(T.WordM1Gaz, hw[k - 1]!), hg[k]!),
     );
-    // The token's clusters, alone and with its case, and its neighbours' (one
-    // word either side at the middle granularity, two at the coarse one).
-    if (clusters)
-      f.push(
-        mix(T.Clu2, c2[k]!),
-        mix(T.Clu3, c3[k]!),
-        mix(T.Clu4, c4[k]!),
-        mix(mix(T.Clu2Case, c2[k]!), hc[k]!),
-        mix(T.Clu3M1, c3[k - 1]!),
-        mix(T.Clu3P1, c3[k + 1]!),
-        mix(T.Clu2M2, c2[k - 2]!),
-        mix(T.Clu2P2, c2[k + 2]!),
-      );
   }
   offsets[n] = f.length;
   return { hashes: f, offsets };

@@ -1,6 +1,5 @@
 import { LABEL_COUNT, LABELS } from './labels';
 import type { FeatureRows } from './features';
-import type { WordClusterTable } from './clusters';
 import type { GazetteerLists } from './gazetteer';
 
 /**
@@ -21,8 +20,6 @@ export interface NerModelFile {
    */
   features: number[];
   gazetteers: GazetteerLists;
-  /** The word clusters the model's cluster features read; a model without them has no such features. */
-  clusters?: WordClusterTable;
   meta: Record<string, string | number>;
 }
 

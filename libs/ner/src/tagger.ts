@@ -1,5 +1,4 @@
 import { alignAddressSpans, type TokenSpan } from './address-spans';
-import { WordClusters } from './clusters';
 import { sentenceFeatureRows } from './features';
 import { alignOrganisationSpans } from './org-spans';
 import { tidySpans } from './span-tidy';
@@ -20,13 +19,11 @@ import { viterbi } from './viterbi';
 export class PerceptronTagger implements NerTagger {
   private readonly weights: NerWeights;
   private readonly gazetteer: Gazetteer;
-  private readonly clusters: WordClusters | undefined;
   private readonly marginScale: number;
 
   constructor(file: NerModelFile) {
     this.weights = new NerWeights(file);
     this.gazetteer = new Gazetteer(file.gazetteers);
-    this.clusters = file.clusters ? new WordClusters(file.clusters) : undefined;
     this.marginScale = Number(file.meta['marginScale'] ?? 1) || 1;
   }
 
@@ -36,7 +33,7 @@ export class PerceptronTagger implements NerTagger {
     for (const [from, to] of chunks(tokens)) {
       const part = tokens.slice(from, to);
       const hits = this.gazetteer.match(part);
-      const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits, this.clusters), part.length);
+      const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits), part.length);
       const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
       const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
       for (const span of tidySpans(part, alignOrganisationSpans(part, hits, alignAddressSpans(part, hits, decoded)))) {

@@ -1,5 +1,4 @@
 import { gzipSync } from 'node:zlib';
-import type { WordClusterTable } from '../clusters';
 import type { GazetteerLists } from '../gazetteer';
 import { LABEL_COUNT, LABELS } from '../labels';
 import type { NerModelFile } from '../model';
@@ -17,7 +16,6 @@ export function toModelFile(
   meta: Record<string, string | number>,
   /** Features whose largest weight is smaller than this are left out: they rarely change a decision. */
   prune = 0,
-  clusters?: WordClusterTable,
 ): NerModelFile {
   const q = (v: number): number => Math.round(v / scale);
   const features: number[] = [];
@@ -41,7 +39,6 @@ export function toModelFile(
     start: Array.from(trained.start, q),
     features,
     gazetteers,
-    ...(clusters ? { clusters } : {}),
     meta,
   };
 }

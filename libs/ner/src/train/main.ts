@@ -10,15 +10,13 @@
  * --evaluate <model file> trains nothing: it generates the same sentences
  * and scores that model on the held-out ones, to judge a decoding change
  * on a model already trained with the same options.
- * --clusters none trains without the word-cluster features (the table
- * libs/ner/data/word-clusters.json.gz, built by `npm run ner:clusters`, is
- * read and copied into the model otherwise).
+ * --word-dropout p forgets each training token's word with probability p
+ * (see sentenceFeatureRows), so that the tagger learns to decide from
+ * context, shape, affixes and gazetteers rather than from the names it saw.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { gunzipSync } from 'node:zlib';
-import { WordClusters, type WordClusterTable } from '../clusters';
 import { sentenceFeatures } from '../features';
 import { Gazetteer, normaliseLists } from '../gazetteer';
 import { OUTSIDE } from '../labels';
@@ -34,6 +32,7 @@ import { buildGazetteers } from './gazetteer-data';
 import { loadLocales } from './locales';
 import { trainPerceptron } from './perceptron';
 import { Rng } from './rng';
+import { forgottenWords } from './word-dropout';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,8 +48,7 @@ const { values: args } = parseArgs({
     'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
     evaluate: { type: 'string' },
-    'word-dropout': { type: 'string', default: '0' },
-    clusters: { type: 'string', default: path.join('libs', 'ner', 'data', 'word-clusters.json.gz') },
+    'word-dropout': { type: 'string', default: '0.15' },
   },
 });
 
@@ -64,8 +62,6 @@ const log = (line: string): void => console.log(`[${((Date.now() - started) / 10
 const rawGazetteers = buildGazetteers();
 const gazetteers = normaliseLists(rawGazetteers);
 const gazetteer = new Gazetteer(gazetteers);
-const clusterTable = args.clusters === 'none' ? undefined : (JSON.parse(gunzipSync(readFileSync(path.resolve(root, args.clusters))).toString('utf8')) as WordClusterTable);
-const clusters = clusterTable && new WordClusters(clusterTable);
 const locales = loadLocales(seed);
 const en = locales.find((l) => l.code === 'EN')!.faker;
 const ctx = { rng: new Rng(seed), locales, en, gazetteers: rawGazetteers };
@@ -98,19 +94,15 @@ function trainAndWrite(): NerModelFile {
   const dropRng = new Rng(seed + 2);
   const trained = trainPerceptron(
     (function* () {
-      for (const s of train) {
-        const forgotten = new Map<number, number>();
-        if (wordDropout > 0) s.tokens.forEach((_, i) => dropRng.chance(wordDropout) && forgotten.set(i, dropRng.int(2 ** 32)));
-        yield { features: sentenceFeatures(s.tokens, s.hits, clusters, forgotten), labels: s.labels };
-      }
+      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits, forgottenWords(s.tokens.length, wordDropout, dropRng)), labels: s.labels };
     })(),
     { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
   );
 
   const meta = { seed, sentences: train.length, epochs: Number(args.epochs), wordDropout, marginScale: 1 };
-  let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune), clusterTable);
+  let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
-  file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune), clusterTable);
+  file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
 
   const bytes = serialise(file);
   writeFileSync(out, bytes);
@@ -137,7 +129,7 @@ console.table(scoreRows(counts));
 function medianEntityMargin(weights: NerWeights, sentences: typeof heldOut): number {
   const margins: number[] = [];
   for (const s of sentences.slice(0, 500)) {
-    const e = weights.emissions(sentenceFeatures(s.tokens, s.hits, clusters));
+    const e = weights.emissions(sentenceFeatures(s.tokens, s.hits));
     s.labels.forEach((label, i) => {
       if (label === OUTSIDE) return;
       const m = typeMargin(e, i, label, i === 0 ? -1 : s.labels[i - 1]!);

@@ -1,8 +1,6 @@
-import { WordClusters, type WordClusterTable } from '../clusters';
 import { sentenceFeatures } from '../features';
 import { Gazetteer, normaliseLists } from '../gazetteer';
 import { labelsFromSpans, type CharSpan } from '../labels';
-import { NerWeights } from '../model';
 import { PerceptronTagger } from '../tagger';
 import { tokenize } from '../tokenizer';
 import { serialise, toModelFile } from './export';
@@ -30,21 +28,13 @@ function corpus(): { text: string; spans: CharSpan[] }[] {
   );
 }
 
-function featurized(clusters?: WordClusters): FeaturizedSentence[] {
+function featurized(): FeaturizedSentence[] {
   const gazetteer = new Gazetteer(LISTS);
   return corpus().map(({ text, spans }) => {
     const tokens = tokenize(text);
-    return { features: sentenceFeatures(tokens, gazetteer.match(tokens), clusters), labels: labelsFromSpans(tokens, spans) };
+    return { features: sentenceFeatures(tokens, gazetteer.match(tokens)), labels: labelsFromSpans(tokens, spans) };
   });
 }
-
-// Cities in one cluster, given names in another, firms in a third (branching 4, depth 2).
-const CLUSTERS: WordClusterTable = {
-  branching: 4,
-  depth: 2,
-  words: ['anna', 'lena', 'lima', 'omar', 'oslo', 'porto', 'quito', 'zara'],
-  codes: [5, 5, 9, 5, 9, 9, 9, 5],
-};
 
 describe('trainPerceptron', () => {
   const options = { epochs: 8, seed: 5, minCount: 1 };
@@ -66,21 +56,6 @@ describe('trainPerceptron', () => {
     for (const { text, spans } of corpus()) {
       expect(tagger.tag(text).map(({ type, start, end }) => ({ type, start, end }))).toEqual(spans);
     }
-  });
-
-  it('ships the word clusters it was trained with, and the tagger reads them', () => {
-    const clusters = new WordClusters(CLUSTERS);
-    const model = toModelFile(trainPerceptron(featurized(clusters), options), LISTS, 0.01, { seed: 5, marginScale: 1 }, 0, CLUSTERS);
-    expect(model.clusters).toEqual(CLUSTERS);
-    const tagger = new PerceptronTagger(model);
-    for (const { text, spans } of corpus()) {
-      expect(tagger.tag(text).map(({ type, start, end }) => ({ type, start, end }))).toEqual(spans);
-    }
-    // The cluster features carry weight: the same sentence scores otherwise without them.
-    const weights = new NerWeights(model);
-    const tokens = tokenize('She flew to Oslo yesterday.');
-    const hits = new Gazetteer(LISTS).match(tokens);
-    expect(Array.from(weights.emissions(sentenceFeatures(tokens, hits)))).not.toEqual(Array.from(weights.emissions(sentenceFeatures(tokens, hits, clusters))));
   });
 
   it('drops features seen fewer than minCount times', () => {
