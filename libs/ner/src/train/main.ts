@@ -48,7 +48,7 @@ const { values: args } = parseArgs({
     'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
     evaluate: { type: 'string' },
-    'word-dropout': { type: 'string', default: '0.15' },
+    'word-dropout': { type: 'string', default: '0' },
   },
 });
 
