@@ -123,7 +123,7 @@ export class WorkflowRun {
     }
     for (const prior of this.req.prior ?? []) if (!this.restored.has(prior.nodeId)) this.restore(priorCheckpoint(prior, this.req.graph.nodes.get(prior.nodeId)));
     if (this.deps.parks && mayPark(this.req.graph)) await this.restoreParked(this.deps.parks);
-    if (await this.cancelled()) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
+    if (await (this.req.cancelRead ?? this.cancelled())) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
     if (this.req.resume) {
       const refusal = this.checkResume(this.req.resume.nodeId);
       if (refusal) return { status: 'failed', error: refusal, errorType: 'validation_error', ...this.snapshot() };
