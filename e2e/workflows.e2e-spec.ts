@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { Gate, HttpTarget, LoopbackSmtp } from '@docflow/testing';
 import { uploadText } from './support/document-jobs';
 import { peekMessage } from './support/rabbit';
@@ -259,6 +260,44 @@ describe('workflows through the public API, router, RabbitMQ and the processor',
 
     const again = await alice.request('POST', `/workflow-executions/${id}/resume`, { correlation_token: token, payload: { approved: false } });
     expect(again.status).toBe(409);
+  });
+
+  it('submits, by the sweep, the job of a resume whose public API died between its commit and its router call; the run ends once', async () => {
+    target.on('POST /approved', () => ({ body: { stored: true } }));
+    const approval = objectSchema({ approved: { type: 'boolean' } });
+    const def = definition(
+      [
+        startNode(),
+        taskNode('approve', 'user_input_task', { input_schema: approval }),
+        taskNode('record', 'rest_api_task', { url: target.url('/approved'), method: 'POST', body: { approved: '{{approve.approved}}' } }),
+        endNode(),
+      ],
+      chain('start', 'approve', 'record', 'end'),
+    );
+    const id = await alice.start(await activity(alice, 'resume sweep', def), {});
+    expect((await alice.waitFor(id)).status).toBe('awaiting_user_input');
+    // What the resume route commits before its router call, two minutes ago, by a process killed before that call.
+    const pg = new Client({ connectionString: stack.db.url });
+    await pg.connect();
+    try {
+      const committed = await pg.query(
+        `UPDATE workflow_executions
+            SET status = 'running', correlation_token_hash = NULL, correlation_token_sealed = NULL, awaiting_node = NULL, awaiting_input_schema = NULL,
+                awaiting_since = NULL, resume_count = resume_count + 1, job_id = $2, last_sequence = NULL,
+                last_progress_at = now() - interval '2 minutes', resumed_at = now() - interval '2 minutes',
+                resume_job = jsonb_build_object('node_id', awaiting_node, 'payload', '{"approved": true}'::jsonb), updated_at = now()
+          WHERE id = $1 AND status = 'awaiting_user_input'`,
+        [id, `wf_${id}_resume_1`],
+      );
+      expect(committed.rowCount).toBe(1);
+    } finally {
+      await pg.end();
+    }
+    // The workers role sweeps every 5 s.
+    const done = await alice.waitFor(id, { timeoutMs: 30000 });
+    expect(done.status).toBe('completed');
+    expect(done.outputs?.['approve']).toEqual({ approved: true });
+    expect(target.hitsOf('/approved').map((h) => JSON.parse(h.body) as unknown)).toEqual([{ approved: true }]);
   });
 
   it('fails an execution past its activity deadline with WORKFLOW_DEADLINE_EXCEEDED', async () => {

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { endSpan, markSpanFailed, type Span, withIncomingSpan } from '@docflow/telemetry';
 import { CORRELATION_HEADER, newCorrelationId, runWithContext, sanitizeCorrelationId } from './context';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnauthorizedError } from './errors';
+import { unsupportedEncodingError } from './body-encoding';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 import { HealthCheck, runHealthChecks } from './health';
 import { Logger } from './logger';
@@ -60,8 +61,12 @@ interface BodyParserError {
   type?: string;
   status?: number;
   code?: string;
+  errno?: number;
   field?: string;
 }
+
+/** Codes of node:zlib's errors (gzip and deflate: Z_*, brotli: ERR__ERROR_* and ERR_BROTLI_*). */
+const ZLIB_CODE = /^(Z_[A-Z_]+|ERR__ERROR_[A-Z0-9_]+|ERR_BROTLI_[A-Z_]+)$/;
 
 /** Maps errors from body parsers and multer onto the hierarchy; undefined when not one of theirs. */
 function fromParserError(err: unknown): AppError | undefined {
@@ -71,7 +76,14 @@ function fromParserError(err: unknown): AppError | undefined {
   if (e.type === 'entity.too.large' || e.type === 'parameters.too.many' || e.code === 'LIMIT_FILE_SIZE') {
     return new PayloadTooLargeError('Request body is too large');
   }
-  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
+  // A compressed body that does not inflate: body-parser passes zlib's error on as a 400 with no type.
+  if (e.status === 400 && typeof e.errno === 'number' && typeof e.code === 'string' && ZLIB_CODE.test(e.code)) {
+    return BadRequestError.withErrors('Request body could not be decompressed', ['the body does not match its Content-Encoding']);
+  }
+  // A path parameter that is not valid percent-encoding (the router's decodeParam): the caller's doing, not a 500.
+  if (err instanceof URIError && e.status === 400) return BadRequestError.withErrors('Malformed path', ['a path segment is not valid percent-encoding']);
+  if (e.type === 'encoding.unsupported') return unsupportedEncodingError(String((err as { encoding?: unknown }).encoding ?? ''));
+  if (e.type === 'charset.unsupported') {
     return new AppError(415, 'UnsupportedMediaTypeError', 'Unsupported body encoding', {}, 'unsupported_media_type');
   }
   if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) {

@@ -1,3 +1,4 @@
+export * from './body-encoding';
 export * from './cluster-primary';
 export * from './config';
 export * from './context';

@@ -100,7 +100,7 @@ describe('requestLane', () => {
     ];
     for (const [what, sent] of cases) {
       const res = await sent;
-      // Express's own answer, whatever it is (it answers a gzip body here with a 500 of its own): never the lane's.
+      // Express's own answer, whatever it is: never the lane's (body-encoding.spec.ts sends real compressed bodies).
       expect({ what, by: (res.body as Partial<Seen>).by }).not.toEqual({ what, by: 'lane' });
       expect(res.headers['x-correlation-id']).toBeDefined();
     }

@@ -16,6 +16,7 @@ import { ExecutionStatusNotifications1764000000290 } from './migrations/17640000
 import { AddRetentionIndexes1764000000231 } from './migrations/1764000000231-AddRetentionIndexes';
 import { AddExecutionStartPending1790000000530 } from './migrations/1790000000530-AddExecutionStartPending';
 import { ExecutionChangedCarriesTerminalStatus1790000000560 } from './migrations/1790000000560-ExecutionChangedCarriesTerminalStatus';
+import { AddExecutionResumeJob1790000000640 } from './migrations/1790000000640-AddExecutionResumeJob';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -38,6 +39,7 @@ export const WORKFLOWS_MIGRATIONS = [
   AddRetentionIndexes1764000000231,
   AddExecutionStartPending1790000000530,
   ExecutionChangedCarriesTerminalStatus1790000000560,
+  AddExecutionResumeJob1790000000640,
 ];
 
 // Used by other modules.

@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import { BadRequestError, PayloadTooLargeError } from '@docflow/service-kit';
+import { AppError, BadRequestError, bodyEncodingOf, inflatedBody, isReadableBodyEncoding, PayloadTooLargeError, unsupportedEncodingError } from '@docflow/service-kit';
 import { MemoryBudget, SpoolStorage } from './spool-storage';
 
 /** One received upload: held in memory when small, else in a temp file that the request handler removes. */
@@ -34,6 +36,11 @@ export interface UploadMiddlewareOptions {
   fieldLimits?: { fields: number; fieldSize: number };
 }
 
+/** Multer 2.5's option its type declarations do not know yet: what feeds the request body to busboy (default `req.pipe(busboy)`). */
+interface MulterStreamHandler {
+  streamHandler(req: IncomingMessage, busboy: Writable): void;
+}
+
 function describeMulterError(err: multer.MulterError): string {
   switch (err.code) {
     case 'LIMIT_UNEXPECTED_FILE':
@@ -62,12 +69,26 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
     memoryFileBytes: options.memoryFileBytes ?? 1024 * 1024,
     budget: new MemoryBudget(options.memoryBudgetBytes ?? 64 * 1024 * 1024),
   });
-  const parser = multer({
+  const fields = { fields: 50, fieldSize: 1024 * 1024, ...options.fieldLimits };
+  // A compressed form is inflated up to what its limits let through at most (files, fields, and room for part headers).
+  const maxInflatedBytes = MAX_FILES_PER_UPLOAD * options.maxFileBytes + fields.fields * fields.fieldSize + 1024 * 1024;
+  const multerOptions: multer.Options & MulterStreamHandler = {
     storage,
+    streamHandler: (req, busboy) => {
+      // A parse error of busboy's (a truncated or malformed form) is the caller's: answered 400, below.
+      fed.add(req);
+      busboy.prependListener('error', () => malformed.add(req));
+      const encoding = bodyEncodingOf(req.headers);
+      if (encoding === 'identity') return void req.pipe(busboy);
+      const body = inflatedBody(req, encoding, maxInflatedBytes);
+      body.on('error', (err) => busboy.destroy(err));
+      body.pipe(busboy);
+    },
     // Filenames in the part headers are UTF-8 (what browsers and curl send), not busboy's default latin1.
     defParamCharset: 'utf8',
-    limits: { fileSize: options.maxFileBytes, files: MAX_FILES_PER_UPLOAD, fields: 50, fieldSize: 1024 * 1024, ...options.fieldLimits, parts: 70, fieldNameSize: 200 },
-  });
+    limits: { fileSize: options.maxFileBytes, files: MAX_FILES_PER_UPLOAD, ...fields, parts: 70, fieldNameSize: 200 },
+  };
+  const parser = multer(multerOptions);
   const parse = options.anyFieldName
     ? parser.any()
     : parser.fields([
@@ -75,9 +96,18 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
         { name: 'files', maxCount: MAX_FILES_PER_UPLOAD },
       ]);
   const maxMb = options.maxFileBytes / (1024 * 1024);
+  const malformed = new WeakSet<object>();
+  // Requests whose body reached busboy: an error before that is busboy refusing the headers (no boundary, say).
+  const fed = new WeakSet<object>();
   return (req, res, next) => {
+    const encoding = bodyEncodingOf(req.headers);
+    if (!isReadableBodyEncoding(encoding)) {
+      req.resume();
+      return next(unsupportedEncodingError(encoding));
+    }
     parse(req, res, (err: unknown) => {
       if (err === undefined || err === null) return next();
+      if (err instanceof AppError) return next(err);
       if (err instanceof multer.MulterError) {
         if (err.code === 'LIMIT_FILE_SIZE') {
           return next(
@@ -89,6 +119,11 @@ export function createUploadMiddleware(options: UploadMiddlewareOptions): Reques
         }
         return next(BadRequestError.withErrors('Invalid upload', [describeMulterError(err)]));
       }
+      if (!fed.has(req)) {
+        req.resume();
+        return next(BadRequestError.withErrors('Invalid upload', ['the multipart Content-Type is malformed or names no boundary']));
+      }
+      if (malformed.has(req)) return next(BadRequestError.withErrors('Invalid upload', ['the multipart body is malformed or ends early']));
       return next(err);
     });
   };

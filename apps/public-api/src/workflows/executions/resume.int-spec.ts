@@ -1,14 +1,16 @@
 import request from 'supertest';
 import type express from 'express';
-import { buildTestApp, LogLine, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../../test-support/test-app';
+import { buildTestApi, LogLine, openTestBed, recordingLogger, TEST_JWT_SECRET, TestBed, testConfig } from '../../test-support/test-app';
 import { signPollingToken } from './polling-token';
 import { Actors, createActors } from './test-support/actors';
 import { APPROVAL_SCHEMA, ErrorBody, executionEnv, ExecutionApi, ROUTER_KEY } from './test-support/execution-api';
 import { FakeRouter } from '../../test-support/fake-router';
+import { WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 let bed: TestBed;
 let router: FakeRouter;
 let app: express.Express;
+let sweep: () => Promise<number>;
 let api: ExecutionApi;
 let actors: Actors;
 const lines: LogLine[] = [];
@@ -49,7 +51,9 @@ async function paused(): Promise<{ id: number; token: string }> {
 beforeAll(async () => {
   bed = await openTestBed();
   router = await FakeRouter.start(ROUTER_KEY);
-  app = buildTestApp(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger(lines) });
+  const built = buildTestApi(bed, { config: testConfig(executionEnv(router.url)), logger: recordingLogger(lines) });
+  app = built.app;
+  sweep = built.sweepPendingWebhookStarts;
   api = new ExecutionApi(app);
   actors = await createActors(bed.database);
 });
@@ -165,6 +169,44 @@ describe('an execution awaiting user input', () => {
     expect(((await api.status(actors.alice, id)).body as StatusBody).data).toMatchObject({ status: 'awaiting_user_input', awaiting_node: 'approve', correlation_token: token });
     const ok = await api.resume(actors.alice, id, { correlation_token: token, payload: { approved: true } });
     expect(ok.body).toEqual({ data: { id, status: 'running', job_id: `wf_${id}_resume_1` } });
+  });
+
+  it('submits once, by the sweep, the job of a resume whose process died between its commit and the router call; the run completes', async () => {
+    const { id } = await paused();
+    // The resume's commit alone, as the route makes it before the router call (the process is killed in between).
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const at = new Date(Date.now() - 2 * 60 * 1000);
+    const committed = await repo.resume(id, actors.alice.id, async (locked) => ({
+      jobId: `wf_${id}_resume_${locked.resumeCount + 1}`,
+      at,
+      deadlineAt: null,
+      payload: { approved: true, comment: 'late' },
+    }));
+    expect(committed?.revert.jobId).toBe(`wf_${id}_resume_1`);
+    // Another execution resumed through the route two minutes ago whose job has reported since: not submitted again.
+    const other = await paused();
+    await api.resume(actors.alice, other.id, { correlation_token: other.token, payload: { approved: false } }).expect(200);
+    await bed.database.query("UPDATE workflow_executions SET resumed_at = now() - interval '2 minutes', last_progress_at = now() - interval '2 minutes' WHERE id = $1", [other.id]);
+    await api.postResult(other.id, { job_id: `wf_${other.id}_resume_1`, status: 'processing', sequence: 1, task_states: { approve: { status: 'completed' } } }).expect(200);
+    const jobsBefore = router.jobs.length;
+
+    expect(router.job(`wf_${id}_resume_1`)).toBeUndefined();
+    expect(await sweep()).toBe(1);
+    const resubmitted = router.jobs.slice(jobsBefore);
+    expect(resubmitted.map((j) => j.job_id)).toEqual([`wf_${id}_resume_1`]);
+    expect(resubmitted[0]!.payload).toMatchObject({
+      execution_id: id,
+      user_id: actors.alice.id,
+      inputs: { document_url: 'https://files.example/a.pdf' },
+      resume: { node_id: 'approve', payload: { approved: true, comment: 'late' }, outputs: { fetch: { data: { ok: true } } }, task_states: { fetch: { status: 'completed' } } },
+    });
+    // Once per resume: a job merely waiting behind a long queue is not published again on every sweep.
+    expect(await sweep()).toBe(0);
+    expect(router.jobs.filter((j) => j.job_id === `wf_${id}_resume_1`)).toHaveLength(1);
+
+    await api.postResult(id, { job_id: `wf_${id}_resume_1`, status: 'completed', sequence: 1, outputs: { approve: { approved: true } } }).expect(200);
+    expect(((await api.status(actors.alice, id)).body as StatusBody).data.status).toBe('completed');
+    expect(lines.some((l) => l.message === 'resumed execution running without a result; its job submitted again')).toBe(true);
   });
 
   it('never logs a correlation token', () => {

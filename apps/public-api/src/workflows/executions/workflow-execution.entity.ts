@@ -75,6 +75,14 @@ export class WorkflowExecutionEntity {
   @Column({ name: 'resume_count', type: 'integer' })
   resumeCount!: number;
 
+  /** What the latest resume's job carries besides the row (the waiting node and the user's payload), for its resubmission. */
+  @Column({ name: 'resume_job', type: 'jsonb', nullable: true })
+  resumeJob!: { node_id: string; payload: Record<string, unknown> } | null;
+
+  /** When the latest resume was made: its last_progress_at until the job reports (the resubmission sweep compares them). */
+  @Column({ name: 'resumed_at', type: 'timestamptz', nullable: true })
+  resumedAt!: Date | null;
+
   /** Highest `sequence` applied from the current job (bigint arrives as a string). */
   @Column({ name: 'last_sequence', type: 'bigint', nullable: true, transformer: numericTransformer })
   lastSequence!: number | null;

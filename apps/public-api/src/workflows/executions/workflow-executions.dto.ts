@@ -8,9 +8,12 @@ export interface NewExecution {
   inputs?: Record<string, unknown>;
 }
 
+/** Ids are PostgreSQL integers: a larger number names no activity, and would fail the query as a 500. */
+const MAX_ID = 2147483647;
+
 function activityIdOf(value: unknown): number | undefined {
   const raw = isPlainObject(value) ? value['id'] : value;
-  return typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : undefined;
+  return typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 && raw <= MAX_ID ? raw : undefined;
 }
 
 const optionalObject =
@@ -20,7 +23,7 @@ const optionalObject =
 
 /** POST /workflow-executions (spec 4.8): `activity` (an id or `{id}`), `workflow_definition`, `inputs`. */
 export class CreateExecutionRequest {
-  @Satisfies((value) => (activityIdOf(value) === undefined ? ['activity is required and must be an integer id'] : []))
+  @Satisfies((value) => (activityIdOf(value) === undefined ? [`activity is required and must be an integer id from 1 to ${MAX_ID}`] : []))
   activity!: unknown;
 
   @Satisfies(optionalObject('workflow_definition'))

@@ -41,6 +41,8 @@ export interface ResumeChanges {
   jobId: string;
   at: Date;
   deadlineAt: Date | null;
+  /** The user's payload for the waiting node: kept with the row until the next resume, for a resubmission. */
+  payload: Record<string, unknown>;
 }
 
 /** Sealed state to put back when a resume could not be handed to the router. */
@@ -78,6 +80,14 @@ export interface StartedRow {
   startedAt: Date | null;
   deadlineAt: Date | null;
   dataShieldPolicy: Record<string, unknown> | null;
+}
+
+/** A resumed execution's row with what its job's `resume` part is built from (the resubmission sweep reads it). */
+export interface ResumedRow extends StartedRow {
+  jobId: string;
+  resumeJob: { node_id: string; payload: Record<string, unknown> };
+  taskStates: Record<string, unknown>;
+  outputs: Record<string, unknown> | null;
 }
 
 export type StartOutcome =
@@ -431,9 +441,9 @@ export class WorkflowExecutionsRepository {
             SET status = 'running', correlation_token_hash = NULL, correlation_token_sealed = NULL,
                 awaiting_node = NULL, awaiting_input_schema = NULL, awaiting_since = NULL,
                 resume_count = resume_count + 1, job_id = $2, last_sequence = NULL, last_progress_at = $3, deadline_at = $4,
-                updated_at = now()
+                resume_job = jsonb_build_object('node_id', awaiting_node, 'payload', $5::jsonb), resumed_at = $3, updated_at = now()
           WHERE id = $1 AND status = 'awaiting_user_input'`,
-        [id, changes.jobId, changes.at, changes.deadlineAt],
+        [id, changes.jobId, changes.at, changes.deadlineAt, JSON.stringify(changes.payload)],
       );
       const { correlationTokenHash, correlationTokenSealed, awaitingNode, awaitingInputSchema, awaitingSince, resumeCount, jobId, lastSequence, lastProgressAt, deadlineAt } = before;
       return {
@@ -455,7 +465,8 @@ export class WorkflowExecutionsRepository {
       `UPDATE workflow_executions
           SET status = 'awaiting_user_input', correlation_token_hash = $4, correlation_token_sealed = $5,
               awaiting_node = $6, awaiting_input_schema = $7::jsonb, awaiting_since = $8,
-              resume_count = $9, job_id = $10, last_sequence = $11, last_progress_at = $12, deadline_at = $13, updated_at = now()
+              resume_count = $9, job_id = $10, last_sequence = $11, last_progress_at = $12, deadline_at = $13,
+              resume_job = NULL, resumed_at = NULL, updated_at = now()
         WHERE id = $1 AND status = 'running' AND job_id = $2 AND last_progress_at = $3
         RETURNING id`,
       [

@@ -29,7 +29,7 @@ import { ActivityDefinitionCache } from './activity-definitions';
 export function isSettledForPolling(status: ExecutionStatus): boolean {
   return status === 'awaiting_user_input' || isTerminalExecutionStatus(status);
 }
-import type { ExecutionStatusRow, NewExecutionRow, StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
+import type { ExecutionStatusRow, NewExecutionRow, ResumedRow, StartedRow, StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
@@ -296,6 +296,15 @@ export class WorkflowExecutionsService {
     return this.deps.router.submitWorkflowJob({ jobId, payload: await this.payloadOf(row, jobId) });
   }
 
+  /**
+   * Submits again the job of a resume whose process may have died between the resume's commit and the
+   * submission (WebhookAcceptor.sweep finds them): the same job id, and the payload built from what the resume
+   * kept on the row. Safe when the job did reach the router, as resubmitStarted is.
+   */
+  async resubmitResumed(row: ResumedRow): Promise<'queued' | 'duplicate'> {
+    return this.deps.router.submitWorkflowJob({ jobId: row.jobId, payload: await this.resumePayloadOf(row, row.jobId, row.resumeJob) });
+  }
+
   private async startCreated(user: Caller, id: number, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
     try {
       return await this.start(user, id, {}, retryOf, maxRunning);
@@ -504,16 +513,13 @@ export class WorkflowExecutionsService {
       const errors = locked.awaitingInputSchema ? validateAgainstSchema(locked.awaitingInputSchema, payload, 'payload') : [];
       if (errors.length) throw BadRequestError.withErrors('Invalid payload', errors);
       await this.takeSlot(runningCount);
-      return { jobId: workflowJobId(id, locked.resumeCount + 1), at, deadlineAt };
+      return { jobId: workflowJobId(id, locked.resumeCount + 1), at, deadlineAt, payload };
     });
     if (!outcome) throw new NotFoundError(EXECUTION_NOT_FOUND);
     const { before, revert } = outcome;
-    // Besides the contract's node_id and payload, the state of the nodes already run,
-    // for a processor that keeps none of its own.
-    const resume = { node_id: before.awaitingNode ?? '', payload, task_states: before.taskStates, outputs: before.outputs ?? {} };
     try {
-      const jobPayload: WorkflowJobPayload = { ...(await this.payloadOf({ ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null }, revert.jobId)), resume };
-      await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: jobPayload });
+      const row = { ...before, deadlineAt, dataShieldPolicy: activity?.dataShieldPolicy ?? null, outputs: before.outputs ?? null };
+      await this.deps.router.submitWorkflowJob({ jobId: revert.jobId, payload: await this.resumePayloadOf(row, revert.jobId, { node_id: before.awaitingNode ?? '', payload }) });
     } catch (err) {
       const reverted = await this.deps.repo.revertResume(revert);
       this.deps.logger.warn('resume job not submitted', { executionId: id, jobId: revert.jobId, revertedToAwaiting: reverted, error: errorMessage(err) });
@@ -637,6 +643,15 @@ export class WorkflowExecutionsService {
       ...(e.deadlineAt ? { deadline_at: e.deadlineAt.toISOString() } : {}),
       ...(e.dataShieldPolicy ? { data_shield_policy: e.dataShieldPolicy } : {}),
     };
+  }
+
+  /**
+   * The job of a resume: besides the contract's node_id and payload, the state of the nodes already run (as the
+   * resume left them: no result is applied between a resume and its job's first message), for a processor that
+   * keeps none of its own.
+   */
+  private async resumePayloadOf(row: StartedRow & Pick<ResumedRow, 'taskStates' | 'outputs'>, jobId: string, resume: ResumedRow['resumeJob']): Promise<WorkflowJobPayload> {
+    return { ...(await this.payloadOf(row, jobId)), resume: { ...resume, task_states: row.taskStates, outputs: row.outputs ?? {} } };
   }
 
   private notQueued(e: Pick<WorkflowExecutionEntity, 'id' | 'status'>): ConflictError {

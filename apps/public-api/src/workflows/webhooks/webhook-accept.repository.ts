@@ -1,7 +1,7 @@
 import { pgPool } from '@docflow/persistence';
 import { escapeLiteral } from 'pg';
 import type { PublicApiDatabase } from '../../platform';
-import { type StartedRow, USER_START_LOCK } from '../executions/workflow-executions.repository';
+import { type ResumedRow, type StartedRow, USER_START_LOCK } from '../executions/workflow-executions.repository';
 
 export interface WebhookVersionRow {
   id: number;
@@ -133,6 +133,22 @@ export class WebhookAcceptRepository {
     );
   }
 
+  /**
+   * Executions a resume moved to `running` more than `afterSeconds` ago that show no sign of its job since
+   * (`last_progress_at` still the resume's time), oldest first: their process may have died between the
+   * resume's commit and the router submission. The start's query, for resumes (their progress time is the
+   * resume's, not the start's).
+   */
+  async unsubmittedResumes(afterSeconds: number, limit: number): Promise<ResumedRow[]> {
+    const rows = (await this.database.query(UNSUBMITTED_RESUMES_SQL, [afterSeconds, limit])) as ResumedRow[];
+    return rows.map((r) => ({ ...r, id: Number(r.id), activityId: Number(r.activityId), userId: Number(r.userId) }));
+  }
+
+  /** A resubmitted resume is marked as a start is (markResubmitted): once per resume. */
+  async markResumeResubmitted(id: number, jobId: string): Promise<void> {
+    await this.database.query("UPDATE workflow_executions SET last_progress_at = now() WHERE id = $1 AND job_id = $2 AND status = 'running' AND last_progress_at = resumed_at", [id, jobId]);
+  }
+
   /** Pending starts older than `afterSeconds`, oldest first. */
   async pendingStarts(afterSeconds: number, limit: number): Promise<{ id: number; userId: number; role: string }[]> {
     const rows = (await this.database.query(SWEEP_SQL, [afterSeconds, limit])) as { id: number; user_id: number; role: string }[];
@@ -215,9 +231,18 @@ const ACTIVITY_DIGEST = 'row(a.updated_at, a.level, a.owner_id, a.workflow_defin
 const SWEEP_SQL = `SELECT e.id, e.user_id, u.role FROM workflow_executions e JOIN users u ON u.id = e.user_id
   WHERE e.status = 'queued' AND e.start_pending AND e.created_at < now() - make_interval(secs => $1) ORDER BY e.id LIMIT $2`;
 
-const UNSUBMITTED_SQL = `SELECT e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
-         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"
+/** What a job's payload is built from (StartedRow), and its job id. */
+const JOB_COLUMNS = `e.id, e.activity_id AS "activityId", e.user_id AS "userId", e.workflow_definition AS "workflowDefinition", e.inputs,
+         e.started_at AS "startedAt", e.deadline_at AS "deadlineAt", a.data_shield_policy AS "dataShieldPolicy", e.job_id AS "jobId"`;
+
+const UNSUBMITTED_SQL = `SELECT ${JOB_COLUMNS}
     FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
    WHERE e.status = 'running' AND e.last_sequence IS NULL AND e.job_id IS NOT NULL
      AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.started_at
+   ORDER BY e.id LIMIT $2`;
+
+const UNSUBMITTED_RESUMES_SQL = `SELECT ${JOB_COLUMNS}, e.resume_job AS "resumeJob", e.task_states AS "taskStates", e.outputs
+    FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
+   WHERE e.status = 'running' AND e.resume_job IS NOT NULL AND e.job_id IS NOT NULL
+     AND e.last_progress_at < now() - make_interval(secs => $1) AND e.last_progress_at = e.resumed_at
    ORDER BY e.id LIMIT $2`;

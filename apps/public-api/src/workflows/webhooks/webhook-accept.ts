@@ -380,7 +380,8 @@ export class WebhookAcceptor {
    * A start commits `running` before it submits the job to the router; a process killed in between leaves an
    * execution running with no job (the fault suite's SIGKILL of the public API found some). Those with no result
    * RESUBMIT_AFTER_SECONDS after their start get their job submitted again, once, with the same job id: webhook
-   * starts and starts by hand alike (a start by hand has the same gap between its commit and its submission).
+   * starts and starts by hand alike (a start by hand has the same gap between its commit and its submission),
+   * and resumes, whose job is rebuilt from what the resume kept on the row.
    */
   private async resubmitUnsubmitted(): Promise<number> {
     let resubmitted = 0;
@@ -389,6 +390,13 @@ export class WebhookAcceptor {
         const outcome = await this.deps.executions.resubmitStarted(row, row.jobId);
         await this.deps.store.markResubmitted(row.id, row.jobId);
         this.deps.logger.warn('execution running without a result; its job submitted again', { executionId: row.id, jobId: row.jobId, outcome });
+        resubmitted++;
+      }
+      // A resume has the same gap between its commit and its submission (docs/decisions.md, "Resumes are resubmitted").
+      for (const row of await this.deps.store.unsubmittedResumes(RESUBMIT_AFTER_SECONDS, RESUBMIT_LIMIT)) {
+        const outcome = await this.deps.executions.resubmitResumed(row);
+        await this.deps.store.markResumeResubmitted(row.id, row.jobId);
+        this.deps.logger.warn('resumed execution running without a result; its job submitted again', { executionId: row.id, jobId: row.jobId, outcome });
         resubmitted++;
       }
     } catch (err) {
