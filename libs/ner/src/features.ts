@@ -165,8 +165,8 @@ const EOS = hashString('</s>');
  * lists it and its neighbours fall into. Training and tagging call this same
  * function, so the two can never drift apart.
  */
-export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): number[][] {
-  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz);
+export function sentenceFeatures(tokens: readonly Token[], gaz: readonly GazetteerHit[][], forgotten?: ReadonlyMap<number, number>): number[][] {
+  const { hashes, offsets } = sentenceFeatureRows(tokens, gaz, forgotten);
   const out: number[][] = new Array<number[]>(tokens.length);
   for (let i = 0; i < tokens.length; i++) out[i] = hashes.slice(offsets[i]!, offsets[i + 1]!);
   return out;
@@ -183,7 +183,18 @@ export interface FeatureRows {
  * for the whole sentence, which halves the garbage a call leaves). The same
  * features in the same order.
  */
-export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly GazetteerHit[][]): FeatureRows {
+export function sentenceFeatureRows(
+  tokens: readonly Token[],
+  gaz: readonly GazetteerHit[][],
+  /**
+   * Training only (word dropout): token index → a random number that stands
+   * for the token's word in every feature that names the word, its own and
+   * its neighbours'. Such features occur once, fall under the trainer's
+   * minimum count and vanish, as they do for a word the model never saw; the
+   * token keeps its shape, affixes, case and gazetteer features.
+   */
+  forgotten?: ReadonlyMap<number, number>,
+): FeatureRows {
   const n = tokens.length;
   const words: string[] = new Array<string>(n);
   const hw = new Uint32Array(n + 4);
@@ -200,7 +211,7 @@ export function sentenceFeatureRows(tokens: readonly Token[], gaz: readonly Gaze
     words[i] = norm(raw);
     cases[i] = caseOf(raw);
     lists[i] = gazTags(gaz[i]);
-    hw[i + 2] = hashString(words[i]!);
+    hw[i + 2] = forgotten?.get(i) ?? hashString(words[i]!);
     hs[i + 2] = hashString(shapeOf(raw));
     hc[i + 2] = hashString(cases[i]!);
     hg[i + 2] = hashString(lists[i]!);

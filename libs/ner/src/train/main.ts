@@ -10,6 +10,9 @@
  * --evaluate <model file> trains nothing: it generates the same sentences
  * and scores that model on the held-out ones, to judge a decoding change
  * on a model already trained with the same options.
+ * --word-dropout p forgets each training token's word with probability p
+ * (see sentenceFeatureRows), so that the tagger learns to decide from
+ * context, shape, affixes and gazetteers rather than from the names it saw.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +32,7 @@ import { buildGazetteers } from './gazetteer-data';
 import { loadLocales } from './locales';
 import { trainPerceptron } from './perceptron';
 import { Rng } from './rng';
+import { forgottenWords } from './word-dropout';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +48,7 @@ const { values: args } = parseArgs({
     'show-errors': { type: 'string', default: '0' },
     out: { type: 'string' },
     evaluate: { type: 'string' },
+    'word-dropout': { type: 'string', default: '0' },
   },
 });
 
@@ -84,14 +89,17 @@ log(`generated ${train.length} training and ${heldOut.length} held-out sentences
 const model = args.evaluate ? readNerModel(args.evaluate) : trainAndWrite();
 
 function trainAndWrite(): NerModelFile {
+  // Word dropout: each token's word is forgotten with this probability (see sentenceFeatureRows).
+  const wordDropout = Number(args['word-dropout']);
+  const dropRng = new Rng(seed + 2);
   const trained = trainPerceptron(
     (function* () {
-      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits), labels: s.labels };
+      for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits, forgottenWords(s.tokens.length, wordDropout, dropRng)), labels: s.labels };
     })(),
     { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
   );
 
-  const meta = { seed, sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
+  const meta = { seed, sentences: train.length, epochs: Number(args.epochs), wordDropout, marginScale: 1 };
   let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
   file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
