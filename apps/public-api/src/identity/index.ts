@@ -36,6 +36,8 @@ export { demoUsersWanted, seedDemoUsers } from './seed/demo-users';
 export { AuditLog } from './audit/audit-log';
 export { periodOf, quotaExceededError, QuotasService } from './quotas/quotas.service';
 export type { QuotaName, UsageView } from './quotas/quotas.service';
+export { startGiveBackCte, startQuotaCtes } from './quotas/quotas.repository';
+export type { StartQuotaFound, StartQuotaTerms } from './quotas/quotas.repository';
 export type { AuditEntry, RepeatedEntry } from './audit/audit-log';
 export { AuditRecordEntity } from './audit/audit-record.entity';
 export { auditRecordView, type AuditRecordView } from './audit/audit.feature';

@@ -2,6 +2,7 @@ import type { TaskExecutor } from '../executors/executor';
 import { chain, definition, edge, endNode, startNode, taskNode } from '../test-support/definitions';
 import { deferred, EngineHarness, within } from '../test-support/engine-harness';
 import { RunAborted } from './abort';
+import { decisionExecutor } from '../executors/decision.executor';
 
 const threeSteps = () => definition([startNode(), taskNode('a', 'rest_api_task', { url: 'u' }), taskNode('b', 'rest_api_task', { url: 'u' }), endNode()], chain('start', 'a', 'b', 'end'));
 
@@ -66,6 +67,50 @@ describe('execution controls in the engine (issue #15)', () => {
       cancelled = true;
       release.resolve();
       await expect(run).rejects.toMatchObject({ name: 'RunAborted', kind: 'cancelled' });
+    });
+  });
+
+  describe('a graph of pure nodes runs while the cancel read is out (issue #16)', () => {
+    const pureDef = () =>
+      definition([startNode(), taskNode('d', 'decision', { operator: '>', left_operand: '$.amount', right_operand: 100 }), endNode()], [edge('start', 'd'), edge('d', 'end', 'true')]);
+    const recording =
+      (decided: string[]): TaskExecutor =>
+      async (ctx) => (decided.push(ctx.nodeId), decisionExecutor(ctx));
+
+    it('decides before the read answers, and answers its outcome once the read finds no cancel', async () => {
+      const decided: string[] = [];
+      const read = deferred<boolean>();
+      let settled = false;
+      const run = new EngineHarness({ executors: { decision: recording(decided) }, control: { isCancelled: async () => false } })
+        .run(pureDef(), { inputs: { amount: 150 }, cancelRead: read.promise })
+        .finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(decided).toEqual(['d']);
+      expect(settled).toBe(false);
+      read.resolve(false);
+      expect((await run).status).toBe('completed');
+    });
+
+    it('answers no outcome when the read finds the execution cancelled, and fails when the read fails', async () => {
+      const read = deferred<boolean>();
+      const run = new EngineHarness({ executors: {}, control: { isCancelled: async () => false } }).run(pureDef(), { inputs: { amount: 150 }, cancelRead: read.promise });
+      read.resolve(true);
+      await expect(run).rejects.toMatchObject({ name: 'RunAborted', kind: 'cancelled' });
+      const failing = new EngineHarness({ executors: {}, control: { isCancelled: () => Promise.reject(new Error('database away')) } }).run(pureDef(), { inputs: { amount: 150 } });
+      await expect(failing).rejects.toThrow('database away');
+    });
+
+    it('a graph with a working node still reads before it runs anything', async () => {
+      const calls: string[] = [];
+      const read = deferred<boolean>();
+      const run = new EngineHarness({ executors: { rest_api_task: async (ctx) => (calls.push(ctx.nodeId), { output: {} }) }, control: { isCancelled: async () => false } }).run(threeSteps(), {
+        cancelRead: read.promise,
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(calls).toEqual([]);
+      read.resolve(false);
+      expect((await run).status).toBe('completed');
+      expect(calls).toEqual(['a', 'b']);
     });
   });
 

@@ -25,6 +25,12 @@ export interface RunRequest {
   /** Aborted with RunAborted('shutdown') when the processor stops: the run ends without a result and the job is requeued. */
   stopSignal: AbortSignal;
   logger: Logger;
+  /**
+   * The read of whether the execution was cancelled, sent when the job was
+   * delivered (while it was validated); the run awaits it where it would
+   * otherwise read, before it runs anything. Without it, the run reads then.
+   */
+  cancelRead?: Promise<boolean>;
   /** Called with the live task states when a task node starts or ends. */
   onProgress?: (taskStates: Readonly<Record<string, TaskState>>) => void;
 }

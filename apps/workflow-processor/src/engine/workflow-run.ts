@@ -118,12 +118,31 @@ export class WorkflowRun {
   }
 
   async execute(): Promise<RunOutcome> {
-    if (needsCheckpoints(this.req.graph)) {
-      for (const cp of await this.deps.checkpoints.load(this.req.executionKey)) this.restore(cp);
+    const pure = !needsCheckpoints(this.req.graph);
+    if (pure) {
+      // Only nodes without effects (start, decision, end: microseconds, nothing checkpointed, no progress sent): they run
+      // while the read of the cancel state is out, and their outcome counts only if it finds no cancel (issue #16).
+      const cancelRead = this.req.cancelRead ?? this.cancelled();
+      cancelRead.catch(() => undefined);
+      this.restorePrior();
+      const outcome = await this.run();
+      if (await cancelRead) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
+      return outcome;
     }
-    for (const prior of this.req.prior ?? []) if (!this.restored.has(prior.nodeId)) this.restore(priorCheckpoint(prior, this.req.graph.nodes.get(prior.nodeId)));
+    for (const cp of await this.deps.checkpoints.load(this.req.executionKey)) this.restore(cp);
+    this.restorePrior();
     if (this.deps.parks && mayPark(this.req.graph)) await this.restoreParked(this.deps.parks);
-    if (await this.cancelled()) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
+    if (await (this.req.cancelRead ?? this.cancelled())) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
+    return this.run();
+  }
+
+  /** A retry's completed nodes of the failed execution, where no checkpoint of this one holds them. */
+  private restorePrior(): void {
+    for (const prior of this.req.prior ?? []) if (!this.restored.has(prior.nodeId)) this.restore(priorCheckpoint(prior, this.req.graph.nodes.get(prior.nodeId)));
+  }
+
+  /** The delivery's nodes, from the state restored. */
+  private async run(): Promise<RunOutcome> {
     if (this.req.resume) {
       const refusal = this.checkResume(this.req.resume.nodeId);
       if (refusal) return { status: 'failed', error: refusal, errorType: 'validation_error', ...this.snapshot() };

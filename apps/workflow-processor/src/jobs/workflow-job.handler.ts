@@ -7,7 +7,7 @@ import type { RunOutcome } from '../engine/run-types';
 import { WorkflowRun, type EngineDeps } from '../engine/workflow-run';
 import type { WorkflowMetrics } from '../metrics';
 import { JobResults, type FinalResult } from '../results/job-results';
-import { parseWorkflowJob } from './workflow-job';
+import { deliveredExecutionId, parseWorkflowJob } from './workflow-job';
 import { findPolicyViolation } from '../executors/ai/data-shield/shield-policy';
 import { initialTaskStates } from '../engine/task-states';
 import { mayPark } from '../engine/node-kinds';
@@ -88,6 +88,9 @@ export class WorkflowJobHandler {
 
   private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
     const { broker, metrics, progressIntervalMs, parks } = this.deps;
+    // The cancel read goes out now and its round trip overlaps the job's validation (issue #16); the run awaits it before running anything.
+    const deliveredId = deliveredExecutionId(msg);
+    const cancelRead = this.cancelReadOf(deliveredId);
     const parsed = parseWorkflowJob(msg, this.deps.jobUserSecret, this.deps.limits);
     const executionId = parsed.ok ? parsed.job.executionId : parsed.executionId;
     const logger = this.deps.logger.child({ jobId: msg.job_id, ...(executionId !== undefined ? { executionId } : {}), deliveryCount: meta.deliveryCount });
@@ -110,6 +113,8 @@ export class WorkflowJobHandler {
     try {
       const outcome = await new WorkflowRun(this.deps.engine, {
         ...parsed.job,
+        // The early read is of the execution the job names; a payload that named another (refused above anyway) reads again.
+        ...(cancelRead && parsed.job.executionId === deliveredId ? { cancelRead } : {}),
         meta,
         stopSignal: this.jobs.signal,
         logger,
@@ -145,6 +150,16 @@ export class WorkflowJobHandler {
     } finally {
       metrics.inFlight.dec();
     }
+  }
+
+  /** Whether the execution was cancelled, read now; undefined without an execution or a control. A failed read fails the run where it is awaited. */
+  private cancelReadOf(executionId: number | undefined): Promise<boolean> | undefined {
+    const { control } = this.deps.engine;
+    if (!control || executionId === undefined) return undefined;
+    const read = control.isCancelled(executionId);
+    // Handled here as well, so that a read never awaited (a job refused before its run) is not an unhandled rejection.
+    read.catch(() => undefined);
+    return read;
   }
 
   /** A run that ended (or was cancelled) has nothing parked any more; a row left behind only wakes a run that ends at once. */

@@ -85,6 +85,11 @@ function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
+/** The execution a delivered job names (its payload's `execution_id`, else its job id), before any validation. */
+export function deliveredExecutionId(msg: JobMessageV1): number | undefined {
+  return positiveInt((msg.payload as Record<string, unknown>)['execution_id']) ?? executionIdFromJobId(msg.job_id);
+}
+
 /**
  * Validates a `task_based_workflow` job: the payload (WorkflowJobPayload),
  * the definition (validateDefinition, every problem listed) and, when the
@@ -94,7 +99,7 @@ function positiveInt(value: unknown): number | undefined {
  * The definition is held to the processor's `limits` (README, Limits).
  */
 export function parseWorkflowJob(msg: JobMessageV1, jobUserSecret: string, limits: WorkflowLimits = DEFAULT_WORKFLOW_LIMITS): ParsedJob {
-  const rawExecutionId = positiveInt((msg.payload as Record<string, unknown>)['execution_id']) ?? executionIdFromJobId(msg.job_id);
+  const rawExecutionId = deliveredExecutionId(msg);
   const reject = (error: string): ParsedJob => ({ ok: false, error, ...(rawExecutionId !== undefined ? { executionId: rawExecutionId } : {}) });
   if (msg.job_type !== 'task_based_workflow') return reject(`workflow_queue only takes task_based_workflow jobs, not ${msg.job_type}`);
 

@@ -43,11 +43,19 @@ export class JobResults {
     }, wait);
   }
 
-  /** Publishes the final message (after any progress already sent); throws when the broker does not confirm it. */
+  /**
+   * Publishes the final message after any progress already sent, and
+   * resolves once all of them are confirmed; throws when the broker does not
+   * confirm the final one. The final message does not wait for the progress
+   * confirms before it goes (issue #16): both are on the one publish channel,
+   * which keeps their order, and the results consumers never let a
+   * `processing` undo a later status anyway (monotonic ranks). The job is
+   * acked only after this resolves, so after every confirm, as before.
+   */
   async final(result: FinalResult): Promise<void> {
     this.close();
-    await this.inflight;
-    await this.send(result);
+    const sent = this.send(result);
+    await Promise.all([this.inflight, sent]);
   }
 
   /** Sends the latest progress now (a run that parked) and stops; resolves once what was sent is confirmed. */

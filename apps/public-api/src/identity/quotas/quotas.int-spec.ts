@@ -260,23 +260,48 @@ describe('monthly LLM cost quota', () => {
 });
 
 describe('QuotasRepository with concurrent callers (grouped statements)', () => {
-  it('reads each caller its own overrides, and counts concurrent starts exactly, a limit included', async () => {
+  it('reads each caller its own overrides', async () => {
     const repo = new QuotasRepository(bed.database);
     const [free, capped] = [await createActor(bed.database, 'grouped-free'), await createActor(bed.database, 'grouped-capped')];
     await bed.database.query('INSERT INTO user_quotas (user_id, executions_monthly) VALUES ($1, 3)', [capped.id]);
     const reads = await Promise.all([repo.overrides(free.id), repo.overrides(capped.id), repo.overrides(free.id)]);
     expect(reads.map((o) => o.executionsMonthly)).toEqual([null, 3, null]);
-    const period = '2031-05-01';
-    // No default limits: the free user's starts are added up together, the capped user's (an override) are guarded one by one.
-    const defaults = { executionsMonthly: null, llmCostMonthly: null };
-    const takes = await Promise.all([
-      ...Array.from({ length: 5 }, () => repo.takeExecutionStart(free.id, period, defaults)),
-      ...Array.from({ length: 5 }, () => repo.takeExecutionStart(capped.id, period, defaults)),
-    ]);
-    expect(takes.slice(0, 5).every((t) => typeof t.executions === 'number' && t.executionsMonthly === null)).toBe(true);
-    expect(takes.slice(5).filter((t) => t.executions === null)).toHaveLength(2);
-    expect(takes.slice(5).every((t) => t.executionsMonthly === 3)).toBe(true);
-    expect((await repo.usage(free.id, period)).executions).toBe(5);
-    expect((await repo.usage(capped.id, period)).executions).toBe(3);
+  });
+});
+
+describe('the executions quota counted in the start (issue #16, one commit per start)', () => {
+  it('counts concurrent starts of two users exactly, each against their own limit, in the starts’ own statements', async () => {
+    const [wide, capped] = [await createActor(bed.database, 'fold-wide'), await createActor(bed.database, 'fold-capped')];
+    await putQuotas(actors.admin, capped.id, { executions_monthly: 3 }).expect(200);
+    const [wideActivity, cappedActivity] = [await api.createActivity(wide), await api.createActivity(capped)];
+    const wideIds = await Promise.all(Array.from({ length: 5 }, () => api.createExecution(wide, wideActivity)));
+    const cappedIds = await Promise.all(Array.from({ length: 5 }, () => api.createExecution(capped, cappedActivity)));
+    const statuses = await Promise.all([...wideIds.map((id) => api.execute(wide, id)), ...cappedIds.map((id) => api.execute(capped, id))]);
+    expect(statuses.slice(0, 5).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(
+      statuses
+        .slice(5)
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([200, 200, 200, 429, 429]);
+    expect((await usage(wide)).body.data.quotas.executions).toMatchObject({ used: 5, limit: 100 });
+    expect((await usage(capped)).body.data.quotas.executions).toMatchObject({ used: 3, limit: 3, exceeded: true });
+  });
+
+  it('gives the start back when the router does not take its job, and counts it when it is started again', async () => {
+    const ivan = await createActor(bed.database, 'ivan');
+    await putQuotas(actors.admin, ivan.id, { executions_monthly: 1 }).expect(200);
+    const id = await api.createExecution(ivan, await api.createActivity(ivan));
+    router.mode = 'broker_down';
+    try {
+      expect((await api.execute(ivan, id)).status).toBe(503);
+    } finally {
+      router.mode = 'queue';
+    }
+    const rows = (await bed.database.query('SELECT status FROM workflow_executions WHERE id = $1', [id])) as { status: string }[];
+    expect(rows[0]!.status).toBe('queued');
+    expect((await usage(ivan)).body.data.quotas.executions.used).toBe(0);
+    expect((await api.execute(ivan, id)).status).toBe(200);
+    expect((await usage(ivan)).body.data.quotas.executions).toMatchObject({ used: 1, limit: 1 });
   });
 });

@@ -24,34 +24,78 @@ interface OverrideRow {
   executions_monthly: number | null;
 }
 
-/** The configured defaults a start's limits fall back to (no override). */
-export interface StartDefaults {
-  executionsMonthly: number | null;
-  llmCostMonthly: number | null;
-}
-
-/** One start to check and count (QuotasRepository.takeExecutionStart). */
-interface StartItem {
-  userId: number;
-  period: string;
-  defaults: StartDefaults;
-}
-
-/** What one start's quota check found (`takeExecutionStart`). */
-export interface ExecutionTake {
-  /** The period's count after this start (after its batch, for a user without limits), or null when it was refused (nothing counted). */
-  executions: number | null;
-  /** The effective limits (override, else default). */
+/**
+ * What a start's own statement found of the user's monthly quotas (issue #16,
+ * "one commit per start": the count is taken in the statement that starts the
+ * execution; see START_QUOTA_SQL).
+ */
+export interface StartQuotaFound {
+  /** The effective limits (override, else the configured default); null: no limit. */
   executionsMonthly: number | null;
   llmCostMonthly: number | null;
   /** The period's LLM cost, read only when there is an LLM limit. */
   llmUsed: number | null;
+  /** The period's count of starts before this one (the statement's snapshot, taken under the owner's start lock). */
+  used: number;
+  /** The period's count after this start, or null when it was not counted. */
+  counted: number | null;
 }
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
-/** The LLM cost of user $1's executions created in the month starting at $2 (a date). */
-const PERIOD_LLM_COST = `COALESCE((SELECT sum(total_cost) FROM workflow_executions WHERE user_id = $1 AND created_at >= $2::date AND created_at < ($2::date + interval '1 month')), 0)`;
+/** The LLM cost of user `user`'s executions created in the month starting at `period` (a date). */
+const periodLlmCost = (user: string, period: string): string =>
+  `COALESCE((SELECT sum(total_cost) FROM workflow_executions WHERE user_id = ${user} AND created_at >= ${period}::date AND created_at < (${period}::date + interval '1 month')), 0)`;
+
+/** The terms a start is counted on: the period (first day of a UTC month) and the configured default limits. */
+export interface StartQuotaTerms {
+  period: string;
+  executionsMonthly: number | null;
+  llmCostMonthly: number | null;
+}
+
+/**
+ * The quota part of the statement that starts an execution (issue #16, "one
+ * commit per start"), as two CTEs the start's statement includes; the names
+ * are SQL expressions of that statement (parameters). `quota_lim` has one row
+ * when `period` is not null: the effective limits (override, else default),
+ * the period's LLM cost (summed only when there is an LLM limit) and the
+ * period's count so far. `quota_taken` counts one start when `eligible` (a
+ * CTE of the start: one row when the start itself would go ahead) has a row
+ * and the LLM cost is under its limit, by a guarded upsert: on conflict the
+ * period's row is locked and the limit re-checked on it, so the count cannot
+ * pass the limit whatever else counts at the same time. It returns the
+ * count after this start; no row means not counted. The start's update
+ * requires that row, so a start and its count commit together or not at all.
+ */
+export function startQuotaCtes(p: { user: string; period: string; execsDefault: string; llmDefault: string; eligible: string }): string {
+  return `quota_lim AS (
+     SELECT l.execs, l.llm, CASE WHEN l.llm IS NULL THEN NULL ELSE ${periodLlmCost(p.user, p.period)} END AS llm_used,
+            COALESCE((SELECT executions FROM user_quota_periods WHERE user_id = ${p.user} AND period = ${p.period}), 0) AS used
+       FROM (SELECT COALESCE((SELECT executions_monthly FROM user_quotas WHERE user_id = ${p.user}), ${p.execsDefault}) AS execs,
+                    COALESCE((SELECT llm_cost_monthly FROM user_quotas WHERE user_id = ${p.user}), ${p.llmDefault}) AS llm) AS l
+      WHERE ${p.period} IS NOT NULL
+   ), quota_taken AS (
+     INSERT INTO user_quota_periods AS p (user_id, period, executions)
+     SELECT ${p.user}, ${p.period}, 1 FROM quota_lim, ${p.eligible}
+      WHERE (quota_lim.execs IS NULL OR quota_lim.execs >= 1) AND (quota_lim.llm IS NULL OR quota_lim.llm_used < quota_lim.llm)
+     ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + 1
+      WHERE (SELECT execs FROM quota_lim) IS NULL OR p.executions + 1 <= (SELECT execs FROM quota_lim)
+     RETURNING executions
+   )`;
+}
+
+/**
+ * The statement that gives a start back (its execution went back to queued):
+ * a CTE of the revert, which names the reverted rows `reverted` (with their
+ * `user_id`); nothing when `period` is null (the start was not counted).
+ */
+export function startGiveBackCte(period: string): string {
+  return `quota_back AS (
+     UPDATE user_quota_periods AS p SET executions = GREATEST(p.executions - 1, 0)
+       FROM reverted WHERE ${period}::date IS NOT NULL AND p.user_id = reverted.user_id AND p.period = ${period}::date
+   )`;
+}
 
 /**
  * Quotas and their counters. Storage usage is the documents' counter
@@ -62,8 +106,6 @@ const PERIOD_LLM_COST = `COALESCE((SELECT sum(total_cost) FROM workflow_executio
 export class QuotasRepository {
   /** Reads of overrides queued while one is in flight go together, in one statement (an upload and a start each read them). */
   private readonly overrideReads = new GroupCommit<number, QuotaOverrides>((userIds) => this.overridesOf(userIds), { maxItems: 64, lingerMs: 0 });
-  /** Starts checked while one check is in flight go together (the event bus starts a batch's runs at once). */
-  private readonly startTakes = new GroupCommit<StartItem, ExecutionTake>((items) => this.takeStarts(items), { maxItems: 64, lingerMs: 0 });
 
   constructor(private readonly ds: PublicApiDatabase) {}
 
@@ -99,100 +141,11 @@ export class QuotasRepository {
          COALESCE((SELECT used_bytes FROM user_storage_usage WHERE user_id = $1), 0) AS storage_bytes,
          COALESCE((SELECT executions FROM user_quota_periods WHERE user_id = $1 AND period = $2::date), 0) AS executions,
          COALESCE((SELECT warned FROM user_quota_periods WHERE user_id = $1 AND period = $2::date), '{}') AS warned,
-         ${PERIOD_LLM_COST} AS llm_cost`,
+         ${periodLlmCost('$1', '$2')} AS llm_cost`,
       [userId, period],
     )) as { storage_bytes: string; executions: number; warned: string[]; llm_cost: string }[];
     const row = rows[0]!;
     return { storageBytes: Number(row.storage_bytes), executions: Number(row.executions), llmCost: Number(row.llm_cost), warned: row.warned };
-  }
-
-  /**
-   * A start's whole quota check (issue #16): reads the user's overrides,
-   * applies them over `defaults`, and counts one execution in the period
-   * unless the executions limit would be passed or the LLM cost of the
-   * period has reached its limit (summed only when there is such a limit).
-   * Alone, that is one statement (`takeOneStart`). Starts queued while one
-   * is in flight go together: one statement adds up those of users with no
-   * limit of either kind (nothing can refuse them), and each start of a
-   * limited user then gets its own guarded statement.
-   */
-  async takeExecutionStart(userId: number, period: string, defaults: StartDefaults): Promise<ExecutionTake> {
-    return this.startTakes.submit({ userId, period, defaults });
-  }
-
-  private async takeStarts(items: StartItem[]): Promise<ItemOutcome<ExecutionTake>[]> {
-    if (items.length === 1) {
-      const [only] = items as [StartItem];
-      return [{ ok: true, value: await this.takeOneStart(only.userId, only.period, only.defaults) }];
-    }
-    const free = new Map<string, ExecutionTake>();
-    const byDefaults = new Map<string, StartItem[]>();
-    for (const item of items) {
-      const k = `${item.defaults.executionsMonthly}|${item.defaults.llmCostMonthly}`;
-      byDefaults.set(k, [...(byDefaults.get(k) ?? []), item]);
-    }
-    for (const group of byDefaults.values()) {
-      const { defaults } = group[0]!;
-      const rows = (await this.ds.query(
-        `WITH req AS (
-           SELECT t.user_id, t.period, count(*)::int AS n FROM unnest($1::int[], $2::date[]) AS t(user_id, period) GROUP BY t.user_id, t.period
-         ), lim AS (
-           SELECT req.user_id, req.period, req.n, COALESCE(q.executions_monthly, $3::integer) AS execs, COALESCE(q.llm_cost_monthly, $4::numeric) AS llm
-           FROM req LEFT JOIN user_quotas q ON q.user_id = req.user_id
-         ), taken AS (
-           INSERT INTO user_quota_periods AS p (user_id, period, executions)
-           SELECT user_id, period, n FROM lim WHERE execs IS NULL AND llm IS NULL
-           ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + EXCLUDED.executions
-           RETURNING user_id, period, executions
-         )
-         SELECT taken.user_id, taken.period::text AS period, taken.executions FROM taken`,
-        [group.map((t) => t.userId), group.map((t) => t.period), defaults.executionsMonthly, defaults.llmCostMonthly],
-      )) as { user_id: number; period: string; executions: number }[];
-      for (const r of rows) free.set(`${r.user_id}:${r.period}`, { executions: Number(r.executions), executionsMonthly: null, llmCostMonthly: null, llmUsed: null });
-    }
-    return Promise.all(
-      items.map(async (t): Promise<ItemOutcome<ExecutionTake>> => {
-        try {
-          return { ok: true, value: free.get(`${t.userId}:${t.period}`) ?? (await this.takeOneStart(t.userId, t.period, t.defaults)) };
-        } catch (error) {
-          return { ok: false, error };
-        }
-      }),
-    );
-  }
-
-  /** One start's check and count in one statement (see takeExecutionStart). */
-  private async takeOneStart(userId: number, period: string, defaults: StartDefaults): Promise<ExecutionTake> {
-    const rows = (await this.ds.query(
-      `WITH lim AS (
-         SELECT COALESCE((SELECT executions_monthly FROM user_quotas WHERE user_id = $1), $3::integer) AS execs,
-                COALESCE((SELECT llm_cost_monthly FROM user_quotas WHERE user_id = $1), $4::numeric) AS llm
-       ), cost AS (
-         SELECT lim.execs, lim.llm,
-                CASE WHEN lim.llm IS NULL THEN NULL ELSE ${PERIOD_LLM_COST} END AS llm_used
-         FROM lim
-       ), taken AS (
-         INSERT INTO user_quota_periods AS p (user_id, period, executions)
-         SELECT $1, $2::date, 1 FROM cost WHERE (cost.execs IS NULL OR cost.execs >= 1) AND (cost.llm IS NULL OR cost.llm_used < cost.llm)
-         ON CONFLICT (user_id, period) DO UPDATE SET executions = p.executions + 1
-         WHERE (SELECT execs FROM cost) IS NULL OR p.executions + 1 <= (SELECT execs FROM cost)
-         RETURNING executions
-       )
-       SELECT (SELECT executions FROM taken) AS executions, execs, llm, llm_used FROM cost`,
-      [userId, period, defaults.executionsMonthly, defaults.llmCostMonthly],
-    )) as { executions: number | null; execs: number | null; llm: string | null; llm_used: string | null }[];
-    const row = rows[0]!;
-    return {
-      executions: row.executions === null ? null : Number(row.executions),
-      executionsMonthly: row.execs === null ? null : Number(row.execs),
-      llmCostMonthly: num(row.llm),
-      llmUsed: num(row.llm_used),
-    };
-  }
-
-  /** Gives back a start counted for an execution that did not start after all. */
-  async releaseExecution(userId: number, period: string): Promise<void> {
-    await this.ds.query('UPDATE user_quota_periods SET executions = GREATEST(executions - 1, 0) WHERE user_id = $1 AND period = $2::date', [userId, period]);
   }
 
   /** Marks the warning of `quota` as sent for the period; false when it already was (so one mail per period, whatever the processes). */

@@ -1,7 +1,7 @@
 import type { Mailer } from '@docflow/mail';
 import { errorMessage, type Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { AuditLog } from '../audit/audit-log';
-import { NO_OVERRIDES, type QuotaOverrides, type QuotasRepository, type QuotaUsageRow } from './quotas.repository';
+import { NO_OVERRIDES, type QuotaOverrides, type QuotasRepository, type QuotaUsageRow, type StartQuotaFound, type StartQuotaTerms } from './quotas.repository';
 
 /** Spec 8: a warning at 80 % of a cap, refusal at 100 %. */
 export const QUOTA_WARNING_RATIO = 0.8;
@@ -192,23 +192,29 @@ export class QuotasService {
   }
 
   /**
-   * Counts one workflow execution start against the month's quota, refusing
-   * (429, audited `quota.exceeded`) when the executions or the LLM cost
-   * quota is used up. Returns what gives the start back if it fails.
+   * What a start is counted on now: the period and the configured defaults.
+   * The start's own statement applies a user's overrides, takes the count
+   * (guarded, so it cannot pass the limit) and commits it with the start;
+   * a start put back to queued gives it back in the same statement
+   * (startQuotaCtes, startGiveBackCte; issue #16, one commit per start).
    */
-  async takeExecution(userId: number): Promise<{ giveBack: () => Promise<void>; limited: boolean }> {
-    const period = periodOf(this.now());
-    // One statement: the overrides, the LLM cost check and the guarded count (issue #16); the LLM quota is checked first, as before.
-    const take = await this.deps.repo.takeExecutionStart(userId, period, this.deps.defaults);
-    if (take.llmCostMonthly !== null && take.llmUsed !== null && take.llmUsed >= take.llmCostMonthly) {
-      throw this.exceeded(userId, 'llm_cost', take.llmUsed, take.llmCostMonthly, period);
+  startTerms(): StartQuotaTerms {
+    return { period: periodOf(this.now()), executionsMonthly: this.deps.defaults.executionsMonthly, llmCostMonthly: this.deps.defaults.llmCostMonthly };
+  }
+
+  /**
+   * The 429 of a start its statement refused for a quota, audited
+   * `quota.exceeded`: the LLM cost quota first, then the executions quota,
+   * with the count the statement read (read again when only the guard
+   * refused it, i.e. another start was counted in between).
+   */
+  async startRefusal(userId: number, period: string, found: StartQuotaFound): Promise<TooManyRequestsError> {
+    if (found.llmCostMonthly !== null && found.llmUsed !== null && found.llmUsed >= found.llmCostMonthly) {
+      return this.exceeded(userId, 'llm_cost', found.llmUsed, found.llmCostMonthly, period);
     }
-    if (take.executions === null) {
-      const used = (await this.deps.repo.usage(userId, period)).executions;
-      throw this.exceeded(userId, 'executions', used, take.executionsMonthly ?? 0, period);
-    }
-    // Without an execution or LLM cost quota a start cannot cross an 80 % mark: the caller skips the warning check.
-    return { giveBack: () => this.deps.repo.releaseExecution(userId, period), limited: take.executionsMonthly !== null || take.llmCostMonthly !== null };
+    const limit = found.executionsMonthly ?? 0;
+    const used = found.used >= limit ? found.used : (await this.deps.repo.usage(userId, period)).executions;
+    return this.exceeded(userId, 'executions', used, limit, period);
   }
 
   /** Refuses (429) an LLM call made for `userId` once the month's LLM cost reached its quota. */

@@ -1,5 +1,6 @@
 import { escapeLiteral } from 'pg';
 import type { SqlPreparedStatement } from '@docflow/persistence';
+import { startQuotaCtes, type StartQuotaTerms } from '../../identity';
 
 /** SQL of the execution hot path (see WorkflowExecutionsRepository); plain strings, so the repository stays readable. */
 
@@ -117,12 +118,19 @@ export const APPLY_RESULTS_SQL = (() => {
     FROM v LEFT JOIN upd ON upd.id = v.execution_id`;
 })();
 
-/** The SQL-level prepared statement of a start's second statement ($1 id, $2 owner, $3 inputs or null, $4 job id, $5 at, $6 cap). */
+/**
+ * The SQL-level prepared statement of a start's second statement ($1 id, $2 owner, $3 inputs or null,
+ * $4 job id, $5 at, $6 cap; $7 the quota period or null, $8 and $9 the configured executions and LLM cost
+ * limits). With a period, the start's count is taken in the same statement (startQuotaCtes): the update
+ * runs only when the count was taken, so a start and its count commit together (one commit per start).
+ * The final row is always there (`status` null: no such execution of this owner), so the quota's refusal
+ * can be judged before the start's own (as when the quota was taken first).
+ */
 export const START_STATEMENT: SqlPreparedStatement = {
-  name: 'wfx_start_v1',
+  name: 'wfx_start_v2',
   // Planned per start: the generic plan PostgreSQL kept after five runs halved webhook starts for an owner with thousands of executions.
   plan: 'custom',
-  text: `PREPARE wfx_start_v1(int, int, jsonb, text, timestamptz, int) AS
+  text: `PREPARE wfx_start_v2(int, int, jsonb, text, timestamptz, int, date, int, numeric) AS
    WITH cur AS (
      SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
        FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
@@ -130,7 +138,9 @@ export const START_STATEMENT: SqlPreparedStatement = {
         FOR UPDATE OF e
    ), running AS (
      SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = $2 AND status = 'running'
-   ), upd AS (
+   ), go AS (
+     SELECT 1 FROM cur, running WHERE cur.status = 'queued' AND running.n < $6 AND ($3 IS NOT NULL OR NOT cur.stored_empty)
+   ), ${startQuotaCtes({ user: '$2', period: '$7', execsDefault: '$8', llmDefault: '$9', eligible: 'go' })}, upd AS (
      UPDATE workflow_executions AS e
         SET status = 'running', inputs = COALESCE($3, e.inputs), job_id = $4,
             started_at = $5, last_progress_at = $5,
@@ -138,23 +148,38 @@ export const START_STATEMENT: SqlPreparedStatement = {
             last_sequence = NULL, updated_at = now()
        FROM cur, running
       WHERE e.id = cur.id AND e.status = 'queued' AND running.n < $6 AND ($3 IS NOT NULL OR NOT cur.stored_empty)
+        AND ($7 IS NULL OR EXISTS (SELECT 1 FROM quota_taken))
       RETURNING e.activity_id, e.workflow_definition, e.inputs, e.started_at, e.deadline_at
    )
    SELECT cur.status, running.n AS running, cur.stored_empty, upd.activity_id IS NOT NULL AS started,
           upd.activity_id AS "activityId", upd.workflow_definition AS "workflowDefinition", upd.inputs,
-          upd.started_at AS "startedAt", upd.deadline_at AS "deadlineAt", cur.data_shield_policy AS "dataShieldPolicy"
-     FROM cur CROSS JOIN running LEFT JOIN upd ON true`,
+          upd.started_at AS "startedAt", upd.deadline_at AS "deadlineAt", cur.data_shield_policy AS "dataShieldPolicy",
+          EXISTS (SELECT 1 FROM go) AS eligible, quota_lim.used AS quota_used, quota_lim.execs AS quota_execs,
+          quota_lim.llm AS quota_llm, quota_lim.llm_used AS quota_llm_used, (SELECT executions FROM quota_taken) AS quota_counted
+     FROM running LEFT JOIN cur ON true LEFT JOIN upd ON true LEFT JOIN quota_lim ON true`,
 };
+
+/** A number as an SQL literal, or NULL. */
+function sqlNumberOrNull(n: number | null): string {
+  if (n === null) return 'NULL';
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  return escapeLiteral(String(n));
+}
 
 /**
  * The two statements of a start, sent as one simple-protocol message (one
  * implicit transaction; no parameters, so values are integers or escaped
  * literals): the owner's advisory lock, then an EXECUTE of START_STATEMENT
- * (parsed and planned once per connection, not per start). See
+ * (parsed once per connection). `quota` null: nothing is counted. See
  * WorkflowExecutionsRepository.startQueued.
  */
-export function startQueuedSql(r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number }, lockKey: number): string {
+export function startQueuedSql(
+  r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number; quota: StartQuotaTerms | null },
+  lockKey: number,
+): string {
   const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
+  const q = r.quota;
+  const quota = q === null ? 'NULL, NULL, NULL' : `${escapeLiteral(q.period)}, ${q.executionsMonthly === null ? 'NULL' : sqlInt(q.executionsMonthly)}, ${sqlNumberOrNull(q.llmCostMonthly)}`;
   return `SELECT pg_advisory_xact_lock(${sqlInt(lockKey)}, ${sqlInt(r.userId)});
-   EXECUTE ${START_STATEMENT.name}(${sqlInt(r.id)}, ${sqlInt(r.userId)}, ${inputs}, ${escapeLiteral(r.jobId)}, ${escapeLiteral(r.at.toISOString())}, ${sqlInt(r.maxRunning)})`;
+   EXECUTE ${START_STATEMENT.name}(${sqlInt(r.id)}, ${sqlInt(r.userId)}, ${inputs}, ${escapeLiteral(r.jobId)}, ${escapeLiteral(r.at.toISOString())}, ${sqlInt(r.maxRunning)}, ${quota})`;
 }

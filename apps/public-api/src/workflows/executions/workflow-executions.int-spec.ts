@@ -8,9 +8,10 @@ import { Actors, createActor, createActors, sampleDefinition } from './test-supp
 import { ErrorBody, executionEnv, ExecutionApi, INTERNAL_SECRET } from './test-support/execution-api';
 import { closedPortUrl, FakeRouter } from '../../test-support/fake-router';
 import { signPollingToken } from './polling-token';
-import type { AuditLog } from '../../identity';
+import { type AuditLog, periodOf } from '../../identity';
 import { pgPool } from '@docflow/persistence';
 import { StartOutcome, WorkflowExecutionsRepository } from './workflow-executions.repository';
+import { START_STATEMENT } from './execution-queries';
 import type { ExecutionServices } from './workflow-executions.feature';
 import { ActivitiesRepository } from '../activities/activities.repository';
 
@@ -304,7 +305,7 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
       return query.apply(this, args);
     } as never);
     const at = new Date();
-    const start = (id: number, userId: number, inputs: Record<string, unknown> | null = null) => repo.startQueued({ id, userId, inputs, jobId: `wf_${id}`, at, maxRunning: 3 });
+    const start = (id: number, userId: number, inputs: Record<string, unknown> | null = null) => repo.startQueued({ id, userId, inputs, jobId: `wf_${id}`, at, maxRunning: 3, quota: null });
     let outcomes: StartOutcome[];
     try {
       outcomes = await Promise.all([
@@ -324,7 +325,7 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
     } finally {
       spy.mockRestore();
     }
-    const starts = texts.map((t) => t.split('EXECUTE wfx_start_v1').length - 1);
+    const starts = texts.map((t) => t.split(`EXECUTE ${START_STATEMENT.name}(`).length - 1);
     // One alone, then the six behind it in one message; the last start alone, whose error is its own.
     expect(starts).toEqual([1, 6, 1]);
     expect(outcomes.map((o) => o.outcome)).toEqual(['started', 'started', 'started', 'started', 'limit', 'unvalidated', 'missing']);
@@ -342,11 +343,111 @@ describe('starts grouped in the repository (docs/decisions.md, "Router job regis
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push(await api.createExecution(frank, activityId, { inputs: { document_url: 'https://files.example/f.pdf' } }));
     const repo = new WorkflowExecutionsRepository(bed.database);
-    const start = (id: number, inputs: Record<string, unknown> | null) => repo.startQueued({ id, userId: frank.id, inputs, jobId: `wf_${id}`, at: new Date(), maxRunning: 10 });
+    const start = (id: number, inputs: Record<string, unknown> | null) => repo.startQueued({ id, userId: frank.id, inputs, jobId: `wf_${id}`, at: new Date(), maxRunning: 10, quota: null });
     // PostgreSQL refuses \u0000 in jsonb: the second start's statements fail, and with them the batch's transaction.
     const results = await Promise.allSettled([start(ids[0]!, null), start(ids[1]!, { document_url: 'nul \u0000' }), start(ids[2]!, null)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect([(await row(ids[0]!)).status, (await row(ids[1]!)).status, (await row(ids[2]!)).status]).toEqual(['running', 'queued', 'running']);
+  });
+});
+
+describe('the monthly quota counted in the start statement (docs/decisions.md, "Throughput: one commit per start")', () => {
+  const period = '2031-07-01';
+  const terms = (executionsMonthly: number | null, llmCostMonthly: number | null = null) => ({ period, executionsMonthly, llmCostMonthly });
+  const counted = async (userId: number): Promise<number | undefined> =>
+    ((await bed.database.query('SELECT executions FROM user_quota_periods WHERE user_id = $1 AND period = $2::date', [userId, period])) as { executions: number }[])[0]?.executions;
+
+  async function executionsOf(name: string, n: number): Promise<{ userId: number; ids: number[] }> {
+    const user = await createActor(bed.database, name);
+    const activityId = await api.createActivity(user);
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) ids.push(await api.createExecution(user, activityId, { inputs: { document_url: 'https://files.example/q.pdf' } }));
+    return { userId: user.id, ids };
+  }
+
+  it('counts starts up to the limit exactly, refuses the next with the count it read, and counts nothing a start refused for its own reasons', async () => {
+    const { userId, ids } = await executionsOf('quota-exact', 4);
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const start = (id: number, maxRunning = 10) => repo.startQueued({ id, userId, inputs: null, jobId: `wf_${id}`, at: new Date(), maxRunning, quota: terms(2) });
+    expect(await start(ids[0]!)).toMatchObject({ outcome: 'started', quota: { executionsMonthly: 2, used: 0, counted: 1 } });
+    // Under the limit, but the running cap refuses it: nothing counted.
+    expect(await start(ids[1]!, 1)).toEqual({ outcome: 'limit', running: 1 });
+    // Not queued any more (started above): nothing counted.
+    expect(await start(ids[0]!)).toEqual({ outcome: 'not_queued', status: 'running' });
+    expect(await counted(userId)).toBe(1);
+    // The start that reaches the limit passes; the next is refused, with the count the statement read, and stays queued.
+    expect(await start(ids[1]!)).toMatchObject({ outcome: 'started', quota: { used: 1, counted: 2 } });
+    expect(await start(ids[2]!)).toEqual({ outcome: 'quota', found: { executionsMonthly: 2, llmCostMonthly: null, llmUsed: null, used: 2, counted: null } });
+    expect((await row(ids[2]!)).status).toBe('queued');
+    // Past the quota, the quota's refusal comes first (as when the quota was taken before the start): even for no such execution.
+    expect(await start(999_999_999)).toMatchObject({ outcome: 'quota' });
+    expect(await counted(userId)).toBe(2);
+    // Without a quota, a start counts nothing.
+    expect(await repo.startQueued({ id: ids[3]!, userId, inputs: null, jobId: `wf_${ids[3]}`, at: new Date(), maxRunning: 10, quota: null })).toMatchObject({ outcome: 'started', quota: null });
+    expect(await counted(userId)).toBe(2);
+  });
+
+  it('counts concurrent starts of two processes once each and refuses exactly those past the limit', async () => {
+    const { userId, ids } = await executionsOf('quota-race', 12);
+    // Two repositories: two processes' grouped starts, each batch one transaction of its own.
+    const repos = [new WorkflowExecutionsRepository(bed.database), new WorkflowExecutionsRepository(bed.database)];
+    const outcomes = await Promise.all(ids.map((id, i) => repos[i % 2]!.startQueued({ id, userId, inputs: null, jobId: `wf_${id}`, at: new Date(), maxRunning: 100, quota: terms(5) })));
+    expect(outcomes.filter((o) => o.outcome === 'started')).toHaveLength(5);
+    expect(outcomes.filter((o) => o.outcome === 'quota')).toHaveLength(7);
+    expect(await counted(userId)).toBe(5);
+    const running = (await bed.database.query("SELECT count(*)::int AS n FROM workflow_executions WHERE user_id = $1 AND status = 'running'", [userId])) as { n: number }[];
+    expect(running[0]!.n).toBe(5);
+    // Each counted start saw its own count: 1 to 5, once each.
+    expect(outcomes.flatMap((o) => (o.outcome === 'started' ? [o.quota?.counted] : [])).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('refuses by the guard alone when another writer counted between the statement’s read and its count', async () => {
+    const { userId, ids } = await executionsOf('quota-guard', 1);
+    await bed.database.query('INSERT INTO user_quota_periods (user_id, period, executions) VALUES ($1, $2::date, 1)', [userId, period]);
+    const other = new Client({ connectionString: bed.db.url });
+    await other.connect();
+    try {
+      // Another process (one that takes no start lock) holds the period's row, raised to the limit, until it commits.
+      await other.query('BEGIN');
+      await other.query('UPDATE user_quota_periods SET executions = 2 WHERE user_id = $1 AND period = $2::date', [userId, period]);
+      const pending = new WorkflowExecutionsRepository(bed.database).startQueued({ id: ids[0]!, userId, inputs: null, jobId: `wf_${ids[0]}`, at: new Date(), maxRunning: 10, quota: terms(2) });
+      await new Promise((r) => setTimeout(r, 200));
+      await other.query('COMMIT');
+      // The statement read 1 (under the limit); its guard met 2 on the locked row and counted nothing.
+      expect(await pending).toMatchObject({ outcome: 'quota', found: { used: 1, counted: null } });
+    } finally {
+      await other.end();
+    }
+    expect(await counted(userId)).toBe(2);
+    expect((await row(ids[0]!)).status).toBe('queued');
+  });
+
+  it('refuses a start past the LLM cost quota without counting it', async () => {
+    const { userId, ids } = await executionsOf('quota-llm', 2);
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const start = (id: number) =>
+      repo.startQueued({ id, userId, inputs: null, jobId: `wf_${id}`, at: new Date(), maxRunning: 10, quota: { period: periodOf(new Date()), executionsMonthly: null, llmCostMonthly: 0.5 } });
+    expect(await start(ids[0]!)).toMatchObject({ outcome: 'started', quota: { llmCostMonthly: 0.5, llmUsed: 0, counted: 1 } });
+    await bed.database.query('UPDATE workflow_executions SET total_cost = 0.5 WHERE id = $1', [ids[0]]);
+    expect(await start(ids[1]!)).toMatchObject({ outcome: 'quota', found: { llmCostMonthly: 0.5, llmUsed: 0.5, counted: null } });
+    const rows = (await bed.database.query('SELECT executions FROM user_quota_periods WHERE user_id = $1', [userId])) as { executions: number }[];
+    expect(rows).toEqual([{ executions: 1 }]);
+  });
+
+  it('gives a counted start back in the statement that puts it back to queued, once', async () => {
+    const { userId, ids } = await executionsOf('quota-back', 1);
+    const repo = new WorkflowExecutionsRepository(bed.database);
+    const at = new Date();
+    const id = ids[0]!;
+    expect(await repo.startQueued({ id, userId, inputs: null, jobId: `wf_${id}`, at, maxRunning: 10, quota: terms(3) })).toMatchObject({ outcome: 'started' });
+    expect(await counted(userId)).toBe(1);
+    expect(await repo.revertStart(id, `wf_${id}`, at, period)).toBe(true);
+    expect(await counted(userId)).toBe(0);
+    expect((await row(id)).status).toBe('queued');
+    // A revert that matches nothing (already put back) gives nothing back.
+    await bed.database.query('UPDATE user_quota_periods SET executions = 1 WHERE user_id = $1 AND period = $2::date', [userId, period]);
+    expect(await repo.revertStart(id, `wf_${id}`, at, period)).toBe(false);
+    expect(await counted(userId)).toBe(1);
   });
 });
 

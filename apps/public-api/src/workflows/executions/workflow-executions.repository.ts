@@ -3,6 +3,7 @@ import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPre
 import { escapeLiteral } from 'pg';
 import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
+import { startGiveBackCte, type StartQuotaFound, type StartQuotaTerms } from '../../identity';
 import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, START_STATEMENT, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
@@ -66,6 +67,8 @@ export interface StartRequest {
   /** Written to started_at and last_progress_at; the revert matches on it. */
   at: Date;
   maxRunning: number;
+  /** The monthly quota to count the start against, in the start's own statement; null: none. */
+  quota: StartQuotaTerms | null;
 }
 
 /** What the job payload and the response of a start need. */
@@ -89,7 +92,10 @@ export interface ResumedRow extends StartedRow {
 }
 
 export type StartOutcome =
-  | { outcome: 'started'; row: StartedRow }
+  /** `quota`: what the statement found of the monthly quotas, when the start was counted (null: no quota given). */
+  | { outcome: 'started'; row: StartedRow; quota: StartQuotaFound | null }
+  /** A monthly quota is used up: nothing was counted or started. */
+  | { outcome: 'quota'; found: StartQuotaFound }
   /** No such execution, or not the caller's. */
   | { outcome: 'missing' }
   | { outcome: 'not_queued'; status: ExecutionStatus }
@@ -362,17 +368,22 @@ export class WorkflowExecutionsRepository {
   /**
    * Back to queued after the router did not take the job, unless results of
    * that job arrived meanwhile (then it did run). The job id stays, so a late
-   * result of a job the router did queue after all is still applied.
+   * result of a job the router did queue after all is still applied. A start
+   * counted in `quotaPeriod` is given back in the same statement, so the
+   * count follows the execution exactly (null: it was not counted).
    */
-  async revertStart(id: number, jobId: string, at: Date): Promise<boolean> {
-    const rows = (await this.ds.query(
-      `UPDATE workflow_executions
-          SET status = 'queued', started_at = NULL, last_progress_at = NULL, deadline_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'running' AND job_id = $2 AND last_progress_at = $3
-        RETURNING id`,
-      [id, jobId, at],
-    )) as [unknown[], number] | unknown[];
-    return affected(rows) > 0;
+  async revertStart(id: number, jobId: string, at: Date, quotaPeriod: string | null): Promise<boolean> {
+    const rows = await this.rows<{ id: number }>(
+      `WITH reverted AS (
+         UPDATE workflow_executions
+            SET status = 'queued', started_at = NULL, last_progress_at = NULL, deadline_at = NULL, updated_at = now()
+          WHERE id = $1 AND status = 'running' AND job_id = $2 AND last_progress_at = $3
+          RETURNING id, user_id
+       ), ${startGiveBackCte('$4')}
+       SELECT id FROM reverted`,
+      [id, jobId, at, quotaPeriod],
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -683,21 +694,53 @@ async function updateTotalCosts(tx: PgTransaction, executionIds: number[]): Prom
 
 /** The last statement's row of one start (see startQueuedSql). */
 interface StartRow {
-  status: ExecutionStatus;
+  /** Null: no such execution of this owner. */
+  status: ExecutionStatus | null;
   running: number;
   started: boolean;
   activityId: number | null;
   workflowDefinition: Record<string, unknown> | null;
   inputs: Record<string, unknown> | null;
-  stored_empty: boolean;
+  stored_empty: boolean | null;
   startedAt: Date | null;
   deadlineAt: Date | null;
   dataShieldPolicy: Record<string, unknown> | null;
+  /** The start itself would have gone ahead (queued, under the running cap, inputs validated). */
+  eligible: boolean;
+  /** The quota columns, null when no quota was given. */
+  quota_used: number | null;
+  quota_execs: number | null;
+  quota_llm: string | null;
+  quota_llm_used: string | null;
+  quota_counted: number | null;
 }
 
-/** What one start's row says: started, or why not. */
+const numOrNull = (v: string | number | null): number | null => (v === null ? null : Number(v));
+
+/** What the start's statement found of the quotas; null when no quota was given. */
+function quotaFound(row: StartRow): StartQuotaFound | null {
+  if (row.quota_used === null) return null;
+  return {
+    executionsMonthly: numOrNull(row.quota_execs),
+    llmCostMonthly: numOrNull(row.quota_llm),
+    llmUsed: numOrNull(row.quota_llm_used),
+    used: Number(row.quota_used),
+    counted: numOrNull(row.quota_counted),
+  };
+}
+
+/** Whether a start that did not go ahead was refused by a quota (the LLM cost, the count before it, or the guard alone). */
+function quotaRefused(found: StartQuotaFound, eligible: boolean): boolean {
+  if (found.llmCostMonthly !== null && found.llmUsed !== null && found.llmUsed >= found.llmCostMonthly) return true;
+  if (found.executionsMonthly !== null && found.used >= found.executionsMonthly) return true;
+  // Eligible and not started: only the guarded count can have refused it (counted elsewhere in between).
+  return eligible;
+}
+
+/** What one start's row says: started, or why not (a quota first, as when the quota was taken before the start). */
 function startOutcome(r: StartRequest, row: StartRow | undefined): StartOutcome {
-  if (!row) return { outcome: 'missing' };
+  if (!row) throw new Error(`execution ${r.id}: the start statement answered no row`);
+  const quota = quotaFound(row);
   if (row.started && row.activityId !== null && row.workflowDefinition && row.inputs) {
     return {
       outcome: 'started',
@@ -711,8 +754,11 @@ function startOutcome(r: StartRequest, row: StartRow | undefined): StartOutcome 
         deadlineAt: row.deadlineAt,
         dataShieldPolicy: row.dataShieldPolicy,
       },
+      quota,
     };
   }
+  if (quota && quotaRefused(quota, row.eligible)) return { outcome: 'quota', found: quota };
+  if (row.status === null) return { outcome: 'missing' };
   if (row.status !== 'queued') return { outcome: 'not_queued', status: row.status };
   if (row.running >= r.maxRunning) return { outcome: 'limit', running: row.running };
   if (r.inputs === null && row.stored_empty) return { outcome: 'unvalidated' };

@@ -14,7 +14,7 @@ import type { ItemOutcome, PgTransaction } from '@docflow/persistence';
 import { BadRequestError, ConflictError, errorMessage, isDatabaseConnectionError, Logger, NotFoundError, TooManyRequestsError } from '@docflow/service-kit';
 import type { ActivitiesRepository, ActivityForExecution } from '../activities/activities.repository';
 import { ACTIVITY_NOT_FOUND, canRead, type Caller } from '../activities/activities.service';
-import type { AuditLog } from '../../identity';
+import type { AuditLog, StartQuotaFound, StartQuotaTerms } from '../../identity';
 import type { RouterClient } from '../../platform';
 import { bindCredentials, nodeCredentialId, withoutCredentialIds, type CredentialSource } from './credential-binding';
 import { correlationTokenMatches, type CorrelationTokenSealer } from './correlation-token';
@@ -33,10 +33,12 @@ import type { ExecutionStatusRow, NewExecutionRow, ResumedRow, StartedRow, Start
 
 export const EXECUTION_NOT_FOUND = 'Workflow execution not found';
 
-/** The monthly quotas a start counts against (identity's QuotasService; issue 18). */
+/** The monthly quotas a start counts against (identity's QuotasService; issue 18), counted in the start's own statement. */
 export interface ExecutionQuotas {
-  /** Counts one start, or refuses it (429); returns what gives it back if the start fails, and whether a start quota applies to the user. */
-  takeExecution(userId: number): Promise<{ giveBack: () => Promise<void>; limited: boolean }>;
+  /** The period and the configured limits a start is counted on now. */
+  startTerms(): StartQuotaTerms;
+  /** The 429 (audited) of a start its statement refused for a quota. */
+  startRefusal(userId: number, period: string, found: StartQuotaFound): Promise<Error>;
   /** Mails a quota's 80 % warning once a month; never throws. */
   checkWarnings(userId: number): Promise<void>;
 }
@@ -364,23 +366,14 @@ export class WorkflowExecutionsService {
     return { ...started, retry_of: id };
   }
 
-  /** A start counted against the user's monthly quotas (refused with 429 past them), given back if it fails. */
+  /**
+   * A start, counted against the user's monthly quotas (refused with 429
+   * past them) in the start's own statement: the count commits with the
+   * start, and a start put back to queued (router refused the job) gives it
+   * back in the statement that puts it back (issue #16, one commit per start).
+   */
   private async start(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined, maxRunning = this.deps.maxRunningPerUser): Promise<StartResponse> {
-    const quotas = this.deps.quotas;
-    if (!quotas) return this.startCounted(user, id, fields, retryOf, maxRunning);
-    const { giveBack, limited } = await quotas.takeExecution(user.id);
-    let started: StartResponse;
-    try {
-      started = await this.startCounted(user, id, fields, retryOf, maxRunning);
-    } catch (err) {
-      await giveBack();
-      throw err;
-    }
-    if (limited) void quotas.checkWarnings(user.id);
-    return started;
-  }
-
-  private async startCounted(user: Caller, id: number, fields: Record<string, unknown>, retryOf: RetryOrigin | undefined, maxRunning: number): Promise<StartResponse> {
+    const quota = this.deps.quotas?.startTerms() ?? null;
     let added: Record<string, unknown> | undefined;
     let bodyError: unknown;
     try {
@@ -390,9 +383,10 @@ export class WorkflowExecutionsService {
     }
     const at = new Date();
     const jobId = workflowJobId(id);
-    const start = { id, userId: user.id, jobId, at, maxRunning };
+    const start = { id, userId: user.id, jobId, at, maxRunning, quota };
     // Inputs stored at create were validated there: without new ones, the start trusts them (one round trip).
     let outcome = added !== undefined && Object.keys(added).length === 0 ? await this.startOrRevertLater({ ...start, inputs: null }) : { outcome: 'unvalidated' as const };
+    if (outcome.outcome === 'quota') throw await this.quotaRefusal(user, quota, outcome.found);
     if (outcome.outcome === 'unvalidated') {
       const current = await this.deps.repo.findStartCandidate(id);
       if (!current || current.userId !== user.id) throw new NotFoundError(EXECUTION_NOT_FOUND);
@@ -402,8 +396,9 @@ export class WorkflowExecutionsService {
       const errors = validateInputs(current.inputSchema, inputs);
       if (errors.length) throw BadRequestError.withErrors('Invalid inputs', errors);
       outcome = await this.startOrRevertLater({ ...start, inputs });
+      if (outcome.outcome === 'quota') throw await this.quotaRefusal(user, quota, outcome.found);
     }
-    const row = this.started(id, outcome, maxRunning);
+    const { row, counted } = this.started(id, outcome, maxRunning);
 
     try {
       const payload = await this.payloadOf(row, jobId);
@@ -411,11 +406,11 @@ export class WorkflowExecutionsService {
     } catch (err) {
       let reverted: boolean;
       try {
-        reverted = await this.deps.repo.revertStart(id, jobId, at);
+        reverted = await this.deps.repo.revertStart(id, jobId, at, quota?.period ?? null);
       } catch (revertError) {
         // The database went away too (a restart): put the record back once it answers, then refuse.
         if (!isDatabaseConnectionError(revertError)) throw revertError;
-        this.revertStartLater(id, jobId, at);
+        this.revertStartLater(id, jobId, at, quota?.period ?? null);
         throw err;
       }
       this.deps.logger.warn('workflow job not submitted', { executionId: id, jobId, revertedToQueued: reverted, error: errorMessage(err) });
@@ -424,6 +419,8 @@ export class WorkflowExecutionsService {
     }
     this.deps.logger.info('workflow execution started', { executionId: id, jobId, activityId: row.activityId });
     this.deps.audit.record({ action: 'workflow.execution.started', actorUserId: user.id, details: { execution_id: id, activity_id: row.activityId, job_id: jobId } });
+    // Without an execution or LLM cost quota a start cannot cross an 80 % mark: no warning check.
+    if (counted && (counted.executionsMonthly !== null || counted.llmCostMonthly !== null)) void this.deps.quotas?.checkWarnings(user.id);
     return {
       success: true,
       message: 'Workflow execution started',
@@ -431,6 +428,13 @@ export class WorkflowExecutionsService {
       job_id: jobId,
       data: { id, status: 'running', started_at: row.startedAt ? row.startedAt.toISOString() : null },
     };
+  }
+
+  /** The 429 of a start refused by a monthly quota (audited by the quotas). */
+  private async quotaRefusal(user: Caller, quota: StartQuotaTerms | null, found: StartQuotaFound): Promise<Error> {
+    const quotas = this.deps.quotas;
+    if (!quota || !quotas) return new Error(`execution start refused by a quota that was not given`);
+    return quotas.startRefusal(user.id, quota.period, found);
   }
 
   /**
@@ -444,16 +448,17 @@ export class WorkflowExecutionsService {
     try {
       return await this.deps.repo.startQueued(start);
     } catch (err) {
-      if (isDatabaseConnectionError(err)) this.revertStartLater(start.id, start.jobId, start.at);
+      // Had it committed, it was counted too (a counted start's update requires its count): the revert gives it back.
+      if (isDatabaseConnectionError(err)) this.revertStartLater(start.id, start.jobId, start.at, start.quota?.period ?? null);
       throw err;
     }
   }
 
   /** revertStart in the background, once a second for up to REVERT_RETRY_ATTEMPTS seconds, while the database is unreachable. */
-  private revertStartLater(id: number, jobId: string, at: Date): void {
+  private revertStartLater(id: number, jobId: string, at: Date, quotaPeriod: string | null): void {
     const attempt = async (n: number): Promise<void> => {
       try {
-        const reverted = await this.deps.repo.revertStart(id, jobId, at);
+        const reverted = await this.deps.repo.revertStart(id, jobId, at, quotaPeriod);
         this.deps.logger.warn('refused start put back', { executionId: id, jobId, revertedToQueued: reverted, attempts: n });
       } catch (err) {
         if (n >= REVERT_RETRY_ATTEMPTS || !isDatabaseConnectionError(err)) {
@@ -466,10 +471,12 @@ export class WorkflowExecutionsService {
     setTimeout(() => void attempt(1), 1000).unref();
   }
 
-  private started(id: number, o: StartOutcome, maxRunning: number): StartedRow {
+  private started(id: number, o: StartOutcome, maxRunning: number): { row: StartedRow; counted: StartQuotaFound | null } {
     switch (o.outcome) {
       case 'started':
-        return o.row;
+        return { row: o.row, counted: o.quota };
+      case 'quota':
+        throw new Error(`execution ${id}: a quota refusal reached the start's outcome`);
       case 'missing':
         throw new NotFoundError(EXECUTION_NOT_FOUND);
       case 'not_queued':
