@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import type { SqlPreparedStatement } from '@docflow/persistence';
+import { sqlInt, type SqlPreparedStatement } from '@docflow/persistence';
 import { startQuotaCtes, type StartQuotaTerms } from '../../identity';
 
 /** SQL of the execution hot path (see WorkflowExecutionsRepository); plain strings, so the repository stays readable. */
@@ -12,11 +12,6 @@ export const STATUS_COLUMNS = `id, user_id AS "userId", status, task_states AS "
   awaiting_input_schema AS "awaitingInputSchema", awaiting_since AS "awaitingSince", started_at AS "startedAt",
   completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
   correlation_token_sealed AS "correlationTokenSealed"`;
-
-function sqlInt(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
-  return String(n);
-}
 
 const RANK_SQL = `CASE e.status WHEN 'queued' THEN 0 WHEN 'running' THEN 1 WHEN 'awaiting_user_input' THEN 2 ELSE 3 END`;
 
