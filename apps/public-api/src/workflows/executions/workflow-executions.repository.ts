@@ -544,11 +544,8 @@ export class WorkflowExecutionsRepository {
    * outcomes in the order of `rows`.
    */
   async applyResultsIn(tx: PgTransaction, rows: readonly { u: ExecutionResultUpdate; sealedToken: string | null; tokenHash: string | null }[]): Promise<ApplyResultOutcome[]> {
-    const json = rows.map(({ u, sealedToken, tokenHash }) => {
-      const values = applyResultFields(u, sealedToken, tokenHash);
-      return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
-    });
-    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [JSON.stringify(json), rows.map(({ u }) => u.executionId)] })).rows as unknown as AppliedRow[];
+    const json = resultRowsJson(rows);
+    const found = (await tx.query({ name: 'wfx_apply_results', text: APPLY_RESULTS_SQL, values: [json, rows.map(({ u }) => u.executionId)] })).rows as unknown as AppliedRow[];
     const byId = new Map(found.map((r) => [r.executionId, r]));
     const costed = rows.filter(({ u }) => byId.get(u.executionId)?.applied && u.steps.some((st) => st.cost !== null)).map(({ u }) => u.executionId);
     if (costed.length) await updateTotalCosts(tx, costed);
@@ -570,16 +567,13 @@ export class WorkflowExecutionsRepository {
     const ids = rows.map(({ u }) => u.executionId);
     if (new Set(ids).size !== ids.length || ids.length < 2) throw new Error('applyResultsAtOnce takes results of at least two executions, one each');
     if (rows.some(({ u }) => u.steps.some((st) => st.cost !== null))) throw new Error('applyResultsAtOnce takes no step costs');
-    const json = rows.map(({ u, sealedToken, tokenHash }) => {
-      const values = applyResultFields(u, sealedToken, tokenHash);
-      return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
-    });
+    const json = resultRowsJson(rows);
     const idList = `'{${[...ids]
       .sort((a, b) => a - b)
       .map(sqlInt)
       .join(',')}}'::int[]`;
     const message = `SELECT id FROM workflow_executions WHERE id = ANY(${idList}) ORDER BY id FOR UPDATE;
-      EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${escapeLiteral(JSON.stringify(json))}, ${idList})`;
+      EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${escapeLiteral(json)}, ${idList})`;
     const list = await querySqlPrepared(this.ds, APPLY_RESULTS_STATEMENT, message);
     if (list.length !== 2) throw new Error(`a results message answered ${list.length} results, not 2`);
     return appliedOutcomes(rows, list[1]!.rows as unknown as AppliedRow[]);
@@ -630,6 +624,16 @@ interface AppliedRow {
   userId: number | null;
   applied: boolean;
   current: ExecutionStatus | null;
+}
+
+/** The rows of APPLY_RESULTS_SQL's $1, as JSON: each result's fields under APPLY_RESULTS_KEYS. */
+function resultRowsJson(rows: readonly { u: ExecutionResultUpdate; sealedToken: string | null; tokenHash: string | null }[]): string {
+  return JSON.stringify(
+    rows.map(({ u, sealedToken, tokenHash }) => {
+      const values = applyResultFields(u, sealedToken, tokenHash);
+      return Object.fromEntries(APPLY_RESULTS_KEYS.map((k, i) => [k, values[i] ?? null]));
+    }),
+  );
 }
 
 /** The outcome of each of `rows` from APPLY_RESULTS_SQL's answer. */
