@@ -34,13 +34,15 @@
 // .cpuprofile there when it stops, through bench/cpu-profiler.cjs), BENCH_NODE_REQUIRE (comma-separated modules every
 // service preloads besides, for diagnostics), BENCH_STAGE_TIMELINE (true: every service preloads
 // bench/stage-timeline.cjs, and the median time of each stage of the concurrency-1 ?wait= run is printed at the end;
-// off by default, and then nothing is loaded).
+// off by default, and then nothing is loaded), BENCH_PG_WAITS (true: the stack's database backends' wait events are
+// sampled during the concurrency run, bench/pg-waits.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICES, Stack, type ServiceName } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, taskNode, WorkflowApi, type TimelineView } from '../e2e/support/workflow-api';
+import { pgWaitsEnabled, printWaits, sampleWaits, type WaitSamples } from './pg-waits';
 import { databaseCounters, report, serverCpu, summarize } from './support';
 
 const TOTAL = Number(process.env.BENCH_EXECUTIONS ?? 2000);
@@ -336,9 +338,11 @@ async function main(): Promise<void> {
     const servers1w = serverCpu();
 
     const db0 = await databaseCounters(stack.db.url);
+    const sampler = pgWaitsEnabled ? await sampleWaits(stack.db.url) : undefined;
     const t0 = performance.now();
     const loaded = await runLoops(TOTAL, CONCURRENCY, runners, POLL_LOADED);
     const seconds = (performance.now() - t0) / 1000;
+    const waits: WaitSamples | undefined = await sampler?.stop();
     // Stats reach pg_stat_database up to a second after the backends' last commit.
     await new Promise((r) => setTimeout(r, 1200));
     const db1 = await databaseCounters(stack.db.url);
@@ -382,6 +386,7 @@ async function main(): Promise<void> {
     console.log(
       `the stack's own database during the concurrency-${CONCURRENCY} run, per execution: ${stackDb.commits} committed transactions (reads included, less the benchmark's two readings), ${stackDb.backendCpuMs} ms of CPU of its backends (the PostgreSQL column above counts every database on the machine)`,
     );
+    if (waits) printWaits(`the concurrency-${CONCURRENCY} run`, waits);
     console.log(`server-side mean time per route during the concurrency-${CONCURRENCY} run:`);
     console.table(routes);
     report(
@@ -435,6 +440,7 @@ async function main(): Promise<void> {
         load_average_1m: load,
         route_means_ms: routes,
         stack_database_per_execution: stackDb,
+        ...(waits ? { pg_waits: waits } : {}),
       },
     );
   } finally {

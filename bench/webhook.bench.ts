@@ -14,7 +14,8 @@
 // milliseconds per accepted trigger during the measured run (its processes'
 // process_cpu_seconds_total); BENCH_CPU_PROFILE_DIR=<dir> writes a
 // .cpuprofile per service there (bench/cpu-profiler.cjs); BENCH_NODE_REQUIRE
-// preloads more modules in every service (comma-separated).
+// preloads more modules in every service (comma-separated); BENCH_PG_WAITS=true
+// samples the stack's database backends' wait events during the measured run (bench/pg-waits.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { Stack } from '../e2e/support/stack';
 import { definition, edge, endNode, objectSchema, startNode, WorkflowApi } from '../e2e/support/workflow-api';
+import { pgWaitsEnabled, printWaits, sampleWaits } from './pg-waits';
 import { report, serviceCpuSeconds } from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -73,7 +75,10 @@ async function main(): Promise<void> {
     await db.connect();
     const before = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_executions')).rows[0]!.n);
     const cpu0 = await serviceCpuSeconds(stack.url('public-api'));
+    const sampler = pgWaitsEnabled ? await sampleWaits(stack.env['DATABASE_URL']!) : undefined;
     const result = await run({ ...options, duration: SECONDS });
+    const waits = await sampler?.stop();
+    if (waits) printWaits('the measured run', waits);
     const apiCpu = (await serviceCpuSeconds(stack.url('public-api'))) - cpu0;
     const codes: Record<string, number> = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
     const accepted = Object.entries(codes)
@@ -120,6 +125,7 @@ async function main(): Promise<void> {
         // autocannon stops counting at the deadline: up to one request per connection was still in flight and may have been accepted.
         one_execution_per_accepted_trigger: after - before >= accepted && after - before <= accepted + CONNECTIONS,
         targets_met: { rate: rate >= 1000, p99: result.latency.p99 <= 50 },
+        ...(waits ? { pg_waits: waits } : {}),
       },
     );
     if (after - before < accepted || after - before > accepted + CONNECTIONS) throw new Error(`${accepted} triggers accepted but ${after - before} executions created`);
