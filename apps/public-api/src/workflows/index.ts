@@ -17,6 +17,7 @@ import { AddRetentionIndexes1764000000231 } from './migrations/1764000000231-Add
 import { AddExecutionStartPending1790000000530 } from './migrations/1790000000530-AddExecutionStartPending';
 import { ExecutionChangedCarriesTerminalStatus1790000000560 } from './migrations/1790000000560-ExecutionChangedCarriesTerminalStatus';
 import { AddExecutionResumeJob1790000000640 } from './migrations/1790000000640-AddExecutionResumeJob';
+import { ExecutionChangesAnnouncedByCaller1790000000650 } from './migrations/1790000000650-ExecutionChangesAnnouncedByCaller';
 
 export { createWorkflowsModule } from './workflows.module';
 export type { WorkflowsModule, WorkflowsModuleDeps } from './workflows.module';
@@ -40,6 +41,7 @@ export const WORKFLOWS_MIGRATIONS = [
   AddExecutionStartPending1790000000530,
   ExecutionChangedCarriesTerminalStatus1790000000560,
   AddExecutionResumeJob1790000000640,
+  ExecutionChangesAnnouncedByCaller1790000000650,
 ];
 
 // Used by other modules.

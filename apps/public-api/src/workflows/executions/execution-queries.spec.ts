@@ -3,10 +3,10 @@ import { START_STATEMENT, startQueuedSql } from './execution-queries';
 const base = { id: 7, userId: 3, inputs: null, jobId: 'wf_7', at: new Date('2030-01-02T03:04:05.678Z'), maxRunning: 10, quota: null };
 
 describe('startQueuedSql', () => {
-  it('takes the advisory lock of the owner before the statement that counts', () => {
+  it('takes the advisory lock of the owner, and says the caller announces the start, before the statement that counts', () => {
     const sql = startQueuedSql(base, 44_040_001);
-    expect(sql.startsWith('SELECT pg_advisory_xact_lock(44040001, 3);')).toBe(true);
-    expect(sql).toContain("EXECUTE wfx_start_v2(7, 3, NULL, 'wf_7', '2030-01-02T03:04:05.678Z', 10, NULL, NULL, NULL)");
+    expect(sql.startsWith("SELECT pg_advisory_xact_lock(44040001, 3), set_config('docflow.announce', 'caller', true);")).toBe(true);
+    expect(sql).toContain("EXECUTE wfx_start_v3(7, 3, NULL, 'wf_7', '2030-01-02T03:04:05.678Z', 10, NULL, NULL, NULL)");
   });
 
   it('passes the quota terms as the last three values: the period, the default executions and LLM cost limits (null: none)', () => {

@@ -13,6 +13,24 @@ export const STATUS_COLUMNS = `id, user_id AS "userId", status, task_states AS "
   completed_at AS "completedAt", error, error_type AS "errorType", failed_node AS "failedNode",
   correlation_token_sealed AS "correlationTokenSealed"`;
 
+/**
+ * Set in a transaction that announces its own execution changes after it commits (docs/decisions.md, "Execution
+ * changes announced after their commit"): the `workflow_executions_changed` trigger does not fire for its updates
+ * (migration 1790000000650), and its write statements return each changed row's notification payload instead.
+ * Transaction-local (set_config's third argument), so it ends with the transaction, rolled back or committed.
+ */
+export const CALLER_ANNOUNCES = "set_config('docflow.announce', 'caller', true)";
+
+/**
+ * The notification payload of the updated row `alias` (what the trigger would have sent) when the transaction set
+ * CALLER_ANNOUNCES, else null (the trigger sent it). Both read the same setting at the same moment, so each change
+ * is announced exactly one way.
+ */
+const announcedPayload = (alias: string) => `CASE WHEN current_setting('docflow.announce', true) = 'caller' THEN docflow_execution_change_payload(${alias}) END`;
+
+/** One statement after the commit: NOTIFY `docflow_execution_changed` ($1) with each payload of $2 (a text[]). */
+export const ANNOUNCE_SQL = 'SELECT count(pg_notify($1, p))::int AS n FROM unnest($2::text[]) AS p';
+
 const RANK_SQL = `CASE e.status WHEN 'queued' THEN 0 WHEN 'running' THEN 1 WHEN 'awaiting_user_input' THEN 2 ELSE 3 END`;
 
 /** $1..$15: the guarded execution update; $16: the step rows (jsonb array), upserted only when the update matched. */
@@ -96,7 +114,8 @@ export const APPLY_RESULTS_KEYS = BATCH_COLUMNS.map((c) => c.split(' ')[0] as st
  * guarded exactly as the single statement guards its parameters (derived
  * from it, so the two cannot drift). Answers, for every row, the execution's
  * status and owner when it applied, and its current status otherwise (null:
- * no such execution).
+ * no such execution); `announce`, in a transaction that set
+ * CALLER_ANNOUNCES, the notification payload of an applied row.
  */
 export const APPLY_RESULTS_SQL = (() => {
   const cols = APPLY_RESULTS_KEYS.map((k) => `v.${k}`);
@@ -105,10 +124,11 @@ export const APPLY_RESULTS_SQL = (() => {
     // jsonb_to_recordset, and against a table of a few thousand rows chose to read the whole table and hash it.
     .replace('WHERE e.id = v.execution_id', 'FROM v WHERE e.id = ANY($2::int[]) AND e.id = v.execution_id')
     .replace('FROM upd CROSS JOIN jsonb_to_recordset(v.steps::jsonb)', 'FROM upd JOIN v ON v.execution_id = upd.id CROSS JOIN LATERAL jsonb_to_recordset(v.steps::jsonb)')
-    .replace('SELECT status, user_id AS "userId" FROM upd', '');
+    .replace('SELECT status, user_id AS "userId" FROM upd', '')
+    .replace('RETURNING e.id, e.status, e.user_id', `RETURNING e.id, e.status, e.user_id, ${announcedPayload('e')} AS announce`);
   return `WITH v AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(${BATCH_COLUMNS.join(', ')})),
   ${body.trim().replace(/^WITH /, '')}
-  SELECT v.execution_id AS "executionId", upd.status, upd.user_id AS "userId", upd.id IS NOT NULL AS applied,
+  SELECT v.execution_id AS "executionId", upd.status, upd.user_id AS "userId", upd.id IS NOT NULL AS applied, upd.announce,
          (SELECT c.status FROM workflow_executions c WHERE c.id = v.execution_id) AS current
     FROM v LEFT JOIN upd ON upd.id = v.execution_id`;
 })();
@@ -119,13 +139,14 @@ export const APPLY_RESULTS_SQL = (() => {
  * limits). With a period, the start's count is taken in the same statement (startQuotaCtes): the update
  * runs only when the count was taken, so a start and its count commit together (one commit per start).
  * The final row is always there (`status` null: no such execution of this owner), so the quota's refusal
- * can be judged before the start's own (as when the quota was taken first).
+ * can be judged before the start's own (as when the quota was taken first). `announce`: the started row's
+ * notification payload, when the message set CALLER_ANNOUNCES (startQueuedSql does).
  */
 export const START_STATEMENT: SqlPreparedStatement = {
-  name: 'wfx_start_v2',
+  name: 'wfx_start_v3',
   // Planned per start: the generic plan PostgreSQL kept after five runs halved webhook starts for an owner with thousands of executions.
   plan: 'custom',
-  text: `PREPARE wfx_start_v2(int, int, jsonb, text, timestamptz, int, date, int, numeric) AS
+  text: `PREPARE wfx_start_v3(int, int, jsonb, text, timestamptz, int, date, int, numeric) AS
    WITH cur AS (
      SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
        FROM workflow_executions e LEFT JOIN activities a ON a.id = e.activity_id
@@ -144,13 +165,14 @@ export const START_STATEMENT: SqlPreparedStatement = {
        FROM cur, running
       WHERE e.id = cur.id AND e.status = 'queued' AND running.n < $6 AND ($3 IS NOT NULL OR NOT cur.stored_empty)
         AND ($7 IS NULL OR EXISTS (SELECT 1 FROM quota_taken))
-      RETURNING e.activity_id, e.workflow_definition, e.inputs, e.started_at, e.deadline_at
+      RETURNING e.activity_id, e.workflow_definition, e.inputs, e.started_at, e.deadline_at, ${announcedPayload('e')} AS announce
    )
    SELECT cur.status, running.n AS running, cur.stored_empty, upd.activity_id IS NOT NULL AS started,
           upd.activity_id AS "activityId", upd.workflow_definition AS "workflowDefinition", upd.inputs,
           upd.started_at AS "startedAt", upd.deadline_at AS "deadlineAt", cur.data_shield_policy AS "dataShieldPolicy",
           EXISTS (SELECT 1 FROM go) AS eligible, quota_lim.used AS quota_used, quota_lim.execs AS quota_execs,
-          quota_lim.llm AS quota_llm, quota_lim.llm_used AS quota_llm_used, (SELECT executions FROM quota_taken) AS quota_counted
+          quota_lim.llm AS quota_llm, quota_lim.llm_used AS quota_llm_used, (SELECT executions FROM quota_taken) AS quota_counted,
+          upd.announce
      FROM running LEFT JOIN cur ON true LEFT JOIN upd ON true LEFT JOIN quota_lim ON true`,
 };
 
@@ -164,7 +186,8 @@ function sqlNumberOrNull(n: number | null): string {
 /**
  * The two statements of a start, sent as one simple-protocol message (one
  * implicit transaction; no parameters, so values are integers or escaped
- * literals): the owner's advisory lock, then an EXECUTE of START_STATEMENT
+ * literals): the owner's advisory lock (and CALLER_ANNOUNCES: the caller
+ * announces the start after the commit), then an EXECUTE of START_STATEMENT
  * (parsed once per connection). `quota` null: nothing is counted. See
  * WorkflowExecutionsRepository.startQueued.
  */
@@ -175,6 +198,6 @@ export function startQueuedSql(
   const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
   const q = r.quota;
   const quota = q === null ? 'NULL, NULL, NULL' : `${escapeLiteral(q.period)}, ${q.executionsMonthly === null ? 'NULL' : sqlInt(q.executionsMonthly)}, ${sqlNumberOrNull(q.llmCostMonthly)}`;
-  return `SELECT pg_advisory_xact_lock(${sqlInt(lockKey)}, ${sqlInt(r.userId)});
+  return `SELECT pg_advisory_xact_lock(${sqlInt(lockKey)}, ${sqlInt(r.userId)}), ${CALLER_ANNOUNCES};
    EXECUTE ${START_STATEMENT.name}(${sqlInt(r.id)}, ${sqlInt(r.userId)}, ${inputs}, ${escapeLiteral(r.jobId)}, ${escapeLiteral(r.at.toISOString())}, ${sqlInt(r.maxRunning)}, ${quota})`;
 }

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeCredentialRequest, type NodeCredentialResponse, ResultMessage } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
-import { BadRequestError, type LaneAnswer, type LaneRoute, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, errorMessage, type LaneAnswer, type LaneRoute, Logger, Metrics, NotFoundError, UnauthorizedError, validatePlain } from '@docflow/service-kit';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import type { AuditLog } from '../../identity';
 import { createCredentialsService } from '../../identity';
@@ -54,7 +54,9 @@ export interface ExecutionServices {
 /** The execution use cases over one database; main builds the results consumer and the reaper from the same pieces. */
 export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionServices {
   const logger = deps.logger.child({ component: 'workflow-executions' });
-  const repo = new WorkflowExecutionsRepository(deps.database);
+  const repo = new WorkflowExecutionsRepository(deps.database, (err, payloads) =>
+    logger.warn('execution changes committed but not announced; waiters in other processes answer when their wait runs out', { error: errorMessage(err), payloads }),
+  );
   const sealer = new CorrelationTokenSealer(deps.config.JWT_SECRET);
   const router = new RouterClient({ baseUrl: deps.config.ROUTER_URL, apiKey: deps.config.ROUTER_API_KEY, logger });
   const watch = new ExecutionWatch();

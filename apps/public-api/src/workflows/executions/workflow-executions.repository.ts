@@ -4,7 +4,8 @@ import { escapeLiteral } from 'pg';
 import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
 import { startGiveBackCte, type StartQuotaFound, type StartQuotaTerms } from '../../identity';
-import { APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, START_STATEMENT, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
+import { ANNOUNCE_SQL, APPLY_RESULT_SQL, APPLY_RESULTS_KEYS, APPLY_RESULTS_SQL, CALLER_ANNOUNCES, START_STATEMENT, startQueuedSql, STATUS_COLUMNS, SUMMARY_COLUMNS } from './execution-queries';
+import { EXECUTION_CHANGED_CHANNEL } from './execution-watch';
 import type { ExecutionResultUpdate } from './result-application';
 import { WorkflowExecutionStepEntity } from './workflow-execution-step.entity';
 import { WorkflowExecutionEntity } from './workflow-execution.entity';
@@ -138,9 +139,49 @@ export class WorkflowExecutionsRepository {
 
   private readonly versionedInserts: GroupCommit<VersionedInsert, { id: number } | null>;
 
-  constructor(private readonly ds: DataSource) {
+  /** Announcements sent and not answered yet (see `announce`). */
+  private readonly announcing = new Set<Promise<void>>();
+
+  /**
+   * `announceFailed`: told when the announcement of committed changes could not be sent (twice); their waiters
+   * in other processes then answer when their wait runs out (docs/decisions.md, "Execution changes announced
+   * after their commit").
+   */
+  constructor(
+    private readonly ds: DataSource,
+    private readonly announceFailed: (err: unknown, payloads: number) => void = () => undefined,
+  ) {
     this.starts = new GroupCommit((batch) => this.startBatch(batch), { maxItems: START_BATCH_MAX, lingerMs: 0 });
     this.versionedInserts = new GroupCommit((batch) => this.insertVersionedBatch(batch), { maxItems: CREATE_BATCH_MAX, lingerMs: 0 });
+  }
+
+  /**
+   * NOTIFYs `docflow_execution_changed` with the payloads of changes a transaction that set CALLER_ANNOUNCES
+   * committed (its trigger stayed silent): one statement for the batch, after the commit's answer, so no
+   * listener hears of a change before it is visible. It writes nothing, so its commit flushes no WAL, and it
+   * holds PostgreSQL's notify lock only for that instant instead of through the write's WAL flush. Not awaited
+   * by the caller (the start or the results batch answers and acks at its commit, as before); sent again once
+   * when the connection fails.
+   */
+  private announce(payloads: string[]): void {
+    if (payloads.length === 0) return;
+    const send = () => this.prepared('wfx_announce', ANNOUNCE_SQL, [EXECUTION_CHANGED_CHANNEL, payloads]);
+    const sent: Promise<void> = send()
+      .catch((err: unknown) => {
+        if (!isDatabaseConnectionError(err)) throw err;
+        return send();
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => this.announceFailed(err, payloads.length),
+      )
+      .finally(() => this.announcing.delete(sent));
+    this.announcing.add(sent);
+  }
+
+  /** Resolves once every announcement sent so far was answered (for tests and an orderly stop). */
+  async announced(): Promise<void> {
+    await Promise.all([...this.announcing]);
   }
 
   private get repo() {
@@ -338,6 +379,7 @@ export class WorkflowExecutionsRepository {
     const text = order.map(({ r }) => startQueuedSql(r, USER_START_LOCK)).join(';\n');
     const list = await querySqlPrepared(this.ds, START_STATEMENT, text);
     if (list.length !== 2 * batch.length) throw new Error(`a batch of ${batch.length} starts answered ${list.length} results`);
+    this.announce(list.flatMap((r, k) => (k % 2 === 1 && typeof r.rows[0]?.['announce'] === 'string' ? [r.rows[0]['announce']] : [])));
     const outcomes: ItemOutcome<StartOutcome>[] = new Array(batch.length);
     order.forEach(({ r, i }, k) => {
       try {
@@ -561,7 +603,8 @@ export class WorkflowExecutionsRepository {
    * (BEGIN, lock, apply, COMMIT) with the connection idle in its transaction
    * between them. The apply statement is APPLY_RESULTS_SQL prepared once per
    * connection (APPLY_RESULTS_STATEMENT); nothing is applied when any part
-   * fails. Answers the outcomes in the order of `rows`.
+   * fails. Its changes are announced after the commit (`announce`), not by the
+   * trigger. Answers the outcomes in the order of `rows`.
    */
   async applyResultsAtOnce(rows: readonly { u: ExecutionResultUpdate; sealedToken: string | null; tokenHash: string | null }[]): Promise<ApplyResultOutcome[]> {
     const ids = rows.map(({ u }) => u.executionId);
@@ -572,11 +615,14 @@ export class WorkflowExecutionsRepository {
       .sort((a, b) => a - b)
       .map(sqlInt)
       .join(',')}}'::int[]`;
-    const message = `SELECT id FROM workflow_executions WHERE id = ANY(${idList}) ORDER BY id FOR UPDATE;
+    // CALLER_ANNOUNCES in the lock statement: no statement more; the applied rows' payloads are announced after the commit.
+    const message = `SELECT id, ${CALLER_ANNOUNCES} FROM workflow_executions WHERE id = ANY(${idList}) ORDER BY id FOR UPDATE;
       EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${escapeLiteral(json)}, ${idList})`;
     const list = await querySqlPrepared(this.ds, APPLY_RESULTS_STATEMENT, message);
     if (list.length !== 2) throw new Error(`a results message answered ${list.length} results, not 2`);
-    return appliedOutcomes(rows, list[1]!.rows as unknown as AppliedRow[]);
+    const found = list[1]!.rows as unknown as AppliedRow[];
+    this.announce(found.flatMap((r) => (r.announce === null ? [] : [r.announce])));
+    return appliedOutcomes(rows, found);
   }
 
   /**
@@ -624,6 +670,8 @@ interface AppliedRow {
   userId: number | null;
   applied: boolean;
   current: ExecutionStatus | null;
+  /** The applied row's notification payload, when the transaction set CALLER_ANNOUNCES. */
+  announce: string | null;
 }
 
 /** The rows of APPLY_RESULTS_SQL's $1, as JSON: each result's fields under APPLY_RESULTS_KEYS. */
@@ -648,8 +696,8 @@ function appliedOutcomes(rows: readonly { u: ExecutionResultUpdate }[], found: A
 
 /** APPLY_RESULTS_SQL as an SQL-level prepared statement ($1 the rows as jsonb, $2 their execution ids), for applyResultsAtOnce. */
 const APPLY_RESULTS_STATEMENT: SqlPreparedStatement = {
-  name: 'wfx_apply_results_v1',
-  text: `PREPARE wfx_apply_results_v1(jsonb, int[]) AS ${APPLY_RESULTS_SQL}`,
+  name: 'wfx_apply_results_v2',
+  text: `PREPARE wfx_apply_results_v2(jsonb, int[]) AS ${APPLY_RESULTS_SQL}`,
 };
 
 /** Row count of an UPDATE ... RETURNING run through DataSource.query (TypeORM returns [rows, count] for postgres). */

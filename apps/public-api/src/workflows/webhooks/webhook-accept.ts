@@ -267,7 +267,7 @@ export class WebhookAcceptor {
             error: tooManyRequests(`At most ${perMinute} triggers per minute for one webhook`, r, { limit: perMinute, window_seconds: 60 }),
           };
         } else if (k >= quotaRoom) {
-          // As a start its statement refused for the quota (wfx_start_v2): 429 quota_exceeded, audited.
+          // As a start its statement refused for the quota (wfx_start_v3): 429 quota_exceeded, audited.
           const used = r.quotaUsed + r.ids.length;
           this.deps.audit.record({ action: 'quota.exceeded', actorUserId: owner, details: { quota: 'executions', used, limit: r.quotaLimit!, period } });
           outcomes[i] = { ok: false, error: quotaExceededError('executions', used, r.quotaLimit!, period, now) };
