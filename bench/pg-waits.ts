@@ -16,6 +16,10 @@ export interface WaitSamples {
   events: Record<string, number>;
   /** Backend-samples waiting on a lock, per the first 60 characters of their statement. */
   lockWaiters: Record<string, number>;
+  /** Samples in which at least one of the stack's backends waited on `Lock:object`. */
+  samplesWithObjectWait: number;
+  /** Backend-samples idle in a transaction, per the first 60 characters of their last statement. */
+  idleInTransaction: Record<string, number>;
   /** Backend-samples of other databases of the cluster waiting on `Lock:object` at the same moments. */
   otherObjectWaits: number;
 }
@@ -29,7 +33,7 @@ export async function sampleWaits(databaseUrl: string, intervalMs = Number(proce
   url.pathname = '/postgres';
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
-  const out: WaitSamples = { samples: 0, events: {}, lockWaiters: {}, otherObjectWaits: 0 };
+  const out: WaitSamples = { samples: 0, events: {}, lockWaiters: {}, samplesWithObjectWait: 0, idleInTransaction: {}, otherObjectWaits: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -41,6 +45,7 @@ export async function sampleWaits(databaseUrl: string, intervalMs = Number(proce
         )
       ).rows;
       out.samples++;
+      if (rows.some((r) => r.mine && r.ev === 'Lock:object')) out.samplesWithObjectWait++;
       for (const r of rows) {
         if (!r.mine) {
           if (r.ev === 'Lock:object') out.otherObjectWaits++;
@@ -49,6 +54,7 @@ export async function sampleWaits(databaseUrl: string, intervalMs = Number(proce
         const key = `${r.state} ${r.ev ?? 'cpu'}`;
         out.events[key] = (out.events[key] ?? 0) + 1;
         if (r.ev?.startsWith('Lock:')) out.lockWaiters[`${r.ev} ${r.q}`] = (out.lockWaiters[`${r.ev} ${r.q}`] ?? 0) + 1;
+        if (r.state === 'idle in transaction') out.idleInTransaction[r.q] = (out.idleInTransaction[r.q] ?? 0) + 1;
       }
       await new Promise((r) => setTimeout(r, intervalMs));
     }
@@ -78,5 +84,12 @@ export function printWaits(what: string, w: WaitSamples): void {
       .slice(0, 15)
       .map(([statement, n]) => ({ statement, n })),
   );
-  console.log(`other databases' Lock:object waiters in the same samples: ${w.otherObjectWaits}`);
+  console.log('idle in a transaction, by last statement:');
+  console.table(
+    Object.entries(w.idleInTransaction)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([statement, n]) => ({ statement, n })),
+  );
+  console.log(`samples with a Lock:object waiter of the stack: ${w.samplesWithObjectWait}; other databases' Lock:object waiters in the same samples: ${w.otherObjectWaits}`);
 }

@@ -61,6 +61,8 @@ export async function startPublicApi(config: PublicApiConfig, logger: Logger, li
   // One set of execution use cases for the routes, the results consumer and the reaper.
   const quotas = createQuotasService({ config, database, logger, mailer, audit });
   const executionServices = createExecutionServices({ config, database, logger, metrics, audit, quotas });
+  // Hooks run in reverse: the starts' and results' announcements still in flight are sent before the database closes.
+  lifecycle.onShutdown('execution announcements', () => executionServices.repo.announced());
   const storage = createStorageFromConfig(config);
   // The console's files sit next to the bundle (dist/apps/public-api/console) unless CONSOLE_DIR says otherwise.
   const consoleDir = config.CONSOLE_DIR ?? path.join(__dirname, '..', 'console');
