@@ -13,6 +13,9 @@ import { WorkflowExecutionEntity } from './workflow-execution.entity';
 /** Starts per batch at most: one message, one transaction of that many pairs of statements. */
 const START_BATCH_MAX = 32;
 
+/** Announcements (each a start batch's or a results batch's payloads) per NOTIFY statement at most. */
+const ANNOUNCE_BATCH_MAX = 64;
+
 /** Creates of cached definitions per batch at most (one multi-row INSERT, one commit). */
 const CREATE_BATCH_MAX = 32;
 
@@ -142,6 +145,9 @@ export class WorkflowExecutionsRepository {
   /** Announcements sent and not answered yet (see `announce`). */
   private readonly announcing = new Set<Promise<void>>();
 
+  /** Announcements made while one is in flight go together in the next statement (see `announce`). */
+  private readonly announcements: GroupCommit<string[], void>;
+
   /**
    * `announceFailed`: told when the announcement of committed changes could not be sent (twice); their waiters
    * in other processes then answer when their wait runs out (docs/decisions.md, "Execution changes announced
@@ -153,6 +159,19 @@ export class WorkflowExecutionsRepository {
   ) {
     this.starts = new GroupCommit((batch) => this.startBatch(batch), { maxItems: START_BATCH_MAX, lingerMs: 0 });
     this.versionedInserts = new GroupCommit((batch) => this.insertVersionedBatch(batch), { maxItems: CREATE_BATCH_MAX, lingerMs: 0 });
+    this.announcements = new GroupCommit(
+      async (lists) => {
+        const payloads = lists.flat();
+        const send = () => this.prepared('wfx_announce', ANNOUNCE_SQL, [EXECUTION_CHANGED_CHANNEL, payloads]);
+        // Sent again once when the connection failed (a commit's announcement is not worth losing to one broken socket).
+        await send().catch((err: unknown) => {
+          if (!isDatabaseConnectionError(err)) throw err;
+          return send();
+        });
+        return lists.map(() => ({ ok: true as const, value: undefined }));
+      },
+      { maxItems: ANNOUNCE_BATCH_MAX, lingerMs: 0 },
+    );
   }
 
   /**
@@ -160,21 +179,15 @@ export class WorkflowExecutionsRepository {
    * committed (its trigger stayed silent): one statement for the batch, after the commit's answer, so no
    * listener hears of a change before it is visible. It writes nothing, so its commit flushes no WAL, and it
    * holds PostgreSQL's notify lock only for that instant instead of through the write's WAL flush. Not awaited
-   * by the caller (the start or the results batch answers and acks at its commit, as before); sent again once
-   * when the connection fails.
+   * by the caller (the start or the results batch answers and acks at its commit, as before). Grouped like
+   * starts: an announcement finding none in flight is sent at once; those made meanwhile (other start and
+   * results batches) go together in the next statement.
    */
   private announce(payloads: string[]): void {
     if (payloads.length === 0) return;
-    const send = () => this.prepared('wfx_announce', ANNOUNCE_SQL, [EXECUTION_CHANGED_CHANNEL, payloads]);
-    const sent: Promise<void> = send()
-      .catch((err: unknown) => {
-        if (!isDatabaseConnectionError(err)) throw err;
-        return send();
-      })
-      .then(
-        () => undefined,
-        (err: unknown) => this.announceFailed(err, payloads.length),
-      )
+    const sent: Promise<void> = this.announcements
+      .submit(payloads)
+      .catch((err: unknown) => this.announceFailed(err, payloads.length))
       .finally(() => this.announcing.delete(sent));
     this.announcing.add(sent);
   }
