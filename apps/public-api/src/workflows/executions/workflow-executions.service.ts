@@ -417,6 +417,10 @@ export class WorkflowExecutionsService {
       // Not reverted: results of this job arrived meanwhile, so the router did take it.
       if (reverted) throw err;
     }
+    // The start's announcement (sent after its commit, not by the trigger) goes before the answer, as the trigger's
+    // NOTIFY did: a long poll sent after this answer is not woken by the start (docs/decisions.md, "Execution changes
+    // announced after their commit"). It went while the job was submitted, so this seldom waits.
+    await this.deps.repo.announced();
     this.deps.logger.info('workflow execution started', { executionId: id, jobId, activityId: row.activityId });
     this.deps.audit.record({ action: 'workflow.execution.started', actorUserId: user.id, details: { execution_id: id, activity_id: row.activityId, job_id: jobId } });
     // Without an execution or LLM cost quota a start cannot cross an 80 % mark: no warning check.
