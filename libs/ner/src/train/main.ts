@@ -26,6 +26,7 @@ import { NerWeights, type NerModelFile } from '../model';
 import { PerceptronTagger, typeMargin } from '../tagger';
 import { NER_ENTITY_TYPES } from '../types';
 import { generateCorpus } from './corpus';
+import { averageModelFiles } from './average';
 import { addCounts, scoreRows, type CountsByType } from './evaluate';
 import { serialise, toModelFile } from './export';
 import { buildGazetteers } from './gazetteer-data';
@@ -49,6 +50,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     evaluate: { type: 'string' },
     'word-dropout': { type: 'string', default: '0' },
+    average: { type: 'string' },
   },
 });
 
@@ -86,7 +88,20 @@ const heldOut = generateCorpus(ctx, gazetteer, {
 });
 log(`generated ${train.length} training and ${heldOut.length} held-out sentences`);
 
-const model = args.evaluate ? readNerModel(args.evaluate) : trainAndWrite();
+const model = args.evaluate ? readNerModel(args.evaluate) : args.average ? averageAndWrite(args.average.split(',')) : trainAndWrite();
+
+/** --average a.json.gz,b.json.gz,...: one model of the mean weights (see averageModelFiles), scored like a trained one. */
+function averageAndWrite(files: string[]): NerModelFile {
+  const models = files.map((f) => readNerModel(f));
+  const meta = { averageOf: models.map((m) => String(m.meta['seed'])).join(','), sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
+  let file = averageModelFiles(models, Number(args.prune), meta);
+  meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
+  file = { ...file, meta };
+  const bytes = serialise(file);
+  writeFileSync(out, bytes);
+  log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(file.features)} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
+  return file;
+}
 
 function trainAndWrite(): NerModelFile {
   // Word dropout: each token's word is forgotten with this probability (see sentenceFeatureRows).
