@@ -1,15 +1,21 @@
 /**
- * npm run train:ner [-- --seed 7 --sentences 70000 --epochs 8 --holdout-templates]
+ * npm run train:ner [-- --seeds 13 --sentences 70000 --epochs 8 --holdout-templates]
  *
  * Generates labelled sentences from our templates and faker, trains the
  * averaged perceptron, prints scores on a generated held-out set and writes
- * libs/ner/model/ner-model.json.gz. The same seed gives the same bytes.
+ * libs/ner/model/ner-model.json.gz. The same seeds give the same bytes.
+ * --seeds a,b,c (default 13, one seed) trains one model per seed, each on its
+ * own generated corpus, and ships the mean of their weights (see
+ * averageModelFiles); the held-out sentences are the first seed's.
+ * --seed n trains that one seed's model alone (what --seeds does per seed).
  * --holdout-templates keeps every eighth template of each group out of
  * training and scores on those alone: the honest way to tune templates and
  * features without looking at the dev set.
  * --evaluate <model file> trains nothing: it generates the same sentences
  * and scores that model on the held-out ones, to judge a decoding change
  * on a model already trained with the same options.
+ * --average a.json.gz,b.json.gz trains nothing either: it averages those
+ * model files (as --seeds does) and scores the result.
  * --word-dropout p forgets each training token's word with probability p
  * (see sentenceFeatureRows), so that the tagger learns to decide from
  * context, shape, affixes and gazetteers rather than from the names it saw.
@@ -37,7 +43,8 @@ import { forgottenWords } from './word-dropout';
 
 const { values: args } = parseArgs({
   options: {
-    seed: { type: 'string', default: '13' },
+    seed: { type: 'string' },
+    seeds: { type: 'string', default: '13' },
     sentences: { type: 'string', default: '70000' },
     heldout: { type: 'string', default: '3000' },
     epochs: { type: 'string', default: '8' },
@@ -54,7 +61,8 @@ const { values: args } = parseArgs({
   },
 });
 
-const seed = Number(args.seed);
+const seeds = args.seed !== undefined ? [Number(args.seed)] : args.seeds.split(',').map(Number);
+if (!seeds.length || seeds.some((s) => !Number.isInteger(s))) throw new Error(`--seeds wants integers, got ${args.seeds}`);
 const root = path.resolve(__dirname, '..', '..');
 const out = args.out ?? path.join(root, 'libs', 'ner', 'model', MODEL_FILE_NAME);
 const started = Date.now();
@@ -64,9 +72,6 @@ const log = (line: string): void => console.log(`[${((Date.now() - started) / 10
 const rawGazetteers = buildGazetteers();
 const gazetteers = normaliseLists(rawGazetteers);
 const gazetteer = new Gazetteer(gazetteers);
-const locales = loadLocales(seed);
-const en = locales.find((l) => l.code === 'EN')!.faker;
-const ctx = { rng: new Rng(seed), locales, en, gazetteers: rawGazetteers };
 log(
   `gazetteers: ${Object.entries(gazetteers)
     .map(([k, v]) => `${k} ${v.length}`)
@@ -74,36 +79,64 @@ log(
 );
 
 const heldOutOnly = args['holdout-templates'];
-const train = generateCorpus(ctx, gazetteer, {
-  count: Number(args.sentences),
-  seed,
-  gazetteerDropout: Number(args.dropout),
-  useTemplate: (i) => !heldOutOnly || i % 8 !== 7,
-});
-const heldOut = generateCorpus(ctx, gazetteer, {
-  count: Number(args.heldout),
-  seed: seed + 1,
-  gazetteerDropout: 0,
-  useTemplate: (i) => !heldOutOnly || i % 8 === 7,
-});
-log(`generated ${train.length} training and ${heldOut.length} held-out sentences`);
+type Sentences = ReturnType<typeof generateCorpus>;
 
-const model = args.evaluate ? readNerModel(args.evaluate) : args.average ? averageAndWrite(args.average.split(',')) : trainAndWrite();
+/** One seed's training and held-out sentences, drawn in this order from that seed's generators. */
+function corpora(seed: number): { train: Sentences; heldOut: Sentences } {
+  const locales = loadLocales(seed);
+  const en = locales.find((l) => l.code === 'EN')!.faker;
+  const ctx = { rng: new Rng(seed), locales, en, gazetteers: rawGazetteers };
+  const train = generateCorpus(ctx, gazetteer, {
+    count: Number(args.sentences),
+    seed,
+    gazetteerDropout: Number(args.dropout),
+    useTemplate: (i) => !heldOutOnly || i % 8 !== 7,
+  });
+  const heldOut = generateCorpus(ctx, gazetteer, {
+    count: Number(args.heldout),
+    seed: seed + 1,
+    gazetteerDropout: 0,
+    useTemplate: (i) => !heldOutOnly || i % 8 === 7,
+  });
+  log(`seed ${seed}: generated ${train.length} training and ${heldOut.length} held-out sentences`);
+  return { train, heldOut };
+}
+
+const first = corpora(seeds[0]!);
+const heldOut = first.heldOut;
+
+const model = args.evaluate ? readNerModel(args.evaluate) : args.average ? averageAndWrite(args.average.split(',').map((f) => readNerModel(f))) : trainAll();
+
+/** Each seed's model (the first seed's corpus is already drawn), then their mean when there are several. */
+function trainAll(): NerModelFile {
+  if (seeds.length === 1) return write(trainOne(seeds[0]!, first.train));
+  const models = seeds.map((seed, i) => trainOne(seed, i === 0 ? first.train : corpora(seed).train));
+  return averageAndWrite(models);
+}
 
 /** --average a.json.gz,b.json.gz,...: one model of the mean weights (see averageModelFiles), scored like a trained one. */
-function averageAndWrite(files: string[]): NerModelFile {
-  const models = files.map((f) => readNerModel(f));
-  const meta = { averageOf: models.map((m) => String(m.meta['seed'])).join(','), sentences: train.length, epochs: Number(args.epochs), marginScale: 1 };
-  let file = averageModelFiles(models, Number(args.prune), meta);
+function averageAndWrite(models: NerModelFile[]): NerModelFile {
+  const meta = {
+    averageOf: models.map((m) => String(m.meta['seed'])).join(','),
+    sentences: Number(models[0]!.meta['sentences']),
+    epochs: Number(models[0]!.meta['epochs']),
+    wordDropout: Number(models[0]!.meta['wordDropout'] ?? 0),
+    marginScale: 1,
+  };
+  const file = averageModelFiles(models, Number(args.prune), meta);
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
-  file = { ...file, meta };
+  return write({ ...file, meta });
+}
+
+function write(file: NerModelFile): NerModelFile {
   const bytes = serialise(file);
   writeFileSync(out, bytes);
   log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(file.features)} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
   return file;
 }
 
-function trainAndWrite(): NerModelFile {
+/** One seed's model, as a shipped file (its marginScale measured on the first seed's held-out sentences). */
+function trainOne(seed: number, train: Sentences): NerModelFile {
   // Word dropout: each token's word is forgotten with this probability (see sentenceFeatureRows).
   const wordDropout = Number(args['word-dropout']);
   const dropRng = new Rng(seed + 2);
@@ -115,14 +148,9 @@ function trainAndWrite(): NerModelFile {
   );
 
   const meta = { seed, sentences: train.length, epochs: Number(args.epochs), wordDropout, marginScale: 1 };
-  let file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
+  const file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
-  file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
-
-  const bytes = serialise(file);
-  writeFileSync(out, bytes);
-  log(`wrote ${path.relative(process.cwd(), out)}: ${countFeatures(file.features)} features, ${(bytes.length / 1024).toFixed(0)} KiB gzipped`);
-  return file;
+  return toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
 }
 
 const tagger = new PerceptronTagger(model);
