@@ -19,6 +19,7 @@ export function averageModelFiles(models: readonly NerModelFile[], prune: number
   for (const m of models) {
     if (m.scale !== scale || m.labels.join() !== first.labels.join()) throw new Error('models to average must share their labels and scale');
     if (JSON.stringify(m.gazetteers) !== JSON.stringify(first.gazetteers)) throw new Error('models to average must share their gazetteers');
+    if (!m.transitions2 !== !first.transitions2) throw new Error('models to average must all have second-order transitions, or none');
   }
   const n = models.length;
   // Sums in quantised units; the mean is taken once, at the end.
@@ -52,6 +53,7 @@ export function averageModelFiles(models: readonly NerModelFile[], prune: number
     scale,
     transitions: mean((m) => m.transitions),
     start: mean((m) => m.start),
+    ...(first.transitions2 ? { transitions2: mean((m) => m.transitions2 ?? []) } : {}),
     features,
     gazetteers: first.gazetteers,
     meta,

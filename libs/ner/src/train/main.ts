@@ -16,6 +16,8 @@
  * on a model already trained with the same options.
  * --average a.json.gz,b.json.gz trains nothing either: it averages those
  * model files (as --seeds does) and scores the result.
+ * --second-order also learns transitions over the two previous labels
+ * (decoded by viterbi2; the model file gains transitions2).
  * --word-dropout p forgets each training token's word with probability p
  * (see sentenceFeatureRows), so that the tagger learns to decide from
  * context, shape, affixes and gazetteers rather than from the names it saw.
@@ -58,6 +60,7 @@ const { values: args } = parseArgs({
     evaluate: { type: 'string' },
     'word-dropout': { type: 'string', default: '0' },
     average: { type: 'string' },
+    'second-order': { type: 'boolean', default: false },
   },
 });
 
@@ -144,10 +147,12 @@ function trainOne(seed: number, train: Sentences): NerModelFile {
     (function* () {
       for (const s of train) yield { features: sentenceFeatures(s.tokens, s.hits, forgottenWords(s.tokens.length, wordDropout, dropRng)), labels: s.labels };
     })(),
-    { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), log },
+    { epochs: Number(args.epochs), seed, minCount: Number(args['min-count']), secondOrder: args['second-order'], log },
   );
 
-  const meta = { seed, sentences: train.length, epochs: Number(args.epochs), wordDropout, marginScale: 1 };
+  const meta: Record<string, number> = { seed, sentences: train.length, epochs: Number(args.epochs), wordDropout, marginScale: 1 };
+  // Recorded only when on, so that a first-order model's bytes stay as they were.
+  if (args['second-order']) meta['secondOrder'] = 1;
   const file = toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
   meta.marginScale = medianEntityMargin(new NerWeights(file), heldOut);
   return toModelFile(trained, gazetteers, Number(args.scale), meta, Number(args.prune));
