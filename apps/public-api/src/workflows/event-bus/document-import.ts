@@ -92,6 +92,11 @@ export class DocumentImportService {
     this.imports = new DocumentImportsRepository(deps.database);
   }
 
+  /** The largest content an import stores, in bytes (UPLOAD_MAX_FILE_SIZE_MB). */
+  get maxBytes(): number {
+    return this.deps.maxBytes;
+  }
+
   async import(request: ImportRequest): Promise<DocumentImportResponse> {
     const { deps } = this;
     const user = request.user?.id === request.userId ? request.user : await deps.users.findById(request.userId);

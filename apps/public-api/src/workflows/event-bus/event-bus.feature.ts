@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { parsePushHeaders } from '@docflow/cloud-drive';
 import { DocumentImportQuery, DriveAccessTokenRequest } from '@docflow/contracts';
 import { requireServiceAuth } from '@docflow/internal-auth';
-import { BadRequestError, NotFoundError, validatePlain } from '@docflow/service-kit';
+import { BadRequestError, bodyEncodingOf, inflatedBody, isReadableBodyEncoding, NotFoundError, unsupportedEncodingError, validatePlain } from '@docflow/service-kit';
 import { idParam, requestFields } from '../../platform';
 import { currentUser } from '../../identity';
 import type { ApiFeature, PlatformServices } from '../../platform';
@@ -170,12 +170,19 @@ export function createEventBusFeature(deps: EventBusFeatureDeps): ApiFeature<Eve
           req.resume();
           throw BadRequestError.withErrors('Invalid Idempotency-Key', ['Idempotency-Key must have 1 to 200 characters']);
         }
+        const encoding = bodyEncodingOf(req.headers);
+        if (!isReadableBodyEncoding(encoding)) {
+          req.resume();
+          throw unsupportedEncodingError(encoding);
+        }
         const q = checked.value;
+        // A compressed body is stored inflated (as an upload's); the importer's size limit counts the inflated bytes.
+        const content = encoding === 'identity' ? req : inflatedBody(req, encoding, deps.importer.maxBytes + 1);
         const imported = await deps.importer.import({
           userId: q.user_id,
           fileName: q.file_name,
           contentType: req.header('content-type') ?? 'application/octet-stream',
-          content: req,
+          content,
           source: q.source,
           ...(q.source_ref ? { sourceRef: q.source_ref } : {}),
           ...(key ? { idempotencyKey: key } : {}),

@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { download } from '../../documents/test-support/documents-kit';
 import { buildPdf } from '../../documents/test-support/fixtures';
@@ -355,6 +356,44 @@ describe('internal routes of cloud_drive_fetch_task', () => {
     const file = await download(kit.app, `/api/documents/${id}/download`, kit.alice);
     expect(file.status).toBe(200);
     expect(Buffer.compare(file.body, big)).toBe(0);
+  });
+
+  it('stores a compressed body inflated; refuses a corrupt one with 400 and an unknown coding with 415, storing nothing', async () => {
+    const text = 'compressed from the drive\n'.repeat(50);
+    for (const [coding, body] of [
+      ['gzip', gzipSync(text)],
+      ['deflate', deflateSync(text)],
+      ['br', brotliCompressSync(text)],
+    ] as const) {
+      const res = await request(kit.app)
+        .post(importUrl(kit.alice.id, `packed-${coding}.txt`))
+        .set('x-service-key', KIT_SERVICE_KEY)
+        .set('content-type', 'text/plain')
+        .set('content-encoding', coding)
+        .send(body);
+      expect(res.status).toBe(201);
+      const { document_id: id, file_size: size } = res.body as { document_id: number; file_size: number };
+      expect(size).toBe(Buffer.byteLength(text));
+      const file = await download(kit.app, `/api/documents/${id}/download`, kit.alice);
+      expect(file.body.toString('utf8')).toBe(text);
+    }
+    const before = await count('documents');
+    const corrupt = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'corrupt.txt'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('content-type', 'text/plain')
+      .set('content-encoding', 'gzip')
+      .send(Buffer.from('not gzip at all'));
+    expect(corrupt.status).toBe(400);
+    expect(corrupt.body).toMatchObject({ error: { status: 400, message: 'Request body could not be decompressed' } });
+    const unknown = await request(kit.app)
+      .post(importUrl(kit.alice.id, 'packed.txt'))
+      .set('x-service-key', KIT_SERVICE_KEY)
+      .set('content-type', 'text/plain')
+      .set('content-encoding', 'compress')
+      .send(Buffer.from('xx'));
+    expect(unknown.status).toBe(415);
+    expect(await count('documents')).toBe(before);
   });
 
   it('answers 401 without the service key, 404 for an unknown user, 400 for a bad query or content', async () => {
