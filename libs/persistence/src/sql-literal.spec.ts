@@ -14,7 +14,7 @@ describe('sqlLiteral', () => {
       'é ü 漢字 🙂 \u0001 \n\t',
       '\\',
       "'",
-      JSON.stringify({ outputs: { text: "O'Brien \\ C:\\path", nested: { list: ['\'', '\\\\'] } } }).repeat(200),
+      JSON.stringify({ outputs: { text: "O'Brien \\ C:\\path", nested: { list: ["'", '\\\\'] } } }).repeat(200),
     ];
     for (const s of samples) expect([s, sqlLiteral(s)]).toEqual([s, escapeLiteral(s)]);
   });
