@@ -13,7 +13,8 @@
 //      it is reported).
 //      Predictions of types with no counterpart in the file (US_PASSPORT, PAN,
 //      ...) are counted apart. The named-entity tagger is whatever
-//      defaultNamedEntityRecognizer() returns (the libs/ner tagger).
+//      defaultNamedEntityRecognizer() returns (the libs/ner tagger), or the
+//      model file BENCH_NER_MODEL names (to score a candidate model).
 //   2. L1 recall on valid values: values generated from the validators (Luhn,
 //      Verhoeff, mod-97, SSN rules, libphonenumber-valid numbers with
 //      formatting, ...) in sentences written here; found = exact span and type.
@@ -38,6 +39,8 @@ import { BUILT_IN_ENTITY_TYPES, createShieldRuntime, defaultNamedEntityRecognize
 import { silentLogger } from '@docflow/service-kit';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { OpenAiStub } from '../e2e/support/openai-stub';
+import { readNerModel } from '../libs/ner/src/load';
+import { PerceptronTagger } from '../libs/ner/src/tagger';
 import { report, serviceCpuSeconds, summarize } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -175,7 +178,8 @@ class Scores {
 
 function quality() {
   const records = JSON.parse(readFileSync(EVAL_FILE, 'utf8')) as EvalRecord[];
-  const engine = new DetectionEngine({ ner: defaultNamedEntityRecognizer() });
+  const modelFile = process.env.BENCH_NER_MODEL;
+  const engine = new DetectionEngine({ ner: modelFile ? new PerceptronTagger(readNerModel(modelFile)) : defaultNamedEntityRecognizer() });
   const scores: Record<Part | 'all', Scores> = { dev: new Scores(), holdout: new Scores(), all: new Scores() };
   const other = new Map<string, number>();
   const errors: string[] = [];

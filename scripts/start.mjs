@@ -9,6 +9,7 @@ import http from 'node:http';
 import readline from 'node:readline';
 import { prepareRuntimeEnv, redactUrl, ROOT } from './lib/env.mjs';
 import { amqpEndpoint, canConnect, ensureDatabase } from './lib/infra.mjs';
+import { serviceNodeFlags } from './lib/node-flags.mjs';
 import { ensureNodeModules, formatDuration, installSystemDeps, makeReporter, run } from './lib/proc.mjs';
 import { entryOf, hasSource, portOf, SERVICES } from './lib/services.mjs';
 
@@ -86,6 +87,13 @@ for (const inst of instances) {
     error(`port ${inst.port} (${s.portVar}${inst.index ? ` + ${inst.index}` : ''}, ${inst.name}) is taken by another process; is another Docflow running? Stop it or set ${s.portVar}`);
     process.exit(1);
   }
+}
+
+// (f3) V8 heap flags, the same for every service (NODE_MAX_SEMI_SPACE_MB; cluster workers inherit them)
+const nodeFlags = serviceNodeFlags(env);
+if (nodeFlags.error) {
+  error(nodeFlags.error);
+  process.exit(1);
 }
 
 // (g) the services, in the foreground
@@ -168,7 +176,7 @@ function launch(inst, colorIndex, child) {
   const childEnv = inst.index ? { ...env, [s.portVar]: String(inst.port) } : env;
   // Own process group: the terminal's Ctrl-C reaches only this script, which
   // then sends exactly one SIGTERM to each service.
-  const proc = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(process.execPath, ['--enable-source-maps', ...nodeFlags.flags, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.proc = proc;
   child.exited = false;
   pipeLines(proc.stdout, process.stdout, prefix);

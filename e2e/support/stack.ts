@@ -34,9 +34,24 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
+/** Node's V8 semi-space limit when NODE_MAX_SEMI_SPACE_MB is not set: the default of `npm start` (scripts/lib/node-flags.mjs). */
+const DEFAULT_MAX_SEMI_SPACE_MB = 64;
+
+/**
+ * The V8 heap flags every service process starts with, as `npm start` gives them (scripts/lib/node-flags.mjs):
+ * NODE_MAX_SEMI_SPACE_MB from the stack's options, else this process's environment; 0 leaves V8's default.
+ */
+export function serviceNodeFlags(raw: string | undefined): string[] {
+  const mb = raw === undefined || raw === '' ? DEFAULT_MAX_SEMI_SPACE_MB : Number(raw);
+  if (!Number.isInteger(mb) || mb < 0 || mb > 1024) throw new Error(`NODE_MAX_SEMI_SPACE_MB must be an integer from 0 to 1024 (got ${raw})`);
+  return [`--max-semi-space-size=${mb}`]; // 0 is V8's own default for the flag
+}
+
 export class Stack {
   private readonly children = new Map<ServiceName, ChildProcess>();
   readonly ports: Record<ServiceName, number>;
+  /** Node flags of every service process (serviceNodeFlags). */
+  readonly nodeFlags: string[];
   readonly env: Record<string, string>;
   readonly workDir: string;
 
@@ -47,6 +62,7 @@ export class Stack {
   ) {
     // E2E_PORT_SHIFT moves every stack of a run, so that checkouts side by side can run end-to-end tests at once.
     const offset = (options.portOffset ?? 0) + (Number(process.env.E2E_PORT_SHIFT) || 0);
+    this.nodeFlags = serviceNodeFlags(options.env?.['NODE_MAX_SEMI_SPACE_MB'] ?? process.env['NODE_MAX_SEMI_SPACE_MB']);
     this.ports = Object.fromEntries(SERVICES.map((s) => [s, PORT_BASE[s] + offset])) as Record<ServiceName, number>;
     this.workDir = mkdtempSync(path.join(tmpdir(), 'docflow-e2e-'));
     const url = (s: ServiceName) => `http://127.0.0.1:${this.ports[s]}`;
@@ -104,7 +120,7 @@ export class Stack {
     const logDir = path.join(ROOT, '.tmp', 'e2e-logs');
     mkdirSync(logDir, { recursive: true });
     const log = createWriteStream(path.join(logDir, `${service}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', service, 'main.js')], {
+    const child = spawn(process.execPath, [...this.nodeFlags, path.join(ROOT, 'dist', 'apps', service, 'main.js')], {
       cwd: this.workDir,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -196,7 +196,7 @@ export class FaultStack {
   private spawnReplica(name: ProcessorName, index: number): ChildProcess {
     const log = createWriteStream(path.join(LOG_DIR, `${name}-${index}.log`), { flags: 'a' });
     const portVar = name === 'workflow-processor' ? 'WORKFLOW_PROCESSOR_PORT' : 'EXTRACTION_PROCESSOR_PORT';
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', name, 'main.js')], {
+    const child = spawn(process.execPath, [...this.stack.nodeFlags, path.join(ROOT, 'dist', 'apps', name, 'main.js')], {
       cwd: this.stack.workDir,
       env: { ...this.stack.env, [portVar]: String(this.portOf(name, index)) },
       stdio: ['ignore', 'pipe', 'pipe'],

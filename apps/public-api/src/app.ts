@@ -213,9 +213,10 @@ export function buildPublicApi(deps: PublicApiDeps): PublicApi {
     },
   );
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
-  // The three requests of every execution a client runs skip express's per-request work (docs/decisions.md, "A request lane for the execution routes").
+  // The three requests of every execution a client runs skip express's per-request work (docs/decisions.md, "A request lane for the execution routes"),
+  // and so does a webhook trigger the fast path takes (docs/decisions.md, "Webhook triggers: GC, allocations and the lane").
   const listener = requestLane({
-    routes: executionLaneRoutes(workflows.executions, auth),
+    routes: [...workflows.webhookLaneRoutes(), ...executionLaneRoutes(workflows.executions, auth)],
     fallback: app,
     maxBodyBytes: bodyLimitBytes(config.BODY_LIMIT),
     errorStyle: 'public',

@@ -14,6 +14,8 @@ export interface NerModelFile {
   /** L × L, from × to. */
   transitions: number[];
   start: number[];
+  /** L × L × L second-order transitions (two back × previous × this), when the model was trained with them. */
+  transitions2?: number[];
   /**
    * Every feature, flat: its hash (see features.ts), the number k of its
    * non-zero weights, then k pairs (label, weight). Sorted by hash.
@@ -35,6 +37,8 @@ export class NerWeights {
   readonly weights: Float32Array;
   readonly transitions: Float64Array;
   readonly start: Float64Array;
+  /** Second-order transitions, or undefined for a first-order model. */
+  readonly transitions2: Float64Array | undefined;
 
   constructor(file: NerModelFile) {
     if (file.format !== 'docflow-ner/2') throw new Error(`unknown NER model format ${String(file.format)}`);
@@ -58,6 +62,8 @@ export class NerWeights {
     }
     this.transitions = Float64Array.from(file.transitions, (v) => v * file.scale);
     this.start = Float64Array.from(file.start, (v) => v * file.scale);
+    if (file.transitions2 && file.transitions2.length !== LABEL_COUNT ** 3) throw new Error('the NER model has second-order transitions of the wrong size');
+    this.transitions2 = file.transitions2 ? Float64Array.from(file.transitions2, (v) => v * file.scale) : undefined;
   }
 
   /** The row of a feature hash, or -1 when the model does not know it. */

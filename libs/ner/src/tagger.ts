@@ -8,7 +8,7 @@ import { NerWeights, type NerModelFile } from './model';
 import { consistentNames } from './name-consistency';
 import { tokenize } from './tokenizer';
 import type { NerSpan, NerTagger } from './types';
-import { viterbi } from './viterbi';
+import { viterbi, viterbi2 } from './viterbi';
 
 /**
  * Tags one text: tokens → gazetteer hits → features → emission scores →
@@ -34,7 +34,8 @@ export class PerceptronTagger implements NerTagger {
       const part = tokens.slice(from, to);
       const hits = this.gazetteer.match(part);
       const emissions = this.weights.emissionsOfRows(sentenceFeatureRows(part, hits), part.length);
-      const labels = viterbi(emissions, part.length, this.weights.transitions, this.weights.start);
+      const { transitions, start, transitions2 } = this.weights;
+      const labels = transitions2 ? viterbi2(emissions, part.length, transitions, start, transitions2) : viterbi(emissions, part.length, transitions, start);
       const decoded: TokenSpan[] = spansFromLabels(labels).map((span) => ({ ...span, score: this.confidence(emissions, labels, span.from, span.to) }));
       for (const span of tidySpans(part, alignOrganisationSpans(part, hits, alignAddressSpans(part, hits, decoded)))) {
         out.push({ type: span.type, start: part[span.from]!.start, end: part[span.to - 1]!.end, score: span.score });

@@ -1,6 +1,6 @@
 import { beginOf, LABEL_COUNT, LABELS, labelsFromSpans, OUTSIDE, spansFromLabels } from './labels';
 import { tokenize } from './tokenizer';
-import { viterbi } from './viterbi';
+import { viterbi, viterbi2 } from './viterbi';
 
 const L = LABEL_COUNT;
 const label = (name: string): number => LABELS.indexOf(name);
@@ -66,5 +66,40 @@ describe('BIO labels', () => {
       { type: 'PERSON', from: 0, to: 1 },
       { type: 'PERSON', from: 1, to: 3 },
     ]);
+  });
+});
+
+describe('viterbi2', () => {
+  const zeroT = new Float64Array(L * L);
+  const zeroS = new Float64Array(L);
+
+  it("gives viterbi's path when second-order weights are zero", () => {
+    // A seeded stream of emissions and first-order weights.
+    let seed = 7;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648 - 0.5;
+    };
+    for (let round = 0; round < 20; round++) {
+      const n = 1 + (round % 9);
+      const e = Float64Array.from({ length: n * L }, () => 4 * next());
+      const t = Float64Array.from({ length: L * L }, () => 2 * next());
+      const s = Float64Array.from({ length: L }, () => next());
+      expect(viterbi2(e, n, t, s, new Float64Array(L * L * L))).toEqual(viterbi(e, n, t, s));
+    }
+  });
+
+  it('lets a second-order weight overrule what the first order prefers', () => {
+    const e = emissions([{ 'B-PERSON': 3 }, { 'I-PERSON': 3 }, { O: 1, 'I-PERSON': 0.5 }]);
+    expect(viterbi2(e, 3, zeroT, zeroS, new Float64Array(L * L * L)).map((y) => LABELS[y])).toEqual(['B-PERSON', 'I-PERSON', 'O']);
+    const t2 = new Float64Array(L * L * L);
+    t2[(label('B-PERSON') * L + label('I-PERSON')) * L + label('I-PERSON')] = 1;
+    expect(viterbi2(e, 3, zeroT, zeroS, t2).map((y) => LABELS[y])).toEqual(['B-PERSON', 'I-PERSON', 'I-PERSON']);
+  });
+
+  it('keeps the BIO constraints', () => {
+    const t2 = new Float64Array(L * L * L).fill(0);
+    const path = viterbi2(emissions([{ 'I-PERSON': 5, 'B-PERSON': 1 }, { O: 10 }, { 'I-LOCATION': 5, 'B-LOCATION': 2 }, { O: 1 }]), 4, zeroT, zeroS, t2);
+    expect(path.map((y) => LABELS[y])).toEqual(['B-PERSON', 'O', 'B-LOCATION', 'O']);
   });
 });

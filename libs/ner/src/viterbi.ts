@@ -43,3 +43,50 @@ export function viterbi(emissions: Float64Array, n: number, transitions: Float64
   for (let i = n - 1; i > 0; i--) path[i - 1] = back[i * L + path[i]!]!;
   return path;
 }
+
+/**
+ * viterbi() with second-order transitions as well: `transitions2` is L × L × L
+ * (the label two back × the previous label × this one), added to the
+ * first-order scores from the third token on. The states are pairs of labels,
+ * so the work is L times the first-order pass; with `transitions2` all zero
+ * the best path is viterbi()'s.
+ */
+export function viterbi2(emissions: Float64Array, n: number, transitions: Float64Array, start: Float64Array, transitions2: Float64Array): number[] {
+  if (n < 3) return viterbi(emissions, n, transitions, start);
+  // score[(i * L + p) * L + y]: the best path ending with labels p, y at tokens i - 1, i.
+  const score = new Float64Array(n * L * L).fill(-Infinity);
+  const back = new Int32Array(n * L * L);
+  for (let p = 0; p < L; p++) {
+    if (!allowedTransition(-1, p)) continue;
+    for (let y = 0; y < L; y++) {
+      if (!ALLOWED[p * L + y]) continue;
+      score[(L + p) * L + y] = start[p]! + emissions[p]! + transitions[p * L + y]! + emissions[L + y]!;
+    }
+  }
+  for (let i = 2; i < n; i++) {
+    for (let p = 0; p < L; p++) {
+      for (let y = 0; y < L; y++) {
+        if (!ALLOWED[p * L + y]) continue;
+        let best = -Infinity;
+        let arg = 0;
+        for (let q = 0; q < L; q++) {
+          const v = score[((i - 1) * L + q) * L + p]! + transitions2[(q * L + p) * L + y]!;
+          if (v > best) {
+            best = v;
+            arg = q;
+          }
+        }
+        score[(i * L + p) * L + y] = best + transitions[p * L + y]! + emissions[i * L + y]!;
+        back[(i * L + p) * L + y] = arg;
+      }
+    }
+  }
+  let lastP = 0;
+  let lastY = 0;
+  for (let p = 0; p < L; p++) for (let y = 0; y < L; y++) if (score[((n - 1) * L + p) * L + y]! > score[((n - 1) * L + lastP) * L + lastY]!) [lastP, lastY] = [p, y];
+  const path = new Array<number>(n);
+  path[n - 1] = lastY;
+  path[n - 2] = lastP;
+  for (let i = n - 1; i > 1; i--) path[i - 2] = back[(i * L + path[i - 1]!) * L + path[i]!]!;
+  return path;
+}

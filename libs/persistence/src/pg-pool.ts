@@ -133,3 +133,16 @@ export function sqlInt(n: number): string {
   if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
   return String(n);
 }
+
+const QUOTE_OR_BACKSLASH = /['\\]/g;
+
+/**
+ * A string written into a simple-protocol message as a literal: the text node-postgres' escapeLiteral gives
+ * (quotes and backslashes doubled, ` E'...'` when there is a backslash), built with one replace instead of one
+ * concatenation per character. A results batch's rows are tens of kilobytes of JSON, and escapeLiteral's
+ * per-character string was a tenth of what the public API allocated under the webhook bench.
+ */
+export function sqlLiteral(text: string): string {
+  const doubled = text.replace(QUOTE_OR_BACKSLASH, '$&$&');
+  return text.includes('\\') ? ` E'${doubled}'` : `'${doubled}'`;
+}

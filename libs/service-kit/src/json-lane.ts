@@ -73,10 +73,11 @@ export interface LaneRoute<A = unknown> {
   /**
    * Decides, before the body is read, whether the lane serves this request:
    * undefined sends it to express untouched. `query` is the raw query string
-   * (undefined without a `?`). What it returns reaches `handle`; a promise
-   * it returns must not reject unobserved (handle awaits it).
+   * (undefined without a `?`); `params` the path's captures, as `handle` gets
+   * them. What it returns reaches `handle`; a promise it returns must not
+   * reject unobserved (handle awaits it).
    */
-  admit(req: IncomingMessage, query: string | undefined): A | undefined;
+  admit(req: IncomingMessage, query: string | undefined, params: readonly string[]): A | undefined;
   handle(call: LaneCall<A>): Promise<LaneAnswer>;
 }
 
@@ -91,6 +92,8 @@ export interface RequestLaneOptions {
   logger: Logger;
   metrics: Metrics;
 }
+
+const NO_CAPTURES: readonly string[] = [];
 
 const JSON_UTF8 = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 
@@ -125,19 +128,20 @@ export function requestLane(options: RequestLaneOptions): RequestListener {
         break;
       }
     }
-    const admitted = route && plainJsonBody(req) && !tracingEnabled() ? admit(route, req, query) : undefined;
+    const captures = params ? params.slice(1) : NO_CAPTURES;
+    const admitted = route && plainJsonBody(req) && !tracingEnabled() ? admit(route, req, query, captures) : undefined;
     if (!route || !params || admitted === undefined) {
       fallback(req, res);
       return;
     }
-    serve(options, route, { req, res, params: params.slice(1), query, body: undefined, admitted }, path);
+    serve(options, route, { req, res, params: captures, query, body: undefined, admitted }, path);
   };
 }
 
 /** A route's admit; one that throws leaves the request to express, whose error handling answers it (a listener must never throw). */
-function admit(route: LaneRoute, req: IncomingMessage, query: string | undefined): unknown {
+function admit(route: LaneRoute, req: IncomingMessage, query: string | undefined, params: readonly string[]): unknown {
   try {
-    return route.admit(req, query);
+    return route.admit(req, query, params);
   } catch {
     return undefined;
   }

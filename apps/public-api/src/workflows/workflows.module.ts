@@ -1,3 +1,4 @@
+import type { LaneRoute } from '@docflow/service-kit';
 import type { DocumentsModule } from '../documents';
 import type { IdentityServices } from '../identity';
 import { bindFeature, type MountableFeature, type PlatformServices } from '../platform';
@@ -48,6 +49,8 @@ export interface WorkflowsModule {
   schedules(): SchedulesService;
   /** Starts accepted webhook triggers whose start is still pending (the workers role's sweep; tests call it); resolves with how many it queued. */
   sweepPendingWebhookStarts(): Promise<number>;
+  /** The webhook trigger's route in the request lane (app.ts), once webhookTrigger is mounted. */
+  webhookLaneRoutes(): LaneRoute<unknown>[];
 }
 
 /** Activities (workflow definitions), their executions, analytics, tools, schedules and webhook triggers. */
@@ -81,5 +84,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps): WorkflowsModul
     activities: { repo: activities, service: new ActivitiesService(activities) },
     schedules: () => schedules.service(),
     sweepPendingWebhookStarts: () => webhooks.sweepPendingStarts(),
+    webhookLaneRoutes: () => webhooks.laneRoutes() as LaneRoute<unknown>[],
   };
 }

@@ -37,6 +37,7 @@ export function toModelFile(
     scale,
     transitions: Array.from(trained.transitions, q),
     start: Array.from(trained.start, q),
+    ...(trained.transitions2 ? { transitions2: Array.from(trained.transitions2, q) } : {}),
     features,
     gazetteers,
     meta,

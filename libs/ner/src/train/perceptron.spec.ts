@@ -1,6 +1,6 @@
 import { sentenceFeatures } from '../features';
 import { Gazetteer, normaliseLists } from '../gazetteer';
-import { labelsFromSpans, type CharSpan } from '../labels';
+import { LABEL_COUNT, labelsFromSpans, type CharSpan } from '../labels';
 import { PerceptronTagger } from '../tagger';
 import { tokenize } from '../tokenizer';
 import { serialise, toModelFile } from './export';
@@ -52,6 +52,18 @@ describe('trainPerceptron', () => {
 
   it('learns its training sentences, and the tagger reads the exported model', () => {
     const model = toModelFile(trainPerceptron(featurized(), options), LISTS, 0.01, { seed: 5, marginScale: 1 });
+    const tagger = new PerceptronTagger(model);
+    for (const { text, spans } of corpus()) {
+      expect(tagger.tag(text).map(({ type, start, end }) => ({ type, start, end }))).toEqual(spans);
+    }
+  });
+
+  it('learns second-order transitions when asked, exports them, and the tagger decodes with them', () => {
+    const trained = trainPerceptron(featurized(), { ...options, secondOrder: true });
+    expect(trained.transitions2?.length).toBe(LABEL_COUNT ** 3);
+    expect(trainPerceptron(featurized(), options).transitions2).toBeUndefined();
+    const model = toModelFile(trained, LISTS, 0.01, { seed: 5, marginScale: 1 });
+    expect(model.transitions2?.length).toBe(LABEL_COUNT ** 3);
     const tagger = new PerceptronTagger(model);
     for (const { text, spans } of corpus()) {
       expect(tagger.tag(text).map(({ type, start, end }) => ({ type, start, end }))).toEqual(spans);

@@ -1,5 +1,5 @@
 import { LABEL_COUNT } from '../labels';
-import { viterbi } from '../viterbi';
+import { viterbi, viterbi2 } from '../viterbi';
 import { Rng } from './rng';
 
 /**
@@ -20,6 +20,8 @@ export interface PerceptronOptions {
   seed: number;
   /** Features seen fewer times than this in the corpus are dropped before training (noise, and size). */
   minCount: number;
+  /** Also learn second-order transitions (the label two back, the previous one, this one), decoded by viterbi2. */
+  secondOrder?: boolean;
   log?: (line: string) => void;
 }
 
@@ -30,6 +32,8 @@ export interface TrainedWeights {
   weights: Float64Array;
   transitions: Float64Array;
   start: Float64Array;
+  /** L × L × L, when trained with secondOrder. */
+  transitions2?: Float64Array;
 }
 
 const L = LABEL_COUNT;
@@ -93,6 +97,9 @@ export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: P
   const tu = new Float64Array(L * L);
   const sw = new Float64Array(L);
   const su = new Float64Array(L);
+  const second = options.secondOrder === true;
+  const t2w = new Float64Array(second ? L * L * L : 0);
+  const t2u = new Float64Array(second ? L * L * L : 0);
   let step = 1;
 
   const rng = new Rng(options.seed);
@@ -105,7 +112,7 @@ export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: P
       const s = sentences[index]!;
       const n = s.labels.length;
       tokens += n;
-      const pred = viterbi(emissions(s, w), n, tw, sw);
+      const pred = second ? viterbi2(emissions(s, w), n, tw, sw, t2w) : viterbi(emissions(s, w), n, tw, sw);
       let differs = false;
       for (let i = 0; i < n; i++) {
         const gold = s.labels[i]!;
@@ -139,6 +146,15 @@ export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: P
           tw[p]! -= 1;
           tu[p]! -= step;
         }
+        for (let i = 2; second && i < n; i++) {
+          const g = (s.labels[i - 2]! * L + s.labels[i - 1]!) * L + s.labels[i]!;
+          const p = (pred[i - 2]! * L + pred[i - 1]!) * L + pred[i]!;
+          if (g === p) continue;
+          t2w[g]! += 1;
+          t2u[g]! += step;
+          t2w[p]! -= 1;
+          t2u[p]! -= step;
+        }
       }
       step++;
     }
@@ -146,7 +162,9 @@ export function trainPerceptron(corpus: Iterable<FeaturizedSentence>, options: P
   }
 
   const average = (cur: Float64Array, acc: Float64Array): Float64Array => cur.map((v, i) => v - acc[i]! / step);
-  return { featureHashes, weights: average(w, u), transitions: average(tw, tu), start: average(sw, su) };
+  const out: TrainedWeights = { featureHashes, weights: average(w, u), transitions: average(tw, tu), start: average(sw, su) };
+  if (second) out.transitions2 = average(t2w, t2u);
+  return out;
 }
 
 function compact(s: Encoded, keep: Int32Array): Encoded {

@@ -6,6 +6,7 @@ import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { Metrics } from '@docflow/service-kit';
 import { AuditLog } from './audit-log';
+import { AuditRepository, timestampArray } from './audit.repository';
 import type { AuditRecordView } from './audit.feature';
 
 let bed: TestBed;
@@ -145,6 +146,25 @@ describe('the audit_log table', () => {
     await expect(bed.database.query("UPDATE audit_log SET action = 'forged' WHERE id = $1", [row!.id])).rejects.toThrow(/immutable/);
     await expect(bed.database.query('DELETE FROM audit_log WHERE id = $1', [row!.id])).rejects.toThrow(/immutable/);
     await expect(bed.database.query('TRUNCATE audit_log')).rejects.toThrow(/immutable/);
+  });
+
+  it('stores each row’s instants to the millisecond, whatever the batch', async () => {
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 2, 3, 4, 5) + ms);
+    const rows = [1, 999, 0].map((ms, i) => ({
+      action: `test.instant.${i}`,
+      actorUserId: null,
+      tenant: null,
+      correlationId: null,
+      details: '{}',
+      createdAt: at(ms),
+      retainUntil: new Date(at(ms).getTime() + 400 * 86_400_000),
+    }));
+    await new AuditRepository(bed.database).insertBatch(rows);
+    const stored = (await bed.database.query(
+      "SELECT action, (extract(epoch FROM created_at) * 1000)::bigint AS created, (extract(epoch FROM retain_until) * 1000)::bigint AS retain FROM audit_log WHERE action LIKE 'test.instant.%' ORDER BY action",
+    )) as { action: string; created: string; retain: string }[];
+    expect(stored.map((r) => [r.action, Number(r.created), Number(r.retain)])).toEqual(rows.map((r) => [r.action, r.createdAt.getTime(), r.retainUntil.getTime()]));
+    expect(timestampArray([], (d: Date) => d)).toBe('{}');
   });
 
   it('purges exactly the rows whose retention has ended', async () => {

@@ -64,6 +64,17 @@ export interface RepeatedRow {
   details: string;
 }
 
+/**
+ * A timestamptz[] parameter written as its array literal text, `{2026-01-02T03:04:05.678Z,...}` (an ISO instant
+ * needs no quoting there): node-postgres would format each Date in local time from a dozen small strings and
+ * then quote and escape it, the most of what a batch of audit rows allocated (three rows per webhook execution).
+ */
+export function timestampArray<T>(rows: readonly T[], at: (row: T) => Date): string {
+  let text = '{';
+  for (let i = 0; i < rows.length; i++) text += (i === 0 ? '' : ',') + at(rows[i]!).toISOString();
+  return `${text}}`;
+}
+
 export class AuditRepository {
   constructor(private readonly database: PublicApiDatabase) {}
 
@@ -84,8 +95,8 @@ export class AuditRepository {
       batch.map((r) => r.tenant),
       batch.map((r) => r.correlationId),
       batch.map((r) => r.details),
-      batch.map((r) => r.createdAt),
-      batch.map((r) => r.retainUntil),
+      timestampArray(batch, (r) => r.createdAt),
+      timestampArray(batch, (r) => r.retainUntil),
     ]);
   }
 

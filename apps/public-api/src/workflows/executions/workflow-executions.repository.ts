@@ -1,6 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPrepared, queryRows, type SqlPreparedStatement, sqlInt, withPgTransaction } from '@docflow/persistence';
-import { escapeLiteral } from 'pg';
+import { GroupCommit, ItemOutcome, preparedRows, type PgTransaction, querySqlPrepared, queryRows, type SqlPreparedStatement, sqlInt, sqlLiteral, withPgTransaction } from '@docflow/persistence';
 import { isDatabaseConnectionError } from '@docflow/service-kit';
 import type { ExecutionStatus } from './execution-status';
 import { startGiveBackCte, type StartQuotaFound, type StartQuotaTerms } from '../../identity';
@@ -630,7 +629,7 @@ export class WorkflowExecutionsRepository {
       .join(',')}}'::int[]`;
     // CALLER_ANNOUNCES in the lock statement: no statement more; the applied rows' payloads are announced after the commit.
     const message = `SELECT id, ${CALLER_ANNOUNCES} FROM workflow_executions WHERE id = ANY(${idList}) ORDER BY id FOR UPDATE;
-      EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${escapeLiteral(json)}, ${idList})`;
+      EXECUTE ${APPLY_RESULTS_STATEMENT.name}(${sqlLiteral(json)}, ${idList})`;
     const list = await querySqlPrepared(this.ds, APPLY_RESULTS_STATEMENT, message);
     if (list.length !== 2) throw new Error(`a results message answered ${list.length} results, not 2`);
     const found = list[1]!.rows as unknown as AppliedRow[];

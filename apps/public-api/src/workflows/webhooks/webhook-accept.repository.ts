@@ -1,5 +1,4 @@
-import { pgPool, sqlInt } from '@docflow/persistence';
-import { escapeLiteral } from 'pg';
+import { pgPool, sqlInt, sqlLiteral } from '@docflow/persistence';
 import type { PublicApiDatabase } from '../../platform';
 import type { ResumedRow, StartedRow } from '../executions/workflow-executions.repository';
 
@@ -181,12 +180,12 @@ export class WebhookAcceptRepository {
  */
 export function acceptGroupSql(g: AcceptGroup): string {
   const n = g.inputsJson.length;
-  const items = g.inputsJson.map((inputs, i) => `(${i + 1}, ${escapeLiteral(inputs)})`).join(', ');
-  const key = escapeLiteral(`webhook:${g.webhookId}`);
+  const items = g.inputsJson.map((inputs, i) => `(${i + 1}, ${sqlLiteral(inputs)})`).join(', ');
+  const key = sqlLiteral(`webhook:${g.webhookId}`);
   const room = `greatest(0, least(${n}, ${sqlInt(g.perMinute)} - (hit.count - ${n})))`;
   return `WITH v AS (
-      SELECT (md5(${WEBHOOK_DIGEST}) = ${escapeLiteral(g.webhookVersion)} AND md5(${ACTIVITY_DIGEST}) = ${escapeLiteral(g.activityVersion)}
-              AND u.role = ${escapeLiteral(g.role)} AND NOT u.blocked) AS ok
+      SELECT (md5(${WEBHOOK_DIGEST}) = ${sqlLiteral(g.webhookVersion)} AND md5(${ACTIVITY_DIGEST}) = ${sqlLiteral(g.activityVersion)}
+              AND u.role = ${sqlLiteral(g.role)} AND NOT u.blocked) AS ok
         FROM webhooks w JOIN users u ON u.id = w.owner_id LEFT JOIN activities a ON a.id = w.activity_id
        WHERE w.id = ${sqlInt(g.webhookId)}
     ), hit AS (
@@ -204,7 +203,7 @@ export function acceptGroupSql(g: AcceptGroup): string {
       SELECT counts.running + counts.pending AS n FROM counts
     ), quota AS (
       SELECT q.lim, CASE WHEN q.lim IS NULL THEN 0
-                         ELSE COALESCE((SELECT executions FROM user_quota_periods WHERE user_id = ${sqlInt(g.ownerId)} AND period = ${escapeLiteral(g.period)}::date), 0) + counts.pending END AS used
+                         ELSE COALESCE((SELECT executions FROM user_quota_periods WHERE user_id = ${sqlInt(g.ownerId)} AND period = ${sqlLiteral(g.period)}::date), 0) + counts.pending END AS used
         FROM (SELECT COALESCE((SELECT executions_monthly FROM user_quotas WHERE user_id = ${sqlInt(g.ownerId)}), ${g.executionsMonthly === null ? 'NULL' : sqlInt(g.executionsMonthly)}::integer) AS lim) q, counts
     ), admit AS (
       SELECT ${room} AS room,
@@ -219,7 +218,7 @@ export function acceptGroupSql(g: AcceptGroup): string {
                 FROM (SELECT nextval(pg_get_serial_sequence('workflow_executions', 'id'))::int AS id FROM items, admit WHERE items.ord <= admit.m) x) s USING (rn)
     ), ins AS (
       INSERT INTO workflow_executions (id, activity_id, user_id, status, workflow_definition, inputs, task_states, outputs, retry_of, resume_count, total_cost, start_pending)
-      SELECT ids.id, ${sqlInt(g.activityId)}, ${sqlInt(g.ownerId)}, 'queued', ${escapeLiteral(g.definitionJson)}::jsonb, ids.inputs::jsonb, '{}'::jsonb, NULL, NULL, 0, 0, true FROM ids
+      SELECT ids.id, ${sqlInt(g.activityId)}, ${sqlInt(g.ownerId)}, 'queued', ${sqlLiteral(g.definitionJson)}::jsonb, ids.inputs::jsonb, '{}'::jsonb, NULL, NULL, 0, 0, true FROM ids
       RETURNING id
     ), upd AS (
       UPDATE webhooks SET trigger_count = trigger_count + (SELECT count(*) FROM ins)::int, last_triggered_at = now()

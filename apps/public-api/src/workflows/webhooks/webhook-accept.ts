@@ -88,6 +88,12 @@ interface QuotaFigure {
   audited: boolean;
 }
 
+/** A webhook being loaded, and once loaded, its value (read synchronously by the request lane: cachedNow). */
+interface CacheEntry {
+  loading: Promise<CachedWebhook | undefined>;
+  value?: CachedWebhook;
+}
+
 export type AcceptOutcome = { outcome: 'accepted'; response: TriggerResponse } | { outcome: 'stale' };
 
 export interface WebhookAcceptorDeps {
@@ -114,7 +120,7 @@ export interface WebhookAcceptorDeps {
  * tried again; the sweep starts what a dead process left.
  */
 export class WebhookAcceptor {
-  private readonly cache = new Map<number, Promise<CachedWebhook | undefined>>();
+  private readonly cache = new Map<number, CacheEntry>();
   private readonly accepts: GroupCommit<AcceptItem, AcceptOutcome>;
   private readonly waiting: { id: number; owner: Caller }[] = [];
   private readonly tracked = new Set<number>();
@@ -139,15 +145,30 @@ export class WebhookAcceptor {
     let entry = this.cache.get(id);
     if (!entry) {
       if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      entry = this.load(id).catch((err: unknown) => {
-        this.cache.delete(id);
-        throw err;
-      });
+      const loading: CacheEntry = {
+        loading: this.load(id).then(
+          (value) => {
+            // An entry dropped meanwhile (invalidate, a full cache) is no longer in the map: its value reaches no one.
+            loading.value = value;
+            return value;
+          },
+          (err: unknown) => {
+            if (this.cache.get(id) === loading) this.cache.delete(id);
+            throw err;
+          },
+        ),
+      };
+      entry = loading;
       this.cache.set(id, entry);
     }
-    const cached = await entry;
-    if (!cached) this.cache.delete(id);
+    const cached = await entry.loading;
+    if (!cached && this.cache.get(id) === entry) this.cache.delete(id);
     return cached;
+  }
+
+  /** The webhook as lookup would give it, when this process has it loaded already; undefined otherwise (nothing is read). */
+  cachedNow(id: number): CachedWebhook | undefined {
+    return this.cache.get(id)?.value;
   }
 
   private async load(id: number): Promise<CachedWebhook | undefined> {

@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
+import { BadRequestError, ForbiddenError, type LaneRoute, NotFoundError, PayloadTooLargeError, UnauthorizedError, unstorableMessage, unstorablePath } from '@docflow/service-kit';
 import { isPlainObject } from '@docflow/workflow';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { idParam, PER_MINUTE } from '../../platform';
@@ -11,7 +12,7 @@ import type { DocumentsModule } from '../../documents';
 import { originAllowed } from '../../platform';
 import type { WebhookEntity } from './webhook.entity';
 import { webhookSecretMatches } from './webhook-secret';
-import { WebhookAcceptor } from './webhook-accept';
+import { type AcceptLimits, type CachedWebhook, WebhookAcceptor } from './webhook-accept';
 import { WebhookAcceptRepository } from './webhook-accept.repository';
 import { parseCreateWebhook, parseUpdateWebhook } from './webhooks.dto';
 import { describeWebhookRoutes } from './webhooks.openapi';
@@ -50,9 +51,26 @@ function inputsOf(req: Request): Record<string, unknown> {
     if (unstorable !== undefined) throw BadRequestError.withErrors('Invalid inputs', [unstorableMessage(unstorable)]);
     return fields;
   }
+  return jsonInputs(body);
+}
+
+/** A JSON trigger body's inputs: an object, or nothing ({}); anything else is a 400. */
+function jsonInputs(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body)) throw BadRequestError.withErrors('The trigger body must be a JSON object', ['body must be a JSON object whose fields become the workflow inputs']);
   return body;
+}
+
+/** A request header (lower-case name) as express's req.header reads it: Referer and Referrer are one header there. */
+function headerOf(headers: IncomingHttpHeaders, name: 'origin' | 'referer' | typeof WEBHOOK_SECRET_HEADER): string | undefined {
+  return (name === 'referer' ? headers['referrer'] || headers['referer'] : headers[name]) as string | undefined;
+}
+
+/** Whether the fast path may accept a trigger of this cached webhook: the secret matches, it is active and the origin is allowed. */
+function fastPathAdmits(cached: CachedWebhook, headers: IncomingHttpHeaders): boolean {
+  const secret = headerOf(headers, WEBHOOK_SECRET_HEADER);
+  const w = cached.webhook;
+  return secret !== undefined && secret !== '' && webhookSecretMatches(secret, w) && w.active && originAllowed(w.allowedOrigins, headerOf(headers, 'origin'), headerOf(headers, 'referer'));
 }
 
 type WebhookNeeds = Pick<PlatformServices, 'config' | 'database' | 'logger' | 'openapi' | 'limits'> & { auth: AuthGuards; users: UsersService; audit: AuditLog; executions: ExecutionServices };
@@ -72,8 +90,12 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
   trigger: ApiFeature<WebhookNeeds>;
   feature: ApiFeature<WebhookNeeds>;
   sweepPendingStarts(): Promise<number>;
+  /** The request lane's route of the trigger (app.ts); empty until the trigger feature is mounted. */
+  laneRoutes(): LaneRoute<CachedWebhook>[];
 } {
   let built: { ctx: WebhookNeeds; repo: WebhooksRepository; webhooks: WebhooksService; acceptor: WebhookAcceptor } | undefined;
+  /** The trigger's copy in the request lane, made when the trigger feature is mounted. */
+  let laneRoute: LaneRoute<CachedWebhook> | undefined;
   /** The repository, use case and acceptor both features share, made by whichever is mounted first. */
   const setup = (ctx: WebhookNeeds) => {
     if (built) {
@@ -118,10 +140,10 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
       const spool = createUploadMiddleware({ tempDir: deps.documents.uploadTempDir, maxFileBytes: SPOOL_LIMIT_BYTES, anyFieldName: true, fieldLimits: { fields: 32, fieldSize: 32 * 1024 } });
 
       /** Rule 1 in this order: no secret 401, unknown 404, wrong secret 401, inactive 403; then origins (rule 3) and the rate limit. */
-      const authenticate: RequestHandler = async (req, res, next) => {
-        const secret = req.header(WEBHOOK_SECRET_HEADER);
+      const authenticateTrigger = async (rawId: unknown, headers: IncomingHttpHeaders): Promise<WebhookEntity> => {
+        const secret = headerOf(headers, WEBHOOK_SECRET_HEADER);
         if (secret === undefined || secret === '') throw new UnauthorizedError('Missing X-Webhook-Secret header');
-        const webhook = await repo.findById(webhookId(req.params['id']));
+        const webhook = await repo.findById(webhookId(rawId));
         if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
         if (!webhookSecretMatches(secret, webhook)) {
           // Anyone can send wrong secrets: one row per webhook and window, with the count, not one per request.
@@ -135,13 +157,16 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
           throw new UnauthorizedError('Invalid webhook secret');
         }
         if (!webhook.active) throw new ForbiddenError('This webhook is inactive');
-        if (!originAllowed(webhook.allowedOrigins, req.header('origin'), req.header('referer'))) {
+        if (!originAllowed(webhook.allowedOrigins, headerOf(headers, 'origin'), headerOf(headers, 'referer'))) {
           ctx.audit.record({ action: 'webhook.origin_blocked', actorUserId: webhook.ownerId, details: { webhook_id: webhook.id } });
           throw new ForbiddenError('This origin may not trigger the webhook');
         }
         const perMinute = ctx.config.WEBHOOK_TRIGGERS_PER_MINUTE;
         await ctx.limits.enforce(`webhook:${webhook.id}`, PER_MINUTE(perMinute), `At most ${perMinute} triggers per minute for one webhook`);
-        res.locals['webhook'] = webhook;
+        return webhook;
+      };
+      const authenticate: RequestHandler = async (req, res, next) => {
+        res.locals['webhook'] = await authenticateTrigger(req.params['id'], req.headers);
         next();
       };
 
@@ -152,22 +177,45 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
        * refused, a webhook changed meanwhile, inputs the schema refuses) goes on to the full path,
        * which reads the webhook afresh and answers as before.
        */
+      const limits: AcceptLimits = {
+        perMinute: ctx.config.WEBHOOK_TRIGGERS_PER_MINUTE,
+        maxRunning: ctx.config.WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER,
+        executionsMonthly: ctx.config.EXECUTION_QUOTA_MONTHLY || null,
+      };
       const fastTrigger: RequestHandler = async (req, res, next) => {
         if (req.is('multipart/form-data')) return next();
-        const secret = req.header(WEBHOOK_SECRET_HEADER);
         const id = idParam(req.params['id']);
+        const secret = req.header(WEBHOOK_SECRET_HEADER);
         if (secret === undefined || secret === '' || id === undefined) return next();
         const cached = await acceptor.lookup(id);
-        if (!cached) return next();
-        const w = cached.webhook;
-        if (!webhookSecretMatches(secret, w) || !w.active || !originAllowed(w.allowedOrigins, req.header('origin'), req.header('referer'))) return next();
-        const accepted = await acceptor.accept(cached, inputsOf(req), {
-          perMinute: ctx.config.WEBHOOK_TRIGGERS_PER_MINUTE,
-          maxRunning: ctx.config.WEBHOOK_MAX_RUNNING_EXECUTIONS_PER_USER,
-          executionsMonthly: ctx.config.EXECUTION_QUOTA_MONTHLY || null,
-        });
+        if (!cached || !fastPathAdmits(cached, req.headers)) return next();
+        const accepted = await acceptor.accept(cached, inputsOf(req), limits);
         if (accepted.outcome === 'stale') return next();
         res.json(accepted.response);
+      };
+
+      /**
+       * The trigger in the request lane (app.ts), ahead of express: only what fastTrigger would accept from
+       * what this process has cached already (a JSON body or none, no query string, the webhook loaded, its
+       * secret, state and origin passing); everything else, a first trigger of a webhook included, goes to
+       * express untouched. A trigger the batch does not take (a webhook changed meanwhile, inputs the schema
+       * refuses) takes the full path here, as express's route would after fastTrigger: the body is read by then.
+       */
+      laneRoute = {
+        method: 'POST',
+        path: /^\/api\/webhooks\/trigger\/([^/]+)$/,
+        label: '/api/webhooks/trigger/:id',
+        admit: (req, query, params) => {
+          const id = query === undefined ? idParam(params[0]) : undefined;
+          const cached = id === undefined ? undefined : acceptor.cachedNow(id);
+          return cached && fastPathAdmits(cached, req.headers) ? cached : undefined;
+        },
+        handle: async ({ req, params, body, admitted }) => {
+          const inputs = jsonInputs(body);
+          const accepted = await acceptor.accept(admitted, inputs, limits);
+          if (accepted.outcome === 'accepted') return { status: 200, body: accepted.response };
+          return { status: 200, body: await webhooks.trigger(await authenticateTrigger(params[0], req.headers), inputs, [], { form: false }) };
+        },
       };
 
       /** Multipart bodies are spooled; a file over the spooler's 50 MB is a file validation failure, 400 (rule 1). */
@@ -234,5 +282,5 @@ export function createWebhooksFeature(deps: { documents: DocumentsModule; rag: R
       describeWebhookRoutes(ctx.openapi);
     },
   };
-  return { trigger, feature, sweepPendingStarts: async () => (built ? built.acceptor.sweep() : 0) };
+  return { trigger, feature, sweepPendingStarts: async () => (built ? built.acceptor.sweep() : 0), laneRoutes: () => (laneRoute ? [laneRoute] : []) };
 }

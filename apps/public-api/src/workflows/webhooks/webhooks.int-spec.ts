@@ -6,6 +6,7 @@ import { buildTestApi } from '../../test-support/test-app';
 import { sampleDefinition } from '../executions/test-support/actors';
 import { executionEnv, ROUTER_KEY } from '../executions/test-support/execution-api';
 import type { TriggerResponse, WebhookView } from './webhooks.service';
+import { WebhookAcceptor } from './webhook-accept';
 
 let kit: DocumentsKit;
 let router: FakeRouter;
@@ -24,8 +25,12 @@ async function createWebhook(auth: string, body: Record<string, unknown> = {}): 
   return (res.body as { data: WebhookView }).data;
 }
 
+/**
+ * A trigger sent to what the server runs (the request lane, then express): a webhook this process has loaded
+ * takes the lane, a first trigger and anything the fast path does not take go through express.
+ */
 function trigger(id: number | string, secret: string | undefined, body?: Record<string, unknown>): request.Test {
-  const req = request(kit.app).post(`/api/webhooks/trigger/${id}`);
+  const req = request(kit.api.listener).post(`/api/webhooks/trigger/${id}`);
   if (secret !== undefined) void req.set('X-Webhook-Secret', secret);
   return body === undefined ? req : req.send(body);
 }
@@ -161,6 +166,54 @@ describe('POST /api/webhooks/trigger/{id}', () => {
     const after = (await request(kit.app).get(`/api/webhooks/${w.id}`).set('authorization', kit.alice.auth)).body as { data: WebhookView };
     expect(after.data.trigger_count).toBe(2);
     expect(after.data.last_triggered_at).not.toBeNull();
+  });
+
+  it('serves a loaded webhook’s triggers in the request lane, with the answers of the express route', async () => {
+    const w = await createWebhook(kit.alice.auth);
+    const lookups = jest.spyOn(WebhookAcceptor.prototype, 'lookup');
+    const inLane = jest.spyOn(WebhookAcceptor.prototype, 'cachedNow');
+    try {
+      const body = { document_url: 'https://files.example/a.pdf' };
+      const first = await trigger(w.id, w.secret_key, body);
+      expect(first.status).toBe(200);
+      expect(lookups).toHaveBeenCalledTimes(1); // express's fastTrigger loaded it
+      lookups.mockClear();
+      inLane.mockClear();
+      const second = await trigger(w.id, w.secret_key, body).set('X-Correlation-Id', 'hook-lane-1');
+      expect(second.status).toBe(200);
+      expect(lookups).not.toHaveBeenCalled();
+      expect(inLane).toHaveReturnedWith(expect.objectContaining({ activityId }));
+      expect(second.headers['x-correlation-id']).toBe('hook-lane-1');
+      expect(second.headers['content-type']).toBe(first.headers['content-type']);
+      expect(Object.keys(second.body as object).sort()).toEqual(Object.keys(first.body as object).sort());
+      expect((second.body as TriggerResponse).execution_id).toBe((first.body as TriggerResponse).execution_id + 1);
+      await submittedJob((second.body as TriggerResponse).job_id);
+
+      // Refusals in the lane and in express alike: a body that is not an object, inputs the schema refuses (the full path's 400), malformed JSON.
+      const viaExpress = (b: string) => request(kit.app).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).set('Content-Type', 'application/json').send(b);
+      const viaLane = (b: string) => request(kit.api.listener).post(`/api/webhooks/trigger/${w.id}`).set('X-Webhook-Secret', w.secret_key!).set('Content-Type', 'application/json').send(b);
+      for (const b of ['[1, 2]', '"text"', '{"priority": "high"}', '{"document_url": ', '']) {
+        lookups.mockClear();
+        const lane = await viaLane(b);
+        expect(lookups).not.toHaveBeenCalled();
+        const express = await viaExpress(b);
+        expect({ body: b, status: lane.status, answer: lane.body as unknown }).toEqual({ body: b, status: express.status, answer: express.body as unknown });
+      }
+      // What the lane does not admit goes to express: a query string, a wrong secret, no secret.
+      lookups.mockClear();
+      const third = await request(kit.api.listener).post(`/api/webhooks/trigger/${w.id}?x=1`).set('X-Webhook-Secret', w.secret_key!).send(body);
+      expect(third.status).toBe(200);
+      expect(lookups).toHaveBeenCalledTimes(1);
+      expect((await trigger(w.id, 'f'.repeat(64), body)).status).toBe(401);
+      expect((await trigger(w.id, undefined, body)).status).toBe(401);
+      // Their executions end, so that the owner's running cap (10) is left to the tests below.
+      const ids = [first, second, third].map((r) => (r.body as TriggerResponse).execution_id);
+      for (const r of [second, third]) await submittedJob((r.body as TriggerResponse).job_id);
+      await kit.bed.database.query("UPDATE workflow_executions SET status = 'completed', completed_at = now() WHERE id = ANY($1)", [ids]);
+    } finally {
+      lookups.mockRestore();
+      inLane.mockRestore();
+    }
   });
 
   it('answers 400 when the inputs do not fit the workflow’s input schema, starting nothing', async () => {
