@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@docflow/testing';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './database';
-import { pgPool, querySqlPrepared } from './pg-pool';
+import { pgPool, querySqlPrepared, withPgTransaction } from './pg-pool';
 
 let db: TestDatabase;
 let ds: DataSource;
@@ -77,5 +77,58 @@ describe('querySqlPrepared', () => {
     const next = await sent(() => querySqlPrepared(ds, plusOne, 'EXECUTE pg_pool_plus_one(2)'));
     expect(next.texts).toEqual([`${plusOne.text};\nEXECUTE pg_pool_plus_one(2)`]);
     expect(next.result?.[0]?.rows).toEqual([{ n: 3 }]);
+  });
+});
+
+describe('a connection that dies while it is checked out', () => {
+  const terminate = async (pid: number) => {
+    const admin = new Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    } finally {
+      await admin.end();
+    }
+  };
+  const uncaught: unknown[] = [];
+  const record = (err: unknown) => uncaught.push(err);
+
+  beforeEach(() => {
+    uncaught.length = 0;
+    process.on('uncaughtException', record);
+  });
+  afterEach(() => {
+    process.removeListener('uncaughtException', record);
+  });
+
+  it('fails the transaction, raises no unhandled error event, and is not given back: the next call gets a live one', async () => {
+    const outcome = await withPgTransaction(ds, async (tx) => {
+      const pid = ((await tx.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
+      await terminate(pid);
+      // The socket's end reaches the client between statements, while the transaction holds it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return tx.query('SELECT 1');
+    }).then(
+      () => 'committed',
+      (err: unknown) => String(err),
+    );
+    expect(outcome).toMatch(/terminat|not queryable/i);
+    expect(uncaught).toEqual([]);
+    expect((await pgPool(ds).query('SELECT 2 AS n')) as unknown).toMatchObject({ rows: [{ n: 2 }] });
+  });
+
+  it('fails a prepared message whose backend is terminated, with no unhandled error event', async () => {
+    const slow = { name: 'pg_pool_slow', text: 'PREPARE pg_pool_slow(float8) AS SELECT pg_sleep($1) AS slept' };
+    const pid = ((await pgPool(ds).query('SELECT pg_backend_pid() AS pid')) as { rows: { pid: number }[] }).rows[0]!.pid;
+    const running = querySqlPrepared(ds, slow, 'EXECUTE pg_pool_slow(5)').then(
+      () => 'answered',
+      (err: unknown) => String(err),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await terminate(pid);
+    expect(await running).toMatch(/terminat/i);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(uncaught).toEqual([]);
+    expect((await pgPool(ds).query('SELECT 3 AS n')) as unknown).toMatchObject({ rows: [{ n: 3 }] });
   });
 });

@@ -43,6 +43,8 @@ export interface PgTransaction {
 
 interface PgPoolClient extends PgTransaction {
   release(err?: Error | boolean): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  removeListener(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 /**
@@ -52,8 +54,10 @@ interface PgPoolClient extends PgTransaction {
  * connection, as with `preparedRows`.
  */
 export async function withPgTransaction<T>(ds: DataSource, work: (tx: PgTransaction) => Promise<T>): Promise<T> {
-  const client = await (pgPool(ds) as unknown as { connect(): Promise<PgPoolClient> }).connect();
+  const client = await checkOut(ds);
   let broken: Error | undefined;
+  const lost = (err: Error) => (broken = err);
+  client.on('error', lost);
   try {
     await client.query('BEGIN');
     const out = await work(client);
@@ -66,8 +70,19 @@ export async function withPgTransaction<T>(ds: DataSource, work: (tx: PgTransact
     });
     throw err;
   } finally {
+    client.removeListener('error', lost);
     client.release(broken);
   }
+}
+
+/**
+ * A connection of the pool, for statements sent one after the other. node-postgres' pool stops listening for its
+ * errors while it is checked out, and a connection that dies then (a backend terminated, a database restart) emits
+ * `error` once its socket ends, after the failed statement has already answered: with no listener that event would
+ * end the process. The callers listen for it while they hold the connection, and do not give a dead one back.
+ */
+function checkOut(ds: DataSource): Promise<PgPoolClient> {
+  return (pgPool(ds) as unknown as { connect(): Promise<PgPoolClient> }).connect();
 }
 
 /** The SQL-level prepared statements (PREPARE) each pooled connection holds, by name. */
@@ -100,11 +115,13 @@ const CUSTOM_PLAN = 'SET LOCAL plan_cache_mode = force_custom_plan';
  * what it holds.
  */
 export async function querySqlPrepared(ds: DataSource, statement: SqlPreparedStatement, message: string): Promise<PgResult[]> {
-  const client = await (pgPool(ds) as unknown as { connect(): Promise<PgPoolClient> }).connect();
+  const client = await checkOut(ds);
   let held = sqlPrepared.get(client);
   if (!held) sqlPrepared.set(client, (held = new Set()));
   const fresh = !held.has(statement.name);
   let broken: Error | undefined;
+  const lost = (err: Error) => (broken = err);
+  client.on('error', lost);
   try {
     const head = [...(fresh ? [statement.text] : []), ...(statement.plan === 'custom' ? [CUSTOM_PLAN] : [])];
     const result = (await client.query(head.length ? `${head.join(';\n')};\n${message}` : message)) as PgResult | PgResult[];
@@ -124,6 +141,7 @@ export async function querySqlPrepared(ds: DataSource, statement: SqlPreparedSta
     if (found) held.add(statement.name);
     throw err;
   } finally {
+    client.removeListener('error', lost);
     client.release(broken);
   }
 }
