@@ -1,5 +1,4 @@
-import { escapeLiteral } from 'pg';
-import { sqlInt, type SqlPreparedStatement } from '@docflow/persistence';
+import { sqlInt, sqlLiteral, type SqlPreparedStatement } from '@docflow/persistence';
 import { startQuotaCtes, type StartQuotaTerms } from '../../identity';
 
 /** SQL of the execution hot path (see WorkflowExecutionsRepository); plain strings, so the repository stays readable. */
@@ -180,7 +179,7 @@ export const START_STATEMENT: SqlPreparedStatement = {
 function sqlNumberOrNull(n: number | null): string {
   if (n === null) return 'NULL';
   if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
-  return escapeLiteral(String(n));
+  return sqlLiteral(String(n));
 }
 
 /**
@@ -195,9 +194,9 @@ export function startQueuedSql(
   r: { id: number; userId: number; inputs: Record<string, unknown> | null; jobId: string; at: Date; maxRunning: number; quota: StartQuotaTerms | null },
   lockKey: number,
 ): string {
-  const inputs = r.inputs === null ? 'NULL' : escapeLiteral(JSON.stringify(r.inputs));
+  const inputs = r.inputs === null ? 'NULL' : sqlLiteral(JSON.stringify(r.inputs));
   const q = r.quota;
-  const quota = q === null ? 'NULL, NULL, NULL' : `${escapeLiteral(q.period)}, ${q.executionsMonthly === null ? 'NULL' : sqlInt(q.executionsMonthly)}, ${sqlNumberOrNull(q.llmCostMonthly)}`;
+  const quota = q === null ? 'NULL, NULL, NULL' : `${sqlLiteral(q.period)}, ${q.executionsMonthly === null ? 'NULL' : sqlInt(q.executionsMonthly)}, ${sqlNumberOrNull(q.llmCostMonthly)}`;
   return `SELECT pg_advisory_xact_lock(${sqlInt(lockKey)}, ${sqlInt(r.userId)}), ${CALLER_ANNOUNCES};
-   EXECUTE ${START_STATEMENT.name}(${sqlInt(r.id)}, ${sqlInt(r.userId)}, ${inputs}, ${escapeLiteral(r.jobId)}, ${escapeLiteral(r.at.toISOString())}, ${sqlInt(r.maxRunning)}, ${quota})`;
+   EXECUTE ${START_STATEMENT.name}(${sqlInt(r.id)}, ${sqlInt(r.userId)}, ${inputs}, ${sqlLiteral(r.jobId)}, ${sqlLiteral(r.at.toISOString())}, ${sqlInt(r.maxRunning)}, ${quota})`;
 }

@@ -795,3 +795,13 @@ describe('PUT /api/workflow-executions/internal/{id}/results', () => {
     expect(steps).toEqual([{ status: 'failed', error: 'HTTP 502: bad gateway', error_type: 'http_error' }]);
   });
 });
+
+describe('inputs given to execute', () => {
+  it('are stored as sent, quotes and backslashes included (the start statement writes them as a literal)', async () => {
+    const id = await api.createExecution(actors.alice, await api.createActivity(actors.alice));
+    const inputs = { document_url: 'https://files.example/a.pdf', note: `O'Brien said "hi" \\ C:\\temp\\new '' \\'` };
+    const res = await api.execute(actors.alice, id, { inputs });
+    expect(res.status).toBe(200);
+    expect((await row(id)).inputs).toEqual(inputs);
+  });
+});
