@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   // The database is ready; the broker subscribes once connected, after declaring these queues.
   await declareRouterQueues(broker);
-  startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH });
+  startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH, lingerMs: config.RESULTS_LINGER_MS });
   // Retention (issue #15 item 5): the router prunes its own jobs, hourly and in batches.
   const retention = startPeriodic(async () => {
     try {
