@@ -36,8 +36,8 @@
 // bench/stage-timeline.cjs, and the median time of each stage of the concurrency-1 ?wait= run is printed at the end;
 // off by default, and then nothing is loaded), BENCH_PG_WAITS (true: the stack's database backends' wait events are
 // sampled during the concurrency run, bench/pg-waits.ts), BENCH_AMQP_COUNT (true: every service preloads
-// bench/amqp-counter.cjs, and the AMQP publishes, confirms, deliveries, acks and HTTP requests per execution of the
-// concurrency run are printed by service).
+// bench/stage-timeline.cjs counting what it stamps, and the AMQP publishes, confirms, deliveries, acks, HTTP requests
+// and statements per execution of the concurrency run are printed by service).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -157,7 +157,7 @@ interface ServiceSnapshot {
 }
 
 /** CPU and server-side request times of every service, from its /metrics. */
-/** The counters every service's bench/amqp-counter.cjs wrote, summed by service; read after the counters' next write. */
+/** The counts every service's bench/stage-timeline.cjs wrote (AMQP_COUNT_DIR), summed by service; read after their next write. */
 async function readCounts(dir: string): Promise<Map<string, Map<string, number>>> {
   await new Promise((r) => setTimeout(r, 300));
   const out = new Map<string, Map<string, number>>();
@@ -339,8 +339,7 @@ async function main(): Promise<void> {
   const countDir = process.env.BENCH_AMQP_COUNT === 'true' ? mkdtempSync(path.join(tmpdir(), 'docflow-amqp-count-')) : undefined;
   const preloads = [
     ...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : []),
-    ...(countDir ? [path.join(ROOT, 'bench', 'amqp-counter.cjs')] : []),
-    ...(timelineDir ? [path.join(ROOT, 'bench', 'stage-timeline.cjs')] : []),
+    ...(timelineDir || countDir ? [path.join(ROOT, 'bench', 'stage-timeline.cjs')] : []),
     ...(process.env.BENCH_NODE_REQUIRE ?? '').split(',').filter(Boolean),
   ];
   const profile: Record<string, string> = {
