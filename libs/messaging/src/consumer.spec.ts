@@ -79,12 +79,12 @@ describe('Consumer', () => {
     expect(t.channel.settled).toEqual(['ack 1', 'ack 2', 'ack 3']);
   });
 
-  it('with coalesceAcks, acks the handled messages of one turn with no unsettled one below them as one multiple-ack', async () => {
+  it('with coalesceAcks, acks the messages handled together with no unsettled one below them as one multiple-ack', async () => {
     const t = setUp(true);
     await t.attach();
     for (const n of [1, 2, 3, 4, 5]) t.channel.deliver({ n });
     await settle();
-    // 1, 2 and 4 finish in one turn; 3 is still running, so 4 cannot be covered by a multiple-ack.
+    // 1, 2 and 4 finish together (one synchronous resolve); 3 is still running, so 4 cannot be covered by a multiple-ack.
     t.finish(2, 1, 4);
     await settle();
     expect(t.channel.settled).toEqual(['ack 2 multiple', 'ack 4']);
@@ -117,7 +117,7 @@ describe('Consumer', () => {
     for (const n of [1, 2]) t.channel.deliver({ n });
     await settle();
     t.finish(1, 2);
-    // The handlers' promise callbacks run, then the channel is closed before the end of the turn.
+    // The handlers' promise callbacks run, and the channel is closed in the same drain, before the acks' flush.
     await Promise.resolve();
     await Promise.resolve();
     await Promise.resolve();

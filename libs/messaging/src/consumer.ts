@@ -8,15 +8,15 @@ export type { ConsumerHost } from './subscription';
 
 /**
  * A subscription whose handler takes one message at a time, each acked on
- * its own; with `coalesceAcks`, the acks of one turn of the event loop go
- * together after it (one multiple-ack where no unsettled delivery lies
- * below them), which spares RabbitMQ a settle command per message when
+ * its own; with `coalesceAcks`, the acks requested while one batch of
+ * microtasks runs (the handlers one socket read resumed) go together after
+ * it (one multiple-ack where no unsettled delivery lies below them), which spares RabbitMQ a settle command per message when
  * handlers finish together (a quorum queue writes each to its log).
  */
 export class Consumer<T extends object> extends Subscription {
   /** Delivery tags of the current channel not yet acked or nacked (kept with coalesceAcks only). */
   private unsettled = new Set<number>();
-  /** Handled deliveries of the current channel whose ack waits for the end of the turn. */
+  /** Handled deliveries of the current channel whose ack waits for the current microtasks to finish. */
   private pendingAcks: ConsumeMessage[] = [];
   private flushScheduled = false;
 
@@ -47,7 +47,7 @@ export class Consumer<T extends object> extends Subscription {
     super.settle(channel, msg, outcome, multiple);
   }
 
-  /** Acks a handled delivery: now, or with coalesceAcks at the end of this turn. */
+  /** Acks a handled delivery: now, or with coalesceAcks once the microtasks queued now have run. */
   private ack(channel: Channel, msg: ConsumeMessage): void {
     if (!this.coalesceAcks || channel !== this.channel) {
       this.settle(channel, msg, 'ack');
@@ -57,14 +57,16 @@ export class Consumer<T extends object> extends Subscription {
     this.pendingAcks.push(msg);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    // After the microtasks queued now have run, not at the next turn: the handlers resumed by one confirm frame all
+    // finish in this drain, and a job's ack (which frees its prefetch slot) waits for no other I/O of the process.
+    process.nextTick(() => {
       this.flushScheduled = false;
       this.flushAcks();
     });
   }
 
   /**
-   * Sends the acks waiting for the end of the turn: those below every other
+   * Sends the waiting acks: those below every other
    * unsettled delivery of the channel as one multiple-ack of the highest
    * (a multiple-ack covers every outstanding delivery up to its tag, and
    * each of those is handled), the rest one by one. When the channel is
@@ -87,7 +89,7 @@ export class Consumer<T extends object> extends Subscription {
     for (const m of rest) this.sendSettle(channel, m, 'ack');
   }
 
-  /** Acks still waiting for the end of the turn are sent before the channel closes (a close right after an ack can lose it). */
+  /** Acks still waiting are sent before the channel closes (a close right after an ack can lose it). */
   override async closeChannel(timeoutMs = 2000): Promise<void> {
     this.flushAcks();
     await super.closeChannel(timeoutMs);

@@ -61,7 +61,7 @@ export interface JobWorkerOptions<M extends object> {
   /** Made by `jobs.handler(...)`, so that its calls are counted; it reads `jobs.signal` to stop on shutdown. */
   handle: MessageHandler<M>;
   prefetch: number;
-  /** Acks of one turn sent together after it (ConsumeOptions.coalesceAcks). */
+  /** Acks of handlers that finish together sent together (ConsumeOptions.coalesceAcks). */
   coalesceAcks?: boolean;
   /** The running jobs. */
   jobs: InFlightJobs;

@@ -20,10 +20,11 @@ export interface ConsumeOptions {
   /** Unacknowledged messages this consumer holds at most. Default 16. */
   prefetch?: number;
   /**
-   * Acks of one turn of the event loop sent together after it: the handled
-   * deliveries with no unsettled delivery below them as one multiple-ack,
-   * the others one by one. Each message is still acked only after its
-   * handler resolved; the ack leaves one macrotask later. Default false.
+   * Acks requested while one batch of microtasks runs (handlers resumed by
+   * one socket read, e.g. one frame of publisher confirms) sent together
+   * after it: the handled deliveries with no unsettled delivery below them
+   * as one multiple-ack, the others one by one. Each message is still acked
+   * only after its handler resolved. Default false.
    */
   coalesceAcks?: boolean;
 }
