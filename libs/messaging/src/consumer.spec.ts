@@ -1,43 +1,13 @@
-import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Channel } from 'amqplib';
 import { IsInt, Min } from 'class-validator';
 import { silentLogger } from '@docflow/service-kit';
 import { Consumer } from './consumer';
 import { NonRetryableMessageError } from './errors';
 import type { ConsumerHost } from './subscription';
+import { FakeChannel } from './test-support/fake-channel';
 
 class Item {
   @IsInt() @Min(0) n!: number;
-}
-
-/** Records what the consumer settles; `deliver` hands it messages as amqplib would. */
-class FakeChannel {
-  readonly settled: string[] = [];
-  closed = false;
-  private onMessage: ((msg: ConsumeMessage | null) => void) | undefined;
-  private tag = 0;
-  on(): this {
-    return this;
-  }
-  async prefetch(): Promise<void> {}
-  async consume(_q: string, cb: (msg: ConsumeMessage | null) => void): Promise<{ consumerTag: string }> {
-    this.onMessage = cb;
-    return { consumerTag: 'ctag' };
-  }
-  async cancel(): Promise<void> {}
-  async close(): Promise<void> {
-    this.settled.push('close');
-  }
-  ack(msg: ConsumeMessage, multiple = false): void {
-    this.settled.push(`ack ${msg.fields.deliveryTag}${multiple ? ' multiple' : ''}`);
-  }
-  nack(msg: ConsumeMessage, _all: boolean, requeue: boolean): void {
-    this.settled.push(`${requeue ? 'requeue' : 'reject'} ${msg.fields.deliveryTag}`);
-  }
-  deliver(body: unknown): void {
-    this.tag += 1;
-    const content = Buffer.from(JSON.stringify(body));
-    this.onMessage?.({ content, fields: { deliveryTag: this.tag, redelivered: false }, properties: { headers: {}, messageId: `m${this.tag}` } } as unknown as ConsumeMessage);
-  }
 }
 
 const macrotask = () => new Promise((r) => setImmediate(r));
