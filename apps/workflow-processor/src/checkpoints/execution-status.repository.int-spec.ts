@@ -61,6 +61,26 @@ describe('ExecutionStatusRepository grouped reads (PostgreSQL)', () => {
     expect(settled[2]).toEqual({ status: 'fulfilled', value: false });
   });
 
+  it('finds a group by primary key, in the custom and in the generic plan, against thousands of rows', async () => {
+    await ds.query(`INSERT INTO workflow_executions (status) SELECT 'completed' FROM generate_series(1, 3000)`);
+    await ds.query('ANALYZE workflow_executions');
+    const plans = await ds.transaction(async (m) => {
+      await m.query('PREPARE statuses_plan(int[]) AS SELECT id, status FROM workflow_executions WHERE id = ANY($1)');
+      const out: string[] = [];
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        await m.query(`SET LOCAL plan_cache_mode = ${mode}`);
+        const rows = (await m.query(`EXPLAIN EXECUTE statuses_plan('{5,6,7,8}')`)) as { 'QUERY PLAN': string }[];
+        out.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+      }
+      await m.query('DEALLOCATE statuses_plan');
+      return out;
+    });
+    for (const plan of plans) {
+      expect(plan).toContain('workflow_executions_pkey');
+      expect(plan).not.toContain('Seq Scan');
+    }
+  });
+
   it('cancels nothing where the public API has no table', async () => {
     await ds.query('ALTER TABLE workflow_executions RENAME TO workflow_executions_away');
     try {
