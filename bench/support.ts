@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -26,8 +27,36 @@ export async function runConcurrent(total: number, concurrency: number, worker: 
   );
 }
 
+/**
+ * CPU milliseconds this process spends on a fixed piece of work like the services' own (JSON of small records,
+ * SHA-256, string building), the least of five rounds: a yardstick for the machine's speed at the moment of a run,
+ * so that figures taken on different days (this machine's speed has varied by a factor of about two between days)
+ * can be read against each other. Lower is faster; it counts CPU time, so other processes' load moves it less than
+ * wall time.
+ */
+export function machineReferenceMs(): number {
+  let best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const t0 = process.cpuUsage();
+    let acc = 0;
+    for (let i = 0; i < 4000; i++) {
+      const record = { id: i, status: 'completed', task_states: { start: { status: 'completed', result: { n: i } }, end: { status: 'completed' } }, at: `2026-11-27T00:00:${i % 60}Z` };
+      const text = JSON.stringify(record);
+      const back = JSON.parse(text) as { id: number };
+      acc += back.id + createHash('sha256').update(text).digest()[0]!;
+    }
+    const used = process.cpuUsage(t0);
+    if (acc < 0) throw new Error('unreachable');
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return +best.toFixed(2);
+}
+
 export function report(name: string, rows: Record<string, string | number>[], extra: Record<string, unknown> = {}): void {
   console.table(rows);
+  const reference = machineReferenceMs();
+  console.log(`machine reference: ${reference} ms of CPU for a fixed piece of work (bench/support.ts machineReferenceMs; lower is faster)`);
+  extra = { machine_reference_ms: reference, ...extra };
   const dir = path.resolve(__dirname, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);

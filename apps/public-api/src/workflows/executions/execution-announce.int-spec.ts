@@ -149,6 +149,32 @@ describe('execution changes announced after their commit', () => {
     }
   });
 
+  it('wakes long polls of the process that applied terminal results at their commit, before the announcement comes back', async () => {
+    const [a, b] = [await started(), await started()];
+    // The writing process listens to nothing here: its watch is made live as a listener that never delivers would
+    // make it, so only the wake at the commit can answer these waiters before their 60 s.
+    other.executions.watch.setLive(true);
+    try {
+      const woken = [a, b].map((id) => other.executions.watch.changed(id, 60_000));
+      const reports = await other.executions.results.applyAtOnce([
+        { job_id: `wf_${a}`, execution_id: a, status: 'completed', sequence: 1, outputs: { end: { n: 2 } } },
+        { job_id: `wf_${b}`, execution_id: b, status: 'failed', sequence: 1, error: 'boom', error_type: 'node_error', failed_node: 'n1' },
+      ]);
+      expect(reports?.map((report) => report())).toEqual([
+        { outcome: 'applied', executionId: a, status: 'completed' },
+        { outcome: 'applied', executionId: b, status: 'failed' },
+      ]);
+      expect(await woken[0]).toEqual({ ...(await other.executions.repo.findStatus(a)), correlationTokenSealed: null });
+      expect(await woken[1]).toEqual({ ...(await other.executions.repo.findStatus(b)), correlationTokenSealed: null });
+    } finally {
+      other.executions.watch.setLive(false);
+    }
+    await other.executions.repo.announced();
+    const list = await heardUntilMarker();
+    expect(of(list, a).map((h) => h.status)).toEqual(['completed']);
+    expect(of(list, b).map((h) => h.status)).toEqual(['failed']);
+  });
+
   it('announces nothing of a batch that rolls back', async () => {
     const [a, b] = [await started(), await started()];
     await expect(

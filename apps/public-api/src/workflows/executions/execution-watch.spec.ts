@@ -69,6 +69,21 @@ describe('ExecutionWatch', () => {
     await expect(lost).resolves.toBeUndefined();
     expect(watch.size).toBe(0);
   });
+
+  it('wakes this process’s waiters of a terminal change it committed, and leaves other changes to the NOTIFY', async () => {
+    const watch = new ExecutionWatch();
+    watch.setLive(true);
+    const terminal = watch.changed(7, 60_000);
+    const started = watch.changed(8, 60_000);
+    watch.onCommittedHere(['8', `7 ${JSON.stringify(columns)}`]);
+    await expect(terminal).resolves.toMatchObject({ id: 7, status: 'completed' });
+    expect(watch.size).toBe(1);
+    // The NOTIFY of the same terminal change, arriving later, finds no one; the start's wakes its waiter.
+    watch.onNotification(`7 ${JSON.stringify(columns)}`);
+    watch.onNotification('8');
+    await expect(started).resolves.toBeUndefined();
+    expect(watch.size).toBe(0);
+  });
 });
 
 describe('ExecutionWatch.startedHere: what an owner’s long poll may take instead of a read (issue #16)', () => {

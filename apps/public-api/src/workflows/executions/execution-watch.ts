@@ -93,6 +93,17 @@ export class ExecutionWatch {
     for (const wake of [...set]) wake(terminal);
   }
 
+  /**
+   * Payloads of changes this process committed, told as soon as their commit was answered (before their NOTIFY is
+   * sent and comes back through LISTEN). Only terminal ones wake: their waiters answer from the payload and leave, so
+   * the NOTIFY that follows finds no one to wake twice; waking on any other change would only cost a re-read now and
+   * another when the NOTIFY arrives.
+   */
+  onCommittedHere(payloads: readonly string[]): void {
+    if (this.waiters.size === 0) return;
+    for (const payload of payloads) if (payload.indexOf(' ') > 0) this.onNotification(payload);
+  }
+
   /** Losing the listener wakes everyone: what changed meanwhile was not announced. */
   setLive(live: boolean): void {
     this.live = live;

@@ -54,12 +54,14 @@ export interface ExecutionServices {
 /** The execution use cases over one database; main builds the results consumer and the reaper from the same pieces. */
 export function createExecutionServices(deps: ExecutionServicesDeps): ExecutionServices {
   const logger = deps.logger.child({ component: 'workflow-executions' });
-  const repo = new WorkflowExecutionsRepository(deps.database, (err, payloads) =>
-    logger.warn('execution changes committed but not announced; waiters in other processes answer when their wait runs out', { error: errorMessage(err), payloads }),
+  const watch = new ExecutionWatch();
+  const repo = new WorkflowExecutionsRepository(
+    deps.database,
+    (err, payloads) => logger.warn('execution changes committed but not announced; waiters in other processes answer when their wait runs out', { error: errorMessage(err), payloads }),
+    (payloads) => watch.onCommittedHere(payloads),
   );
   const sealer = new CorrelationTokenSealer(deps.config.JWT_SECRET);
   const router = new RouterClient({ baseUrl: deps.config.ROUTER_URL, apiKey: deps.config.ROUTER_API_KEY, logger });
-  const watch = new ExecutionWatch();
   return {
     repo,
     watch,

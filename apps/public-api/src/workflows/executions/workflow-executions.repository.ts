@@ -151,10 +151,13 @@ export class WorkflowExecutionsRepository {
    * `announceFailed`: told when the announcement of committed changes could not be sent (twice); their waiters
    * in other processes then answer when their wait runs out (docs/decisions.md, "Execution changes announced
    * after their commit").
+   * `committedHere`: told of the same payloads as soon as their commit was answered, before they are sent, so this
+   * process's own waiters need not wait for the announcement's round trip and its LISTEN delivery (see `announce`).
    */
   constructor(
     private readonly ds: DataSource,
     private readonly announceFailed: (err: unknown, payloads: number) => void = () => undefined,
+    private readonly committedHere: (payloads: string[]) => void = () => undefined,
   ) {
     this.starts = new GroupCommit((batch) => this.startBatch(batch), { maxItems: START_BATCH_MAX, lingerMs: 0 });
     this.versionedInserts = new GroupCommit((batch) => this.insertVersionedBatch(batch), { maxItems: CREATE_BATCH_MAX, lingerMs: 0 });
@@ -180,10 +183,13 @@ export class WorkflowExecutionsRepository {
    * holds PostgreSQL's notify lock only for that instant instead of through the write's WAL flush. Not awaited
    * by the caller (the start or the results batch answers and acks at its commit, as before). Grouped like
    * starts: an announcement finding none in flight is sent at once; those made meanwhile (other start and
-   * results batches) go together in the next statement.
+   * results batches) go together in the next statement. This process's own waiters are told first
+   * (`committedHere`): the commit was answered, so what they read is visible; the NOTIFY that follows reaches them
+   * again through LISTEN, which finds a terminal execution's waiters gone and costs the others one re-read.
    */
   private announce(payloads: string[]): void {
     if (payloads.length === 0) return;
+    this.committedHere(payloads);
     const sent: Promise<void> = this.announcements
       .submit(payloads)
       .catch((err: unknown) => this.announceFailed(err, payloads.length))
