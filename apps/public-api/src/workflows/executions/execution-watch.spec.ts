@@ -105,6 +105,18 @@ describe('ExecutionWatch.startedHere: what an owner’s long poll may take inste
     expect(watch.startedHere(7, 3)).toEqual({ terminal: expect.objectContaining({ id: 7, userId: 3, status: 'completed' }) });
   });
 
+  it('remembers a terminal change this process committed as soon as its commit was answered, with no waiter yet; bare ones are left to the NOTIFY', () => {
+    const watch = new ExecutionWatch();
+    watch.setLive(true);
+    started(watch);
+    watch.onCommittedHere(['7']);
+    expect(watch.startedHere(7, 3)).toEqual({ quiet: true });
+    watch.onCommittedHere([terminal]);
+    expect(watch.startedHere(7, 3)).toEqual({ terminal: expect.objectContaining({ status: 'completed' }) });
+    watch.onNotification(terminal); // the same change through LISTEN
+    expect(watch.startedHere(7, 3)).toEqual({ terminal: expect.objectContaining({ status: 'completed' }) });
+  });
+
   it('says nothing (the poll reads) after a second bare notification: it may be a pause or anything else', () => {
     const watch = new ExecutionWatch();
     watch.setLive(true);

@@ -100,7 +100,8 @@ export class ExecutionWatch {
    * another when the NOTIFY arrives.
    */
   onCommittedHere(payloads: readonly string[]): void {
-    if (this.waiters.size === 0) return;
+    // Starts of this process remember a terminal payload too, so that their owner's poll coming next answers from it.
+    if (this.waiters.size === 0 && this.starts.size === 0) return;
     for (const payload of payloads) if (payload.indexOf(' ') > 0) this.onNotification(payload);
   }
 
