@@ -12,6 +12,33 @@ export const EXECUTION_CHANGED_CHANNEL = 'docflow_execution_changed';
 const FALLBACK_POLL_MS = 1000;
 
 /**
+ * The longest a long poll of an execution started here waits without having
+ * read its row ({@link ExecutionWatch.startedHere}): a change whose
+ * announcement never came (its announcer died between commit and NOTIFY, a
+ * row deleted) is read this late at most, as while no LISTEN is in effect.
+ */
+export const UNREAD_WAIT_MAX_MS = FALLBACK_POLL_MS;
+/** Starts remembered at most (the oldest is forgotten first), and for how long. */
+const STARTS_KEPT = 5000;
+const START_KEPT_MS = 5 * 60_000;
+
+/** A start this process sent: what was heard of its execution since the statement went out. */
+interface StartEntry {
+  /** The listener's epoch when the start statement was sent. */
+  epoch: number;
+  /** The owner, once the start committed; undefined while the statement is out. */
+  userId?: number;
+  at: number;
+  /** Notifications heard without a terminal payload (the start's own announcement is one). */
+  plain: number;
+  /** A terminal notification's JSON (parsed when a poll asks). */
+  terminal?: string;
+}
+
+/** What a long poll may take from {@link ExecutionWatch.startedHere} instead of reading the row. */
+export type StartedHere = { terminal: ExecutionStatusRow } | { quiet: true };
+
+/**
  * Wakes long polls and event streams when an execution changes. Fed by a
  * LISTEN on {@link EXECUTION_CHANGED_CHANNEL} (server.ts), so a change
  * committed by any process wakes the waiters of every process. While the
@@ -21,6 +48,9 @@ const FALLBACK_POLL_MS = 1000;
 export class ExecutionWatch {
   private readonly waiters = new Map<number, Set<(terminal?: ExecutionStatusRow) => void>>();
   private live = false;
+  /** Moves on every change of the listener's state: a start recorded in one epoch is trusted only in the same one. */
+  private epoch = 0;
+  private readonly starts = new Map<number, StartEntry>();
 
   /**
    * Resolves when execution `id` changes, after `timeoutMs`, or when `signal`
@@ -52,6 +82,11 @@ export class ExecutionWatch {
   onNotification(payload: string): void {
     const space = payload.indexOf(' ');
     const id = Number(space < 0 ? payload : payload.slice(0, space));
+    const start = this.starts.get(id);
+    if (start) {
+      if (space < 0) start.plain += 1;
+      else start.terminal = payload.slice(space + 1);
+    }
     const set = Number.isSafeInteger(id) ? this.waiters.get(id) : undefined;
     if (!set) return;
     const terminal = space < 0 ? undefined : terminalRowOf(id, payload.slice(space + 1));
@@ -65,14 +100,67 @@ export class ExecutionWatch {
    * another when the NOTIFY arrives.
    */
   onCommittedHere(payloads: readonly string[]): void {
-    if (this.waiters.size === 0) return;
+    // Starts of this process remember a terminal payload too, so that their owner's poll coming next answers from it.
+    if (this.waiters.size === 0 && this.starts.size === 0) return;
     for (const payload of payloads) if (payload.indexOf(' ') > 0) this.onNotification(payload);
   }
 
   /** Losing the listener wakes everyone: what changed meanwhile was not announced. */
   setLive(live: boolean): void {
     this.live = live;
+    this.epoch += 1;
     if (!live) for (const set of [...this.waiters.values()]) for (const wake of [...set]) wake(undefined);
+  }
+
+  /**
+   * Called just before this process sends the statement that starts
+   * execution `id`: from now on every notification of `id` is counted.
+   * Returns the ticket to confirm or drop; undefined while no LISTEN holds.
+   */
+  expectStart(id: number): object | undefined {
+    if (!this.live) return undefined;
+    const entry: StartEntry = { epoch: this.epoch, at: Date.now(), plain: 0 };
+    this.starts.delete(id);
+    this.starts.set(id, entry);
+    while (this.starts.size > STARTS_KEPT) this.starts.delete(this.starts.keys().next().value as number);
+    return entry;
+  }
+
+  /** The start of `ticket` committed, for owner `userId` (the execution is `running` as of its commit). */
+  confirmStart(id: number, ticket: object | undefined, userId: number): void {
+    const entry = this.starts.get(id);
+    if (entry !== undefined && entry === ticket) entry.userId = userId;
+  }
+
+  /** The start did not happen, or was put back: nothing is remembered of `id` any more. */
+  forgetStart(id: number, ticket?: object): void {
+    if (ticket === undefined || this.starts.get(id) === ticket) this.starts.delete(id);
+  }
+
+  /**
+   * What a long poll by `userId` of execution `id` may take instead of
+   * reading its row: only for an execution this process started for that
+   * owner, with the LISTEN up without a break since before the start's
+   * statement went out (so every change committed after the start was
+   * delivered here or is on its way). Then either its terminal columns (a
+   * terminal notification heard: final), or `quiet`: nothing heard since the
+   * start but at most its own announcement, so the execution is `running`
+   * unless a change is still on its way (which wakes the waiter) or was never
+   * announced (hence {@link UNREAD_WAIT_MAX_MS}). Anything else: undefined,
+   * and the caller reads the row as before.
+   */
+  startedHere(id: number, userId: number): StartedHere | undefined {
+    const entry = this.starts.get(id);
+    if (!entry || entry.userId !== userId || !this.live || entry.epoch !== this.epoch) return undefined;
+    if (Date.now() - entry.at > START_KEPT_MS) {
+      this.starts.delete(id);
+      return undefined;
+    }
+    if (entry.terminal !== undefined) {
+      const terminal = terminalRowOf(id, entry.terminal);
+      return terminal && terminal.userId === userId ? { terminal } : undefined;
+    }
+    return entry.plain <= 1 ? { quiet: true } : undefined;
   }
 
   /** Waiters at this moment (for tests and metrics). */

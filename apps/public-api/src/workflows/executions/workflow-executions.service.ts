@@ -22,7 +22,7 @@ import { toExecutionView, toStatusView, toTimelineView, type ExecutionStatusView
 import type { NewExecution } from './workflow-executions.dto';
 import type { WorkflowExecutionEntity } from './workflow-execution.entity';
 import { isTerminalExecutionStatus, type ExecutionStatus } from './execution-status';
-import type { ExecutionWatch } from './execution-watch';
+import { UNREAD_WAIT_MAX_MS, type ExecutionWatch } from './execution-watch';
 import { ActivityDefinitionCache } from './activity-definitions';
 
 /** A long poll ends when the execution is terminal or waits for its user. */
@@ -405,6 +405,7 @@ export class WorkflowExecutionsService {
       await this.deps.router.submitWorkflowJob({ jobId, payload: retryOf ? { ...payload, retry_of: retryOf } : payload });
     } catch (err) {
       let reverted: boolean;
+      this.deps.watch.forgetStart(id);
       try {
         reverted = await this.deps.repo.revertStart(id, jobId, at, quota?.period ?? null);
       } catch (revertError) {
@@ -449,9 +450,15 @@ export class WorkflowExecutionsService {
    * database answers (revertStart matches this start's job id and time only).
    */
   private async startOrRevertLater(start: Parameters<WorkflowExecutionsRepository['startQueued']>[0]): Promise<StartOutcome> {
+    // From before the statement goes out, the watch counts what is heard of this execution (a long poll of its owner may then skip its read).
+    const ticket = this.deps.watch.expectStart(start.id);
     try {
-      return await this.deps.repo.startQueued(start);
+      const outcome = await this.deps.repo.startQueued(start);
+      if (outcome.outcome === 'started') this.deps.watch.confirmStart(start.id, ticket, start.userId);
+      else this.deps.watch.forgetStart(start.id, ticket);
+      return outcome;
     } catch (err) {
+      this.deps.watch.forgetStart(start.id, ticket);
       // Had it committed, it was counted too (a counted start's update requires its count): the revert gives it back.
       if (isDatabaseConnectionError(err)) this.revertStartLater(start.id, start.jobId, start.at, start.quota?.period ?? null);
       throw err;
@@ -571,15 +578,22 @@ export class WorkflowExecutionsService {
    */
   async awaitStatus(reader: ExecutionReader, id: number, wait: { ms: number; signal?: AbortSignal }): Promise<ExecutionStatusView> {
     const deadline = Date.now() + wait.ms;
+    // The owner's poll of an execution this process started may wait without reading first, for this long at most.
+    const unreadUntil = Math.min(deadline, Date.now() + UNREAD_WAIT_MAX_MS);
     for (;;) {
       // Listen before reading, so a change committed between the read and the wait is not missed.
       const stop = new AbortController();
       const relay = () => stop.abort(STOPPED);
       wait.signal?.addEventListener('abort', relay, { once: true });
-      const woken = this.deps.watch.changed(id, Math.max(0, deadline - Date.now()), stop.signal);
+      // Asked in the same turn as the waiter is added: no notification comes between the two.
+      const known = 'user' in reader && Date.now() < unreadUntil && !wait.signal?.aborted ? this.deps.watch.startedHere(id, reader.user.id) : undefined;
+      const woken = this.deps.watch.changed(id, Math.max(0, (known ? unreadUntil : deadline) - Date.now()), stop.signal);
       try {
-        const view = await this.status(reader, id);
-        if (isSettledForPolling(view.status) || Date.now() >= deadline || wait.signal?.aborted) return view;
+        if (known && 'terminal' in known) return this.statusOf(reader, known.terminal);
+        if (!known) {
+          const view = await this.status(reader, id);
+          if (isSettledForPolling(view.status) || Date.now() >= deadline || wait.signal?.aborted) return view;
+        }
         const terminal = await woken;
         if (terminal) return this.statusOf(reader, terminal);
       } finally {
