@@ -35,7 +35,9 @@
 // service preloads besides, for diagnostics), BENCH_STAGE_TIMELINE (true: every service preloads
 // bench/stage-timeline.cjs, and the median time of each stage of the concurrency-1 ?wait= run is printed at the end;
 // off by default, and then nothing is loaded), BENCH_PG_WAITS (true: the stack's database backends' wait events are
-// sampled during the concurrency run, bench/pg-waits.ts).
+// sampled during the concurrency run, bench/pg-waits.ts), BENCH_AMQP_COUNT (true: every service preloads
+// bench/stage-timeline.cjs counting what it stamps, and the AMQP publishes, confirms, deliveries, acks, HTTP requests
+// and statements per execution of the concurrency run are printed by service).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -155,6 +157,37 @@ interface ServiceSnapshot {
 }
 
 /** CPU and server-side request times of every service, from its /metrics. */
+/** The counts every service's bench/stage-timeline.cjs wrote (AMQP_COUNT_DIR), summed by service; read after their next write. */
+async function readCounts(dir: string): Promise<Map<string, Map<string, number>>> {
+  await new Promise((r) => setTimeout(r, 300));
+  const out = new Map<string, Map<string, number>>();
+  for (const file of readdirSync(dir)) {
+    const service = file.replace(/-\d+\.json$/, '');
+    let counts: Record<string, number>;
+    try {
+      counts = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, number>;
+    } catch {
+      continue; // being written: the next reading has it
+    }
+    const into = out.get(service) ?? new Map<string, number>();
+    for (const [key, n] of Object.entries(counts)) into.set(key, (into.get(key) ?? 0) + n);
+    out.set(service, into);
+  }
+  return out;
+}
+
+/** One row per service and counter that moved between two readings, per execution. */
+function countsPerExecution(before: Map<string, Map<string, number>>, after: Map<string, Map<string, number>>, executions: number): { service: string; operation: string; 'per execution': number }[] {
+  const rows: { service: string; operation: string; 'per execution': number }[] = [];
+  for (const [service, counts] of after) {
+    for (const [operation, n] of counts) {
+      const delta = n - (before.get(service)?.get(operation) ?? 0);
+      if (delta > 0) rows.push({ service, operation, 'per execution': +(delta / executions).toFixed(3) });
+    }
+  }
+  return rows.sort((a, b) => a.service.localeCompare(b.service) || a.operation.localeCompare(b.operation));
+}
+
 async function snapshot(stack: Stack): Promise<Record<ServiceName, ServiceSnapshot>> {
   const out = {} as Record<ServiceName, ServiceSnapshot>;
   for (const s of SERVICES) {
@@ -303,15 +336,17 @@ async function main(): Promise<void> {
   // BENCH_NODE_REQUIRE: more modules every service preloads (a diagnostic, e.g. a statement counter).
   // BENCH_STAGE_TIMELINE: every service stamps its stages (bench/stage-timeline.cjs) into a directory of this run's own.
   const timelineDir = process.env.BENCH_STAGE_TIMELINE === 'true' ? mkdtempSync(path.join(tmpdir(), 'docflow-stages-')) : undefined;
+  const countDir = process.env.BENCH_AMQP_COUNT === 'true' ? mkdtempSync(path.join(tmpdir(), 'docflow-amqp-count-')) : undefined;
   const preloads = [
     ...(profileDir ? [path.join(ROOT, 'bench', 'cpu-profiler.cjs')] : []),
-    ...(timelineDir ? [path.join(ROOT, 'bench', 'stage-timeline.cjs')] : []),
+    ...(timelineDir || countDir ? [path.join(ROOT, 'bench', 'stage-timeline.cjs')] : []),
     ...(process.env.BENCH_NODE_REQUIRE ?? '').split(',').filter(Boolean),
   ];
   const profile: Record<string, string> = {
     ...(preloads.length ? { NODE_OPTIONS: preloads.map((p) => `--require ${p}`).join(' ') } : {}),
     ...(profileDir ? { CPU_PROF_DIR: profileDir } : {}),
     ...(timelineDir ? { STAGE_TIMELINE_DIR: timelineDir } : {}),
+    ...(countDir ? { AMQP_COUNT_DIR: countDir } : {}),
   };
   let waitedSamples: Sample[] = [];
   const stack = await Stack.start({ portOffset: 600, env: { LOG_LEVEL: 'warn', ...profile } });
@@ -337,6 +372,7 @@ async function main(): Promise<void> {
     const waitedAfter = await snapshot(stack);
     const servers1w = serverCpu();
 
+    const counts0 = countDir ? await readCounts(countDir) : undefined;
     const db0 = await databaseCounters(stack.db.url);
     const sampler = pgWaitsEnabled ? await sampleWaits(stack.db.url) : undefined;
     const t0 = performance.now();
@@ -346,6 +382,7 @@ async function main(): Promise<void> {
     // Stats reach pg_stat_database up to a second after the backends' last commit.
     await new Promise((r) => setTimeout(r, 1200));
     const db1 = await databaseCounters(stack.db.url);
+    const counts1 = countDir ? await readCounts(countDir) : undefined;
     const loadedAfter = await snapshot(stack);
     const client2 = process.cpuUsage();
     const servers2 = serverCpu();
@@ -387,6 +424,10 @@ async function main(): Promise<void> {
       `the stack's own database during the concurrency-${CONCURRENCY} run, per execution: ${stackDb.commits} committed transactions (reads included, less the benchmark's two readings), ${stackDb.backendCpuMs} ms of CPU of its backends (the PostgreSQL column above counts every database on the machine)`,
     );
     if (waits) printWaits(`the concurrency-${CONCURRENCY} run`, waits);
+    if (counts0 && counts1) {
+      console.log(`AMQP operations and HTTP requests per execution of the concurrency-${CONCURRENCY} run, by service (BENCH_AMQP_COUNT):`);
+      console.table(countsPerExecution(counts0, counts1, TOTAL));
+    }
     console.log(`server-side mean time per route during the concurrency-${CONCURRENCY} run:`);
     console.table(routes);
     report(

@@ -27,6 +27,17 @@ export class RouterConfig extends BaseConfig {
   @Max(1000)
   RESULTS_PREFETCH = 64;
 
+  /**
+   * How long a results batch below half the prefetch waits for more, from its oldest message (0: none). Nobody waits on
+   * the router's record of a result (the public API applies it from its own queue), so batches are made larger: fewer
+   * statements, commits and acks per result (docs/decisions.md, "Router, workflow processor and RabbitMQ per execution").
+   */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  RESULTS_LINGER_MS = 25;
+
   @EnvInt()
   @IsInt()
   @Min(1)

@@ -4,7 +4,7 @@ import { Broker } from '@docflow/messaging';
 import { closeDatabase, databaseHealthCheck, openDatabase, pruneInBatches, startPeriodic } from '@docflow/persistence';
 import { createLogger, errorMessage, Lifecycle, loadConfigOrExit, Metrics, runPrimary } from '@docflow/service-kit';
 import { startTelemetry } from '@docflow/telemetry';
-import { createApp } from './app';
+import { createRequestListener } from './app';
 import { RouterConfig } from './config';
 import { routerDatabaseOptions } from './data-source';
 import { RouterJobsRepository } from './jobs/router-jobs.repository';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   // The database is ready; the broker subscribes once connected, after declaring these queues.
   await declareRouterQueues(broker);
-  startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH });
+  startResultsConsumer({ broker, jobs, metrics: routerMetrics, logger, prefetch: config.RESULTS_PREFETCH, lingerMs: config.RESULTS_LINGER_MS });
   // Retention (issue #15 item 5): the router prunes its own jobs, hourly and in batches.
   const retention = startPeriodic(async () => {
     try {
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const depths = startQueueDepths({ broker, metrics, logger, intervalMs: config.QUEUE_METRICS_INTERVAL_MS });
   lifecycle.onShutdown('queue depths', () => depths.stop());
 
-  const app = createApp({
+  const listener = createRequestListener({
     metricsToken: config.METRICS_TOKEN,
     logger,
     metrics,
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     broker,
     apiKey: config.ROUTER_API_KEY,
   });
-  await lifecycle.listen(app, config.ROUTER_PORT, config.BIND_HOST);
+  await lifecycle.listen(listener, config.ROUTER_PORT, config.BIND_HOST);
   logger.info('listening', { port: config.ROUTER_PORT, host: config.BIND_HOST });
 }
 

@@ -129,6 +129,8 @@ export function createWorkflowProcessor(deps: WorkflowProcessorDeps): WorkflowPr
     message: JobMessageV1,
     handle: handler.handle,
     prefetch: config.WORKFLOW_PREFETCH,
+    // Runs resumed by one frame of result confirms are acked together: one settle for RabbitMQ's quorum log instead of one each.
+    coalesceAcks: true,
     jobs: handler.jobs,
     shutdownReason: WorkflowJobHandler.shutdownReason,
   });

@@ -99,9 +99,16 @@ export function serviceCredentialsRefusal(headers: IncomingHttpHeaders, options:
 /** A static API key in a header, compared in constant time (the router's `X-API-Key`). */
 export function requireApiKey(header: string, expected: string): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const got = req.header(header);
-    if (got === undefined) return next(new UnauthorizedError(`Missing ${header} header`));
-    if (!safeEqual(got, expected)) return next(new UnauthorizedError(`Invalid ${header}`));
-    return next();
+    const refused = apiKeyRefusal(req.header(header), header, expected);
+    return refused ? next(refused) : next();
   };
+}
+
+/** What requireApiKey answers for the header's value (`got`): nothing when it is the key. */
+export function apiKeyRefusal(got: string | string[] | undefined, header: string, expected: string): UnauthorizedError | undefined {
+  if (got === undefined) return new UnauthorizedError(`Missing ${header} header`);
+  // express's req.header joins nothing: a repeated header reaches it as node's comma-joined string, as here.
+  const value = Array.isArray(got) ? got.join(', ') : got;
+  if (!safeEqual(value, expected)) return new UnauthorizedError(`Invalid ${header}`);
+  return undefined;
 }

@@ -64,6 +64,53 @@ describe('Broker batches and the results exchange (RabbitMQ)', () => {
     expect(await count('batched')).toBe(0);
   });
 
+  it('with a linger, gathers messages published apart into one batch, acks it, and requeues nothing', async () => {
+    await broker.assertWorkQueue('lingered');
+    const batches: number[][] = [];
+    const handle = broker.consumeBatch(
+      'lingered',
+      Ping,
+      async (batch) => {
+        batches.push(batch.map((b) => b.msg.n));
+      },
+      { prefetch: 20, maxBatch: 10, lingerMs: 400 },
+    );
+    await broker.publish('lingered', Ping, { text: 'x', n: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    await broker.publish('lingered', Ping, { text: 'x', n: 2 });
+    await broker.publish('lingered', Ping, { text: 'x', n: 3 });
+    await until(() => batches.length > 0);
+    await handle.cancel();
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(await count('lingered')).toBe(0);
+  });
+
+  it('acks the jobs of a consumer with coalesced acks once each, whatever order they finish in, and nothing comes back', async () => {
+    await broker.assertWorkQueue('coalesced');
+    await Promise.all(Array.from({ length: 30 }, (_, n) => broker.publish('coalesced', Ping, { text: 'x', n })));
+    const seen: number[] = [];
+    const handle = broker.consume(
+      'coalesced',
+      Ping,
+      async (msg) => {
+        // Out of order: odd messages take longer.
+        await new Promise((r) => setTimeout(r, msg.n % 2 ? 20 : 1));
+        seen.push(msg.n);
+      },
+      { prefetch: 10, coalesceAcks: true },
+    );
+    await until(() => seen.length === 30);
+    await handle.cancel();
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    // Every message acked: none ready again after the channel closed (an unacked one would be requeued).
+    expect(await count('coalesced')).toBe(0);
+    const again: number[] = [];
+    const second = broker.consume('coalesced', Ping, async (msg) => void again.push(msg.n), { prefetch: 10 });
+    await new Promise((r) => setTimeout(r, 300));
+    await second.cancel();
+    expect(again).toEqual([]);
+  });
+
   it('dead-letters invalid messages, applies the rest of a failed batch alone, and retries a failing one until it succeeds, each applied once', async () => {
     await broker.assertWorkQueue('mixed');
     const applied: number[] = [];

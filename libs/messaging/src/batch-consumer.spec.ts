@@ -1,40 +1,14 @@
-import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Channel } from 'amqplib';
 import { IsInt, Min } from 'class-validator';
 import { silentLogger } from '@docflow/service-kit';
 import { BatchConsumer } from './batch-consumer';
 import { NonRetryableMessageError } from './errors';
 import type { ConsumerHost } from './subscription';
 import type { BatchItem } from './types';
+import { FakeChannel } from './test-support/fake-channel';
 
 class Item {
   @IsInt() @Min(0) n!: number;
-}
-
-/** Records what the consumer settles; `deliver` hands it messages as amqplib would. */
-class FakeChannel {
-  readonly settled: string[] = [];
-  private onMessage: ((msg: ConsumeMessage | null) => void) | undefined;
-  private tag = 0;
-  on(): this {
-    return this;
-  }
-  async prefetch(): Promise<void> {}
-  async consume(_q: string, cb: (msg: ConsumeMessage | null) => void): Promise<{ consumerTag: string }> {
-    this.onMessage = cb;
-    return { consumerTag: 'ctag' };
-  }
-  async cancel(): Promise<void> {}
-  ack(msg: ConsumeMessage, multiple = false): void {
-    this.settled.push(`ack ${msg.fields.deliveryTag}${multiple ? ' multiple' : ''}`);
-  }
-  nack(msg: ConsumeMessage, _all: boolean, requeue: boolean): void {
-    this.settled.push(`${requeue ? 'requeue' : 'reject'} ${msg.fields.deliveryTag}`);
-  }
-  deliver(body: unknown): void {
-    this.tag += 1;
-    const content = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-    this.onMessage?.({ content, fields: { deliveryTag: this.tag, redelivered: false }, properties: { headers: {}, messageId: `m${this.tag}` } } as unknown as ConsumeMessage);
-  }
 }
 
 const macrotask = () => new Promise((r) => setImmediate(r));
@@ -42,7 +16,7 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await macrotask();
 }
 
-function setUp(handler: (batch: readonly BatchItem<Item>[]) => Promise<void>, opts: { maxBatch?: number } = {}) {
+function setUp(handler: (batch: readonly BatchItem<Item>[]) => Promise<void>, opts: { maxBatch?: number; lingerMs?: number } = {}) {
   const sleeps: { ms: number; wake(): void }[] = [];
   const host: ConsumerHost = {
     logger: silentLogger,
@@ -52,7 +26,7 @@ function setUp(handler: (batch: readonly BatchItem<Item>[]) => Promise<void>, op
     onConsumerLost: () => undefined,
     forget: () => undefined,
   };
-  const consumer = new BatchConsumer(host, 'q', Item, handler, 10, opts.maxBatch ?? 5);
+  const consumer = new BatchConsumer(host, 'q', Item, handler, 10, opts.maxBatch ?? 5, opts.lingerMs ?? 0);
   const channel = new FakeChannel();
   return { consumer, channel, sleeps, attach: () => consumer.attach(1, channel as unknown as Channel) };
 }
@@ -68,6 +42,38 @@ describe('BatchConsumer', () => {
     await settle();
     expect(batches).toEqual([[1, 2, 3], [4]]);
     expect(t.channel.settled).toEqual(['ack 3 multiple', 'ack 4']);
+  });
+
+  it('with a linger, waits that long after the oldest delivery for more, counted from the oldest', async () => {
+    const batches: number[][] = [];
+    const t = setUp(async (batch) => void batches.push(batch.map((b) => b.msg.n)), { lingerMs: 60 });
+    await t.attach();
+    const start = performance.now();
+    t.channel.deliver({ n: 1 });
+    await settle();
+    expect(batches).toEqual([]);
+    await new Promise((r) => setTimeout(r, 20));
+    t.channel.deliver({ n: 2 });
+    t.channel.deliver({ n: 3 });
+    while (batches.length === 0 && performance.now() - start < 2000) await new Promise((r) => setTimeout(r, 5));
+    const waited = performance.now() - start;
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(waited).toBeGreaterThanOrEqual(55);
+    expect(t.channel.settled).toEqual(['ack 3 multiple']);
+  });
+
+  it('with a linger, a full batch goes at once', async () => {
+    const batches: number[][] = [];
+    const t = setUp(async (batch) => void batches.push(batch.map((b) => b.msg.n)), { maxBatch: 3, lingerMs: 10_000 });
+    await t.attach();
+    for (const n of [1, 2, 3, 4]) t.channel.deliver({ n });
+    await settle();
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(t.channel.settled).toEqual(['ack 3 multiple']);
+    await t.consumer.stop();
+    await settle();
+    // Stopping requeues what waits for its linger at once.
+    expect(t.channel.settled).toEqual(['ack 3 multiple', 'requeue 4']);
   });
 
   it('takes at most maxBatch at once and the rest after', async () => {

@@ -27,6 +27,9 @@ interface Delivery<T> extends BatchItem<T> {
  */
 export class BatchConsumer<T extends object> extends Subscription {
   private buffer: ConsumeMessage[] = [];
+  /** When the oldest buffered delivery arrived (performance.now()), for the linger. */
+  private oldestAt = 0;
+  private lingerTimer: NodeJS.Timeout | undefined;
   /** Delivery tags of the current channel not yet acked or nacked. */
   private unsettled = new Set<number>();
   private scheduled = false;
@@ -39,6 +42,7 @@ export class BatchConsumer<T extends object> extends Subscription {
     private readonly handler: BatchHandler<T>,
     prefetch: number,
     private readonly maxBatch: number,
+    private readonly lingerMs = 0,
   ) {
     super(host, queue, prefetch);
   }
@@ -47,18 +51,35 @@ export class BatchConsumer<T extends object> extends Subscription {
     // What the old channel delivered and nobody settled is requeued by RabbitMQ with the channel.
     this.buffer = [];
     this.unsettled = new Set();
+    this.clearLinger();
   }
 
   protected onMessage(channel: Channel, msg: ConsumeMessage): void {
     if (channel !== this.channel) return;
     this.unsettled.add(msg.fields.deliveryTag);
+    if (this.buffer.length === 0) this.oldestAt = performance.now();
     this.buffer.push(msg);
     this.schedule();
   }
 
-  /** Takes the next batch after the current macrotask, so that deliveries parsed from the same read join it. */
+  /**
+   * Takes the next batch after the current macrotask, so that deliveries
+   * parsed from the same read join it; with a linger, not before the oldest
+   * buffered delivery has waited `lingerMs`, unless a full batch is there
+   * (or the subscription is stopping: what is buffered is requeued at once).
+   */
   private schedule(): void {
     if (this.scheduled || this.running || this.buffer.length === 0) return;
+    const wait = this.lingerMs > 0 && this.buffer.length < this.maxBatch && !this.cancelled ? this.oldestAt + this.lingerMs - performance.now() : 0;
+    if (wait >= 1) {
+      if (this.lingerTimer) return;
+      this.lingerTimer = setTimeout(() => {
+        this.lingerTimer = undefined;
+        this.schedule();
+      }, wait);
+      return;
+    }
+    this.clearLinger();
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -66,9 +87,24 @@ export class BatchConsumer<T extends object> extends Subscription {
     });
   }
 
+  private clearLinger(): void {
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+  }
+
+  /** Stopping: buffered deliveries waiting for their linger are requeued now rather than at the timer. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    if (this.lingerTimer) {
+      this.clearLinger();
+      this.schedule();
+    }
+  }
+
   private runNext(): void {
     const channel = this.channel;
     if (this.running || !channel || this.buffer.length === 0) return;
+    // What stays buffered arrived after oldestAt, which is kept: it waits no longer than its linger.
     const taken = this.buffer.splice(0, this.maxBatch);
     if (this.cancelled || this.host.isClosing()) {
       for (const msg of taken) this.settleOne(channel, msg, 'requeue');

@@ -215,7 +215,7 @@ export class Broker {
    */
   consume<T extends object>(queue: string, cls: new () => T, handler: MessageHandler<T>, opts: ConsumeOptions = {}): ConsumerHandle {
     const prefetch = this.checkConsume(queue, opts.prefetch ?? 16);
-    return this.subscribe(new Consumer<T>(this.host, queue, cls, handler, prefetch));
+    return this.subscribe(new Consumer<T>(this.host, queue, cls, handler, prefetch, opts.coalesceAcks ?? false));
   }
 
   /**
@@ -223,13 +223,17 @@ export class Broker {
    * window holds that has arrived (up to `maxBatch`; no waiting for more)
    * and applies them all or none; the batch is then acked with one
    * multiple-ack. When the handler throws, each message is handed to it
-   * again alone and settled as `consume` would (see BatchConsumer).
+   * again alone and settled as `consume` would (see BatchConsumer). With
+   * `lingerMs`, a batch below `maxBatch` waits that long after its oldest
+   * delivery for more.
    */
   consumeBatch<T extends object>(queue: string, cls: new () => T, handler: BatchHandler<T>, opts: BatchConsumeOptions = {}): ConsumerHandle {
     const prefetch = this.checkConsume(queue, opts.prefetch ?? 64);
     const maxBatch = opts.maxBatch ?? Math.max(1, Math.floor(prefetch / 2));
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error('maxBatch must be a positive integer');
-    return this.subscribe(new BatchConsumer<T>(this.host, queue, cls, handler, prefetch, maxBatch));
+    const lingerMs = opts.lingerMs ?? 0;
+    if (!Number.isFinite(lingerMs) || lingerMs < 0 || lingerMs > 1000) throw new Error('lingerMs must be between 0 and 1000');
+    return this.subscribe(new BatchConsumer<T>(this.host, queue, cls, handler, prefetch, maxBatch, lingerMs));
   }
 
   /** Message and consumer counts of a queue (passive declare); BrokerUnavailableError when not connected or missing. */

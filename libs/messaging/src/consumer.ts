@@ -1,25 +1,98 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { runWithContext } from '@docflow/service-kit';
 import { decodeMessage } from './codec';
-import { type ConsumerHost, Subscription } from './subscription';
+import { annotateOutcome, type ConsumerHost, type Outcome, Subscription } from './subscription';
 import type { MessageHandler, MessageMeta } from './types';
 
 export type { ConsumerHost } from './subscription';
 
-/** A subscription whose handler takes one message at a time, each acked on its own. */
+/**
+ * A subscription whose handler takes one message at a time, each acked on
+ * its own; with `coalesceAcks`, the acks requested while one batch of
+ * microtasks runs (the handlers one socket read resumed) go together after
+ * it (one multiple-ack where no unsettled delivery lies below them), which spares RabbitMQ a settle command per message when
+ * handlers finish together (a quorum queue writes each to its log).
+ */
 export class Consumer<T extends object> extends Subscription {
+  /** Delivery tags of the current channel not yet acked or nacked (kept with coalesceAcks only). */
+  private unsettled = new Set<number>();
+  /** Handled deliveries of the current channel whose ack waits for the current microtasks to finish. */
+  private pendingAcks: ConsumeMessage[] = [];
+  private flushScheduled = false;
+
   constructor(
     host: ConsumerHost,
     queue: string,
     private readonly cls: new () => T,
     private readonly handler: MessageHandler<T>,
     prefetch: number,
+    private readonly coalesceAcks = false,
   ) {
     super(host, queue, prefetch);
   }
 
+  protected override onChannelChange(): void {
+    // What the old channel delivered and nobody settled is requeued by RabbitMQ with the channel.
+    this.unsettled = new Set();
+    this.pendingAcks = [];
+  }
+
   protected onMessage(channel: Channel, msg: ConsumeMessage): void {
+    if (this.coalesceAcks && channel === this.channel) this.unsettled.add(msg.fields.deliveryTag);
     this.track(this.process(channel, msg));
+  }
+
+  protected override settle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
+    if (channel === this.channel) this.unsettled.delete(msg.fields.deliveryTag);
+    super.settle(channel, msg, outcome, multiple);
+  }
+
+  /** Acks a handled delivery: now, or with coalesceAcks once the microtasks queued now have run. */
+  private ack(channel: Channel, msg: ConsumeMessage): void {
+    if (!this.coalesceAcks || channel !== this.channel) {
+      this.settle(channel, msg, 'ack');
+      return;
+    }
+    annotateOutcome('ack');
+    this.pendingAcks.push(msg);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // After the microtasks queued now have run, not at the next turn: the handlers resumed by one confirm frame all
+    // finish in this drain, and a job's ack (which frees its prefetch slot) waits for no other I/O of the process.
+    process.nextTick(() => {
+      this.flushScheduled = false;
+      this.flushAcks();
+    });
+  }
+
+  /**
+   * Sends the waiting acks: those below every other
+   * unsettled delivery of the channel as one multiple-ack of the highest
+   * (a multiple-ack covers every outstanding delivery up to its tag, and
+   * each of those is handled), the rest one by one. When the channel is
+   * gone, RabbitMQ has already requeued them.
+   */
+  private flushAcks(): void {
+    const channel = this.channel;
+    const pending = this.pendingAcks;
+    this.pendingAcks = [];
+    if (!channel || pending.length === 0) return;
+    const tags = new Set(pending.map((m) => m.fields.deliveryTag));
+    let lowestOther = Number.POSITIVE_INFINITY;
+    for (const t of this.unsettled) if (!tags.has(t) && t < lowestOther) lowestOther = t;
+    pending.sort((a, b) => a.fields.deliveryTag - b.fields.deliveryTag);
+    const covered = pending.filter((m) => m.fields.deliveryTag < lowestOther);
+    const rest = pending.filter((m) => m.fields.deliveryTag >= lowestOther);
+    for (const m of pending) this.unsettled.delete(m.fields.deliveryTag);
+    if (covered.length > 1) this.sendSettle(channel, covered[covered.length - 1] as ConsumeMessage, 'ack', true);
+    else rest.unshift(...covered);
+    for (const m of rest) this.sendSettle(channel, m, 'ack');
+  }
+
+  /** Acks still waiting are sent before the channel closes (a close right after an ack can lose it). */
+  override async closeChannel(timeoutMs = 2000): Promise<void> {
+    this.flushAcks();
+    await super.closeChannel(timeoutMs);
   }
 
   /** One delivery in a consumer span (tracing on), the child of the publisher's span named by the message's `traceparent` header. */
@@ -44,7 +117,7 @@ export class Consumer<T extends object> extends Subscription {
         await this.settleFailed(meta, err, (outcome) => this.settle(channel, msg, outcome));
         return;
       }
-      this.settle(channel, msg, 'ack');
+      this.ack(channel, msg);
     });
   }
 }

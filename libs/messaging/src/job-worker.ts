@@ -61,6 +61,8 @@ export interface JobWorkerOptions<M extends object> {
   /** Made by `jobs.handler(...)`, so that its calls are counted; it reads `jobs.signal` to stop on shutdown. */
   handle: MessageHandler<M>;
   prefetch: number;
+  /** Acks of handlers that finish together sent together (ConsumeOptions.coalesceAcks). */
+  coalesceAcks?: boolean;
   /** The running jobs. */
   jobs: InFlightJobs;
   /** Why running jobs are stopped at shutdown (the abort reason their signal carries). */
@@ -85,8 +87,8 @@ export class JobWorker<M extends object> {
   /** Subscribes (the queue must have been asserted); a second call does nothing. */
   start(): void {
     if (this.consumer) return;
-    const { broker, queue, message, handle, prefetch } = this.options;
-    this.consumer = broker.consume(queue, message, handle, { prefetch });
+    const { broker, queue, message, handle, prefetch, coalesceAcks } = this.options;
+    this.consumer = broker.consume(queue, message, handle, { prefetch, ...(coalesceAcks ? { coalesceAcks } : {}) });
   }
 
   /** Stops consuming, lets running jobs finish for up to `drainMs`, then aborts the rest and waits up to `settleMs` for them. */

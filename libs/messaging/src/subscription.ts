@@ -195,7 +195,12 @@ export abstract class Subscription {
 
   /** Ack or nack on the channel the message came on; when that channel is gone, RabbitMQ has already requeued it. */
   protected settle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
-    annotateActiveSpan({ 'docflow.message.outcome': outcome }, outcome === 'ack' ? undefined : `message ${outcome === 'reject' ? 'dead-lettered' : 'requeued'}`);
+    annotateOutcome(outcome);
+    this.sendSettle(channel, msg, outcome, multiple);
+  }
+
+  /** The ack or nack frame alone (the outcome already noted on the span). */
+  protected sendSettle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
     try {
       switch (outcome) {
         case 'ack':
@@ -216,4 +221,9 @@ export abstract class Subscription {
       this.host.logger.warn('could not settle message; the broker redelivers it', { queue: this.queue, outcome, error: errorMessage(err) });
     }
   }
+}
+
+/** Notes a delivery's outcome on the active consumer span (tracing on). */
+export function annotateOutcome(outcome: Outcome): void {
+  annotateActiveSpan({ 'docflow.message.outcome': outcome }, outcome === 'ack' ? undefined : `message ${outcome === 'reject' ? 'dead-lettered' : 'requeued'}`);
 }

@@ -19,6 +19,14 @@ export type MessageHandler<T> = (msg: T, meta: MessageMeta) => Promise<void>;
 export interface ConsumeOptions {
   /** Unacknowledged messages this consumer holds at most. Default 16. */
   prefetch?: number;
+  /**
+   * Acks requested while one batch of microtasks runs (handlers resumed by
+   * one socket read, e.g. one frame of publisher confirms) sent together
+   * after it: the handled deliveries with no unsettled delivery below them
+   * as one multiple-ack, the others one by one. Each message is still acked
+   * only after its handler resolved. Default false.
+   */
+  coalesceAcks?: boolean;
 }
 
 /** One validated message of a batch and its delivery. */
@@ -37,6 +45,13 @@ export type BatchHandler<T> = (batch: readonly BatchItem<T>[]) => Promise<void>;
 export interface BatchConsumeOptions extends ConsumeOptions {
   /** Messages handed to the handler at most at once. Default half the prefetch, so the next batch arrives while one is applied. */
   maxBatch?: number;
+  /**
+   * How long a batch smaller than `maxBatch` may wait for more messages,
+   * counted from its oldest message's delivery (default 0: it goes at the
+   * next macrotask). For consumers no caller waits on (the router's record of
+   * results): fewer, larger batches, so fewer statements, commits and acks.
+   */
+  lingerMs?: number;
 }
 
 export interface PublishOptions {

@@ -27,10 +27,10 @@ describe('plans of the router’s results statement (PostgreSQL)', () => {
     await ds.query('ANALYZE router_jobs');
     const plans: string[] = [];
     await ds.transaction(async (m) => {
-      await m.query(`PREPARE router_plan(text[], text[], jsonb[], text[]) AS ${APPLY_RESULTS_SQL}`);
+      await m.query(`PREPARE router_plan(text[], text[], jsonb, text[]) AS ${APPLY_RESULTS_SQL}`);
       // Custom plans for the first five executions, then the generic plan PostgreSQL keeps for a named statement.
       for (let i = 0; i < 7; i += 1) {
-        const plan = (await m.query(`EXPLAIN EXECUTE router_plan(ARRAY['wf_a', 'wf_b'], ARRAY['processing', 'processing'], ARRAY[NULL, NULL]::jsonb[], ARRAY[NULL, NULL])`)) as {
+        const plan = (await m.query(`EXPLAIN EXECUTE router_plan(ARRAY['wf_a', 'wf_b'], ARRAY['processing', 'processing'], '[null, null]'::jsonb, ARRAY[NULL, NULL])`)) as {
           'QUERY PLAN': string;
         }[];
         plans.push(plan.map((p) => p['QUERY PLAN']).join('\n'));
@@ -51,5 +51,30 @@ describe('plans of the router’s results statement (PostgreSQL)', () => {
       wf_1: { outcome: 'ignored', from: 'completed' },
       wf_missing: { outcome: 'unknown' },
     });
+  });
+
+  it('stores each result of a batch as sent, in order, with quotes, backslashes and non-ASCII text intact, and no result as NULL', async () => {
+    await ds.query(
+      "INSERT INTO router_jobs (job_id, job_type, queue, status) VALUES ('wf_r1', 'task_based_workflow', 'workflow_queue', 'queued'), ('wf_r2', 'task_based_workflow', 'workflow_queue', 'queued'), ('wf_r3', 'task_based_workflow', 'workflow_queue', 'queued')",
+    );
+    const tricky = { outputs: { text: 'say "hi" \\ back\\slash, {braces}, \'single\', ünï €', nested: [1, null, { q: '"' }] }, task_states: {} };
+    const outcomes = await new RouterJobsRepository(ds).applyResults([
+      { jobId: 'wf_r1', status: 'completed', result: tricky, error: null },
+      { jobId: 'wf_r2', status: 'processing', result: null, error: null },
+      { jobId: 'wf_r3', status: 'failed', result: { outputs: {} }, error: 'boom "quoted"' },
+    ]);
+    expect([...outcomes.values()].map((o) => o.outcome)).toEqual(['applied', 'applied', 'applied']);
+    const rows = (await ds.query("SELECT job_id, status, result, result IS NULL AS none, error FROM router_jobs WHERE job_id LIKE 'wf_r%' ORDER BY job_id")) as {
+      job_id: string;
+      status: string;
+      result: unknown;
+      none: boolean;
+      error: string | null;
+    }[];
+    expect(rows).toEqual([
+      { job_id: 'wf_r1', status: 'completed', result: tricky, none: false, error: null },
+      { job_id: 'wf_r2', status: 'processing', result: null, none: true, error: null },
+      { job_id: 'wf_r3', status: 'failed', result: { outputs: {} }, none: false, error: 'boom "quoted"' },
+    ]);
   });
 });

@@ -10,6 +10,8 @@ export interface ResultsConsumerDeps {
   metrics: RouterMetrics;
   logger: Logger;
   prefetch?: number;
+  /** How long a batch waits for more results (RESULTS_LINGER_MS); 0 when absent. */
+  lingerMs?: number;
 }
 
 /**
@@ -73,5 +75,5 @@ export function createResultsHandler(deps: ResultsConsumerDeps): BatchHandler<Re
 
 /** Subscribes the results handler in batches; queues must have been asserted (see `declareRouterQueues`). */
 export function startResultsConsumer(deps: ResultsConsumerDeps): ConsumerHandle {
-  return deps.broker.consumeBatch(QUEUES.results, ResultMessage, createResultsHandler(deps), { prefetch: deps.prefetch ?? 64 });
+  return deps.broker.consumeBatch(QUEUES.results, ResultMessage, createResultsHandler(deps), { prefetch: deps.prefetch ?? 64, lingerMs: deps.lingerMs ?? 0 });
 }
