@@ -96,10 +96,11 @@ export function jobLane(options: JobLaneOptions): RequestListener {
     const refused = apiKeyRefusal(headers[API_KEY_HEADER], API_KEY_HEADER, apiKey);
     if (refused) throw refused;
   };
-  const post = (path: string, label: string, handle: (body: unknown) => Promise<unknown>): LaneRoute<true> => ({
+  // The route's path is also its metric label, as express's route path is.
+  const post = (path: string, handle: (body: unknown) => Promise<unknown>): LaneRoute<true> => ({
     method: 'POST',
     path: new RegExp(`^${path.replace(/\//g, '\\/')}$`),
-    label,
+    label: path,
     admit: (_req, query) => (query === undefined ? true : undefined),
     handle: async ({ req, body }) => {
       authorised(req.headers);
@@ -107,10 +108,7 @@ export function jobLane(options: JobLaneOptions): RequestListener {
     },
   });
   return requestLane({
-    routes: [
-      post('/api/v1/jobs', '/api/v1/jobs', (body) => submitOne(jobs, body)),
-      post('/api/v1/jobs/batch', '/api/v1/jobs/batch', (body) => submitBatch(jobs, logger, body, { method: 'POST', path: '/api/v1/jobs/batch' })),
-    ],
+    routes: [post('/api/v1/jobs', (body) => submitOne(jobs, body)), post('/api/v1/jobs/batch', (body) => submitBatch(jobs, logger, body, { method: 'POST', path: '/api/v1/jobs/batch' }))],
     fallback: options.fallback,
     maxBodyBytes: options.maxBodyBytes,
     errorStyle: 'internal',
