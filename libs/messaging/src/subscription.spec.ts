@@ -1,22 +1,13 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { silentLogger } from '@docflow/service-kit';
-import { type ConsumerHost, Subscription } from './subscription';
+import { Subscription } from './subscription';
 import { FakeChannel } from './test-support/fake-channel';
-
-const host: ConsumerHost = {
-  logger: silentLogger,
-  requeueDelayMs: 10,
-  sleep: () => Promise.resolve(),
-  isClosing: () => false,
-  onConsumerLost: () => undefined,
-  forget: () => undefined,
-};
+import { fakeHost } from './test-support/fake-host';
 
 /** A subscription that keeps its deliveries and lets the test ack or requeue them by delivery tag. */
 class Probe extends Subscription {
   private readonly delivered = new Map<Channel, ConsumeMessage[]>();
   constructor() {
-    super(host, 'q', 16);
+    super(fakeHost(), 'q', 16);
   }
   protected onMessage(channel: Channel, msg: ConsumeMessage): void {
     this.delivered.set(channel, [...(this.delivered.get(channel) ?? []), msg]);
