@@ -1,11 +1,10 @@
 import type { Channel } from 'amqplib';
 import { IsInt, Min } from 'class-validator';
-import { silentLogger } from '@docflow/service-kit';
 import { BatchConsumer } from './batch-consumer';
 import { NonRetryableMessageError } from './errors';
-import type { ConsumerHost } from './subscription';
 import type { BatchItem } from './types';
 import { FakeChannel } from './test-support/fake-channel';
+import { fakeHost } from './test-support/fake-host';
 
 class Item {
   @IsInt() @Min(0) n!: number;
@@ -18,14 +17,7 @@ async function settle(): Promise<void> {
 
 function setUp(handler: (batch: readonly BatchItem<Item>[]) => Promise<void>, opts: { maxBatch?: number; lingerMs?: number } = {}) {
   const sleeps: { ms: number; wake(): void }[] = [];
-  const host: ConsumerHost = {
-    logger: silentLogger,
-    requeueDelayMs: 10,
-    sleep: (ms) => new Promise<void>((wake) => sleeps.push({ ms, wake })),
-    isClosing: () => false,
-    onConsumerLost: () => undefined,
-    forget: () => undefined,
-  };
+  const host = fakeHost({ sleep: (ms) => new Promise<void>((wake) => sleeps.push({ ms, wake })) });
   const consumer = new BatchConsumer(host, 'q', Item, handler, 10, opts.maxBatch ?? 5, opts.lingerMs ?? 0);
   const channel = new FakeChannel();
   return { consumer, channel, sleeps, attach: () => consumer.attach(1, channel as unknown as Channel) };

@@ -1,7 +1,7 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { errorMessage, newCorrelationId, runWithContext } from '@docflow/service-kit';
 import { decodeMessage } from './codec';
-import { type ConsumerHost, Subscription } from './subscription';
+import { annotateOutcome, type ConsumerHost, Subscription } from './subscription';
 import type { BatchHandler, BatchItem } from './types';
 
 interface Delivery<T> extends BatchItem<T> {
@@ -14,9 +14,9 @@ interface Delivery<T> extends BatchItem<T> {
  * batch of one goes at once; deliveries that arrive together (one socket
  * read) wait only for the next macrotask. One batch runs at a time per
  * channel; when the handler resolves (its effects committed) the batch is
- * acked with one multiple-ack of its last delivery tag, unless an earlier
- * delivery of the channel is still unsettled (a failed message waiting for
- * its requeue), in which case each is acked on its own.
+ * acked with the fewest frames (Subscription.ackHandled: one multiple-ack
+ * unless an earlier delivery of the channel is still unsettled, such as a
+ * failed message waiting for its requeue).
  *
  * Messages that fail their contract are dead-lettered before the handler
  * sees the batch. When the handler throws, its transaction took nothing
@@ -30,8 +30,6 @@ export class BatchConsumer<T extends object> extends Subscription {
   /** When the oldest buffered delivery arrived (performance.now()), for the linger. */
   private oldestAt = 0;
   private lingerTimer: NodeJS.Timeout | undefined;
-  /** Delivery tags of the current channel not yet acked or nacked. */
-  private unsettled = new Set<number>();
   private scheduled = false;
   private running = false;
 
@@ -50,13 +48,11 @@ export class BatchConsumer<T extends object> extends Subscription {
   protected override onChannelChange(): void {
     // What the old channel delivered and nobody settled is requeued by RabbitMQ with the channel.
     this.buffer = [];
-    this.unsettled = new Set();
     this.clearLinger();
   }
 
   protected onMessage(channel: Channel, msg: ConsumeMessage): void {
     if (channel !== this.channel) return;
-    this.unsettled.add(msg.fields.deliveryTag);
     if (this.buffer.length === 0) this.oldestAt = performance.now();
     this.buffer.push(msg);
     this.schedule();
@@ -107,7 +103,7 @@ export class BatchConsumer<T extends object> extends Subscription {
     // What stays buffered arrived after oldestAt, which is kept: it waits no longer than its linger.
     const taken = this.buffer.splice(0, this.maxBatch);
     if (this.cancelled || this.host.isClosing()) {
-      for (const msg of taken) this.settleOne(channel, msg, 'requeue');
+      for (const msg of taken) this.settle(channel, msg, 'requeue');
       return;
     }
     this.running = true;
@@ -138,7 +134,7 @@ export class BatchConsumer<T extends object> extends Subscription {
         continue;
       }
       logger.warn('message rejected: does not match its contract', { queue: this.queue, kind: meta.kind, expected: this.cls.name, errors: decoded.errors });
-      this.settleOne(channel, raw, 'reject');
+      this.settle(channel, raw, 'reject');
     }
     if (batch.length === 0) return;
     try {
@@ -152,7 +148,8 @@ export class BatchConsumer<T extends object> extends Subscription {
       for (const item of batch) await this.applyAlone(channel, item);
       return;
     }
-    this.ackAll(
+    annotateOutcome('ack');
+    this.ackHandled(
       channel,
       batch.map((d) => d.raw),
     );
@@ -165,34 +162,11 @@ export class BatchConsumer<T extends object> extends Subscription {
       this.failed(channel, item, err);
       return;
     }
-    this.settleOne(channel, item.raw, 'ack');
+    this.settle(channel, item.raw, 'ack');
   }
 
   /** Ends a message the handler failed on (Subscription.settleFailed) without holding up the next batch. */
   private failed(channel: Channel, item: Delivery<T>, err: unknown): void {
-    this.track(this.settleFailed(item.meta, err, (outcome) => this.settleOne(channel, item.raw, outcome)));
-  }
-
-  /**
-   * Acks a handled batch: one multiple-ack of its last tag when every
-   * unsettled delivery up to that tag is in the batch (a multiple-ack covers
-   * all of them), otherwise one ack each.
-   */
-  private ackAll(channel: Channel, msgs: ConsumeMessage[]): void {
-    const tags = new Set(msgs.map((m) => m.fields.deliveryTag));
-    const last = msgs.reduce((a, b) => (b.fields.deliveryTag > a.fields.deliveryTag ? b : a));
-    const lastTag = last.fields.deliveryTag;
-    const covered = channel === this.channel && [...this.unsettled].every((t) => t > lastTag || tags.has(t));
-    if (msgs.length > 1 && covered) {
-      for (const t of tags) this.unsettled.delete(t);
-      this.settle(channel, last, 'ack', true);
-      return;
-    }
-    for (const m of msgs) this.settleOne(channel, m, 'ack');
-  }
-
-  private settleOne(channel: Channel, msg: ConsumeMessage, outcome: 'ack' | 'requeue' | 'reject'): void {
-    if (channel === this.channel) this.unsettled.delete(msg.fields.deliveryTag);
-    this.settle(channel, msg, outcome);
+    this.track(this.settleFailed(item.meta, err, (outcome) => this.settle(channel, item.raw, outcome)));
   }
 }

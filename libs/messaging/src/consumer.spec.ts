@@ -1,10 +1,9 @@
 import type { Channel } from 'amqplib';
 import { IsInt, Min } from 'class-validator';
-import { silentLogger } from '@docflow/service-kit';
 import { Consumer } from './consumer';
 import { NonRetryableMessageError } from './errors';
-import type { ConsumerHost } from './subscription';
 import { FakeChannel } from './test-support/fake-channel';
+import { fakeHost } from './test-support/fake-host';
 
 class Item {
   @IsInt() @Min(0) n!: number;
@@ -18,16 +17,8 @@ async function settle(): Promise<void> {
 /** A consumer whose handler for message n waits until `finish(n)` (or throws what `fail(n)` gives). */
 function setUp(coalesceAcks: boolean) {
   const waiting = new Map<number, { resolve(): void; reject(err: unknown): void }>();
-  const host: ConsumerHost = {
-    logger: silentLogger,
-    requeueDelayMs: 10,
-    sleep: () => Promise.resolve(),
-    isClosing: () => false,
-    onConsumerLost: () => undefined,
-    forget: () => undefined,
-  };
   const handler = (msg: Item) => new Promise<void>((resolve, reject) => waiting.set(msg.n, { resolve, reject }));
-  const consumer = new Consumer(host, 'q', Item, handler, 16, coalesceAcks);
+  const consumer = new Consumer(fakeHost(), 'q', Item, handler, 16, coalesceAcks);
   const channel = new FakeChannel();
   return {
     consumer,

@@ -1,7 +1,7 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { runWithContext } from '@docflow/service-kit';
 import { decodeMessage } from './codec';
-import { annotateOutcome, type ConsumerHost, type Outcome, Subscription } from './subscription';
+import { annotateOutcome, type ConsumerHost, Subscription } from './subscription';
 import type { MessageHandler, MessageMeta } from './types';
 
 export type { ConsumerHost } from './subscription';
@@ -14,8 +14,6 @@ export type { ConsumerHost } from './subscription';
  * handlers finish together (a quorum queue writes each to its log).
  */
 export class Consumer<T extends object> extends Subscription {
-  /** Delivery tags of the current channel not yet acked or nacked (kept with coalesceAcks only). */
-  private unsettled = new Set<number>();
   /** Handled deliveries of the current channel whose ack waits for the current microtasks to finish. */
   private pendingAcks: ConsumeMessage[] = [];
   private flushScheduled = false;
@@ -33,18 +31,11 @@ export class Consumer<T extends object> extends Subscription {
 
   protected override onChannelChange(): void {
     // What the old channel delivered and nobody settled is requeued by RabbitMQ with the channel.
-    this.unsettled = new Set();
     this.pendingAcks = [];
   }
 
   protected onMessage(channel: Channel, msg: ConsumeMessage): void {
-    if (this.coalesceAcks && channel === this.channel) this.unsettled.add(msg.fields.deliveryTag);
     this.track(this.process(channel, msg));
-  }
-
-  protected override settle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
-    if (channel === this.channel) this.unsettled.delete(msg.fields.deliveryTag);
-    super.settle(channel, msg, outcome, multiple);
   }
 
   /** Acks a handled delivery: now, or with coalesceAcks once the microtasks queued now have run. */
@@ -65,28 +56,11 @@ export class Consumer<T extends object> extends Subscription {
     });
   }
 
-  /**
-   * Sends the waiting acks: those below every other
-   * unsettled delivery of the channel as one multiple-ack of the highest
-   * (a multiple-ack covers every outstanding delivery up to its tag, and
-   * each of those is handled), the rest one by one. When the channel is
-   * gone, RabbitMQ has already requeued them.
-   */
+  /** Sends the waiting acks (Subscription.ackHandled); when the channel is gone, RabbitMQ has already requeued them. */
   private flushAcks(): void {
-    const channel = this.channel;
-    const pending = this.pendingAcks;
+    const { channel, pendingAcks } = this;
     this.pendingAcks = [];
-    if (!channel || pending.length === 0) return;
-    const tags = new Set(pending.map((m) => m.fields.deliveryTag));
-    let lowestOther = Number.POSITIVE_INFINITY;
-    for (const t of this.unsettled) if (!tags.has(t) && t < lowestOther) lowestOther = t;
-    pending.sort((a, b) => a.fields.deliveryTag - b.fields.deliveryTag);
-    const covered = pending.filter((m) => m.fields.deliveryTag < lowestOther);
-    const rest = pending.filter((m) => m.fields.deliveryTag >= lowestOther);
-    for (const m of pending) this.unsettled.delete(m.fields.deliveryTag);
-    if (covered.length > 1) this.sendSettle(channel, covered[covered.length - 1] as ConsumeMessage, 'ack', true);
-    else rest.unshift(...covered);
-    for (const m of rest) this.sendSettle(channel, m, 'ack');
+    if (channel) this.ackHandled(channel, pendingAcks);
   }
 
   /** Acks still waiting are sent before the channel closes (a close right after an ack can lose it). */

@@ -31,6 +31,8 @@ export type Outcome = 'ack' | 'requeue' | 'reject';
 export abstract class Subscription {
   protected channel: Channel | undefined;
   private tag: string | undefined;
+  /** Delivery tags of the current channel not yet acked or nacked: what a multiple-ack of the channel would cover. */
+  private unsettled = new Set<number>();
   /** Id of the broker session the consumer is subscribed on. */
   sessionId: number | undefined;
   cancelled = false;
@@ -48,6 +50,12 @@ export abstract class Subscription {
   /** The channel changed (attached or gone): whatever was delivered on the old one is RabbitMQ's to redeliver. */
   protected onChannelChange(): void {}
 
+  private channelChanged(): void {
+    // Delivery tags count per channel; RabbitMQ requeues what the old one left unsettled.
+    this.unsettled = new Set();
+    this.onChannelChange();
+  }
+
   isActive(): boolean {
     return this.channel !== undefined && this.tag !== undefined && !this.cancelled;
   }
@@ -60,7 +68,7 @@ export abstract class Subscription {
       if (this.channel !== channel) return;
       this.channel = undefined;
       this.tag = undefined;
-      this.onChannelChange();
+      this.channelChanged();
       if (!this.cancelled && !this.host.isClosing()) {
         // Deferred: when the whole connection drops, its close event follows and handles everything.
         setImmediate(() => this.host.onConsumerLost(this, 'consumer channel closed'));
@@ -69,7 +77,7 @@ export abstract class Subscription {
     await channel.prefetch(this.prefetch);
     this.channel = channel;
     this.sessionId = sessionId;
-    this.onChannelChange();
+    this.channelChanged();
     const { consumerTag } = await channel.consume(this.queue, (msg) => this.onDelivery(channel, msg), { noAck: false });
     if (this.channel !== channel) return;
     this.tag = consumerTag;
@@ -81,7 +89,7 @@ export abstract class Subscription {
     this.channel = undefined;
     this.tag = undefined;
     this.sessionId = undefined;
-    this.onChannelChange();
+    this.channelChanged();
   }
 
   /** Stops the subscription; deliveries already on their way are requeued. */
@@ -134,6 +142,7 @@ export abstract class Subscription {
       if (!this.cancelled && !this.host.isClosing()) this.host.onConsumerLost(this, 'subscription cancelled by the broker');
       return;
     }
+    if (channel === this.channel) this.unsettled.add(msg.fields.deliveryTag);
     if (this.cancelled || this.host.isClosing()) {
       this.settle(channel, msg, 'requeue');
       return;
@@ -194,13 +203,38 @@ export abstract class Subscription {
   }
 
   /** Ack or nack on the channel the message came on; when that channel is gone, RabbitMQ has already requeued it. */
-  protected settle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
+  protected settle(channel: Channel, msg: ConsumeMessage, outcome: Outcome): void {
     annotateOutcome(outcome);
-    this.sendSettle(channel, msg, outcome, multiple);
+    this.sendSettle(channel, msg, outcome);
   }
 
-  /** The ack or nack frame alone (the outcome already noted on the span). */
-  protected sendSettle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
+  /**
+   * Acks handled deliveries of `channel` (their outcome already noted on the
+   * span) with the fewest frames and nothing else: a multiple-ack covers
+   * every unsettled delivery of the channel up to its tag, so it goes for the
+   * highest handled tag below every other unsettled one (when that spares a
+   * frame), and the rest are acked one by one. A tag already settled is
+   * skipped (a second ack is a channel error). On a channel no longer
+   * current nothing is sent: RabbitMQ has requeued its deliveries.
+   */
+  protected ackHandled(channel: Channel, handled: readonly ConsumeMessage[]): void {
+    if (channel !== this.channel) return;
+    const open = handled.filter((m) => this.unsettled.has(m.fields.deliveryTag)).sort((a, b) => a.fields.deliveryTag - b.fields.deliveryTag);
+    const tags = new Set(open.map((m) => m.fields.deliveryTag));
+    let lowestOther = Number.POSITIVE_INFINITY;
+    for (const t of this.unsettled) if (!tags.has(t) && t < lowestOther) lowestOther = t;
+    const below = open.filter((m) => m.fields.deliveryTag < lowestOther).length;
+    if (below > 1) this.sendSettle(channel, open[below - 1] as ConsumeMessage, 'ack', true);
+    for (const m of below > 1 ? open.slice(below) : open) this.sendSettle(channel, m, 'ack');
+  }
+
+  /** The ack or nack frame alone (the outcome already noted on the span); a multiple-ack settles every unsettled tag up to its own. */
+  private sendSettle(channel: Channel, msg: ConsumeMessage, outcome: Outcome, multiple = false): void {
+    if (channel === this.channel) {
+      const tag = msg.fields.deliveryTag;
+      if (multiple) for (const t of this.unsettled) if (t <= tag) this.unsettled.delete(t);
+      this.unsettled.delete(tag);
+    }
     try {
       switch (outcome) {
         case 'ack':
