@@ -120,14 +120,11 @@ export class WorkflowRun {
   async execute(): Promise<RunOutcome> {
     const pure = !needsCheckpoints(this.req.graph);
     if (pure) {
-      // Only nodes without effects (start, decision, end: microseconds, nothing checkpointed, no progress sent): they run
-      // while the read of the cancel state is out, and their outcome counts only if it finds no cancel (issue #16).
-      const cancelRead = this.req.cancelRead ?? this.cancelled();
-      cancelRead.catch(() => undefined);
+      // Only nodes without effects (start, decision, end: microseconds, nothing checkpointed, no progress sent), so the
+      // cancel state is not read (issue #16): a cancel keeps nothing from happening here, and the result of a run for an
+      // execution cancelled meanwhile is refused by the record's guard, as a result that crosses the cancel is.
       this.restorePrior();
-      const outcome = await this.run();
-      if (await cancelRead) throw new RunAborted('cancelled', 'the execution was cancelled before this delivery ran');
-      return outcome;
+      return this.run();
     }
     for (const cp of await this.deps.checkpoints.load(this.req.executionKey)) this.restore(cp);
     this.restorePrior();

@@ -7,7 +7,7 @@ import type { RunOutcome } from '../engine/run-types';
 import { WorkflowRun, type EngineDeps } from '../engine/workflow-run';
 import type { WorkflowMetrics } from '../metrics';
 import { JobResults, type FinalResult } from '../results/job-results';
-import { deliveredExecutionId, parseWorkflowJob } from './workflow-job';
+import { deliveredExecutionId, mayDoWork, parseWorkflowJob } from './workflow-job';
 import { findPolicyViolation } from '../executors/ai/data-shield/shield-policy';
 import { initialTaskStates } from '../engine/task-states';
 import { mayPark } from '../engine/node-kinds';
@@ -89,8 +89,9 @@ export class WorkflowJobHandler {
   private async run(msg: JobMessageV1, meta: MessageMeta): Promise<void> {
     const { broker, metrics, progressIntervalMs, parks } = this.deps;
     // The cancel read goes out now and its round trip overlaps the job's validation (issue #16); the run awaits it before running anything.
+    // A graph of control and decision nodes reads nothing (WorkflowRun.execute).
     const deliveredId = deliveredExecutionId(msg);
-    const cancelRead = this.cancelReadOf(deliveredId);
+    const cancelRead = mayDoWork(msg) ? this.cancelReadOf(deliveredId) : undefined;
     const parsed = parseWorkflowJob(msg, this.deps.jobUserSecret, this.deps.limits);
     const executionId = parsed.ok ? parsed.job.executionId : parsed.executionId;
     const logger = this.deps.logger.child({ jobId: msg.job_id, ...(executionId !== undefined ? { executionId } : {}), deliveryCount: meta.deliveryCount });

@@ -2,7 +2,8 @@ import { checkContract, executionIdFromJobId, executionKeyOf, type JobMessageV1,
 import { verifyJobUser } from '@docflow/internal-auth';
 import { errorMessage, validatePlain, type ValidationResult } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
-import { buildGraph, DEFAULT_WORKFLOW_LIMITS, isPlainObject, validateAgainstSchema, validateDefinition, type WorkflowDefinition, type WorkflowGraph, type WorkflowLimits } from '@docflow/workflow';
+import { buildGraph, DEFAULT_WORKFLOW_LIMITS, isPlainObject, validateAgainstSchema, validateDefinition, type WorkflowDefinition, type WorkflowGraph, type WorkflowLimits, type WorkflowNode } from '@docflow/workflow';
+import { doesWork } from '../engine/node-kinds';
 
 /** A workflow job that passed validation, ready for the engine. */
 export interface WorkflowJob {
@@ -83,6 +84,20 @@ export { executionKeyOf };
 
 function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Whether a delivered job's definition, as it came (before validation and
+ * normalisation), may hold a node that does work: anything but control and
+ * decision nodes, or anything it cannot tell. Only decides whether the cancel
+ * read goes out at delivery; the run decides on the validated graph and reads
+ * itself when this guessed wrong (WorkflowRun.execute).
+ */
+export function mayDoWork(msg: JobMessageV1): boolean {
+  const definition = (msg.payload as Record<string, unknown>)['workflow_definition'];
+  const nodes = isPlainObject(definition) ? definition['nodes'] : undefined;
+  if (!Array.isArray(nodes)) return true;
+  return nodes.some((node: unknown) => !isPlainObject(node) || !isPlainObject(node['data']) || doesWork(node as unknown as WorkflowNode));
 }
 
 /** The execution a delivered job names (its payload's `execution_id`, else its job id), before any validation. */

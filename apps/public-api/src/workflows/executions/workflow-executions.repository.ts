@@ -186,12 +186,15 @@ export class WorkflowExecutionsRepository {
    * results batches) go together in the next statement. This process's own waiters are told first
    * (`committedHere`): the commit was answered, so what they read is visible; the NOTIFY that follows reaches them
    * again through LISTEN, which finds a terminal execution's waiters gone and costs the others one re-read.
+   * `afterTurn`: the statement is sent once the current turn is over (a start's: its caller submits the job to
+   * the router in that turn, and the router call, on the execution's critical path, goes out first).
    */
-  private announce(payloads: string[]): void {
+  private announce(payloads: string[], afterTurn = false): void {
     if (payloads.length === 0) return;
     this.committedHere(payloads);
-    const sent: Promise<void> = this.announcements
-      .submit(payloads)
+    const turn = afterTurn ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve();
+    const sent: Promise<void> = turn
+      .then(() => this.announcements.submit(payloads))
       .catch((err: unknown) => this.announceFailed(err, payloads.length))
       .finally(() => this.announcing.delete(sent));
     this.announcing.add(sent);
@@ -397,7 +400,10 @@ export class WorkflowExecutionsRepository {
     const text = order.map(({ r }) => startQueuedSql(r, USER_START_LOCK)).join(';\n');
     const list = await querySqlPrepared(this.ds, START_STATEMENT, text);
     if (list.length !== 2 * batch.length) throw new Error(`a batch of ${batch.length} starts answered ${list.length} results`);
-    this.announce(list.flatMap((r, k) => (k % 2 === 1 && typeof r.rows[0]?.['announce'] === 'string' ? [r.rows[0]['announce']] : [])));
+    this.announce(
+      list.flatMap((r, k) => (k % 2 === 1 && typeof r.rows[0]?.['announce'] === 'string' ? [r.rows[0]['announce']] : [])),
+      true,
+    );
     const outcomes: ItemOutcome<StartOutcome>[] = new Array(batch.length);
     order.forEach(({ r, i }, k) => {
       try {
