@@ -2,7 +2,17 @@ import { checkContract, executionIdFromJobId, executionKeyOf, type JobMessageV1,
 import { verifyJobUser } from '@docflow/internal-auth';
 import { errorMessage, validatePlain, type ValidationResult } from '@docflow/service-kit';
 import { parseShieldPolicy, type ShieldPolicy } from '../executors/ai/data-shield/shield-policy';
-import { buildGraph, DEFAULT_WORKFLOW_LIMITS, isPlainObject, validateAgainstSchema, validateDefinition, type WorkflowDefinition, type WorkflowGraph, type WorkflowLimits, type WorkflowNode } from '@docflow/workflow';
+import {
+  buildGraph,
+  DEFAULT_WORKFLOW_LIMITS,
+  isPlainObject,
+  validateAgainstSchema,
+  validateDefinition,
+  type WorkflowDefinition,
+  type WorkflowGraph,
+  type WorkflowLimits,
+  type WorkflowNode,
+} from '@docflow/workflow';
 import { doesWork } from '../engine/node-kinds';
 
 /** A workflow job that passed validation, ready for the engine. */
