@@ -186,13 +186,14 @@ export class WorkflowExecutionsRepository {
    * results batches) go together in the next statement. This process's own waiters are told first
    * (`committedHere`): the commit was answered, so what they read is visible; the NOTIFY that follows reaches them
    * again through LISTEN, which finds a terminal execution's waiters gone and costs the others one re-read.
-   * `afterTurn`: the statement is sent once the current turn is over (a start's: its caller submits the job to
-   * the router in that turn, and the router call, on the execution's critical path, goes out first).
+   * `afterTurn`: the statement is sent a turn of the event loop later (a start's: its caller submits the job, and the
+   * router client sends the submissions of a turn at that turn's end, so the router call, on the execution's critical
+   * path, goes out first).
    */
   private announce(payloads: string[], afterTurn = false): void {
     if (payloads.length === 0) return;
     this.committedHere(payloads);
-    const turn = afterTurn ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve();
+    const turn = afterTurn ? new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve))) : Promise.resolve();
     const sent: Promise<void> = turn
       .then(() => this.announcements.submit(payloads))
       .catch((err: unknown) => this.announceFailed(err, payloads.length))
