@@ -49,18 +49,15 @@ describe('querySqlPrepared', () => {
     expect(second.result?.map((r) => r.rows)).toEqual([[{ n: 2 }]]);
   });
 
-  it('plans a statement marked indexed once, without sequential scans: its message sets both for its own transaction only', async () => {
-    const settings = "current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seqscan";
-    const mode = { name: 'pg_pool_plan_mode', text: `PREPARE pg_pool_plan_mode(int) AS SELECT $1 AS n, ${settings}`, plan: 'indexed' as const };
+  it('plans a statement marked custom with each call’s values: its message sets the plan mode for its own transaction only', async () => {
+    const mode = { name: 'pg_pool_plan_mode', text: "PREPARE pg_pool_plan_mode(int) AS SELECT $1 AS n, current_setting('plan_cache_mode') AS mode", plan: 'custom' as const };
     const first = await sent(() => querySqlPrepared(ds, mode, 'EXECUTE pg_pool_plan_mode(1)'));
-    expect(first.texts).toEqual([
-      `${mode.text};\nSELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true);\nEXECUTE pg_pool_plan_mode(1)`,
-    ]);
-    expect(first.result?.map((r) => r.rows)).toEqual([[{ n: 1, mode: 'force_generic_plan', seqscan: 'off' }]]);
+    expect(first.texts).toEqual([`${mode.text};\nSET LOCAL plan_cache_mode = force_custom_plan;\nEXECUTE pg_pool_plan_mode(1)`]);
+    expect(first.result?.map((r) => r.rows)).toEqual([[{ n: 1, mode: 'force_custom_plan' }]]);
     const second = await sent(() => querySqlPrepared(ds, mode, 'EXECUTE pg_pool_plan_mode(2)'));
-    expect(second.result?.map((r) => r.rows)).toEqual([[{ n: 2, mode: 'force_generic_plan', seqscan: 'off' }]]);
-    const after = (await querySqlPrepared(ds, plusOne, `SELECT ${settings}`)).map((r) => r.rows);
-    expect(after).toEqual([[{ mode: 'auto', seqscan: 'on' }]]);
+    expect(second.result?.map((r) => r.rows)).toEqual([[{ n: 2, mode: 'force_custom_plan' }]]);
+    const after = (await querySqlPrepared(ds, plusOne, "SELECT current_setting('plan_cache_mode') AS mode")).map((r) => r.rows);
+    expect(after).toEqual([[{ mode: 'auto' }]]);
   });
 
   it('knows the statement is held after a later statement of its first message failed (PREPARE is not undone)', async () => {

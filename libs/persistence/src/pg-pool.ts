@@ -94,21 +94,15 @@ export interface SqlPreparedStatement {
   /** The whole `PREPARE` statement. */
   text: string;
   /**
-   * `indexed`: planned once per connection, generically, with sequential
-   * scans disabled (the message's transaction sets `plan_cache_mode =
-   * force_generic_plan` and `enable_seqscan = off`), so every table of the
-   * statement is reached through an index whatever its size when the plan
-   * was made. For a statement whose every access has an index, this spares
-   * the planning of each call (0.4 to 0.5 ms of backend CPU for the start
-   * statement) without the risk of a generic plan made while a table was
-   * nearly empty (a sequential scan kept while it grows to thousands of
-   * rows). The plan is made again after the tables' statistics change (an
-   * ANALYZE invalidates it), under the same settings.
+   * `custom`: planned for each call's values (the message's transaction sets
+   * `plan_cache_mode = force_custom_plan`), still parsed once per connection.
+   * After five runs PostgreSQL may otherwise keep a generic plan, which can
+   * be far slower for skewed values (one owner with thousands of rows).
    */
-  plan?: 'indexed';
+  plan?: 'custom';
 }
 
-const INDEXED_PLAN = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)";
+const CUSTOM_PLAN = 'SET LOCAL plan_cache_mode = force_custom_plan';
 
 /**
  * A simple-protocol message (several statements, one implicit transaction,
@@ -129,7 +123,7 @@ export async function querySqlPrepared(ds: DataSource, statement: SqlPreparedSta
   const lost = (err: Error) => (broken = err);
   client.on('error', lost);
   try {
-    const head = [...(fresh ? [statement.text] : []), ...(statement.plan === 'indexed' ? [INDEXED_PLAN] : [])];
+    const head = [...(fresh ? [statement.text] : []), ...(statement.plan === 'custom' ? [CUSTOM_PLAN] : [])];
     const result = (await client.query(head.length ? `${head.join(';\n')};\n${message}` : message)) as PgResult | PgResult[];
     held.add(statement.name);
     const list = Array.isArray(result) ? result : [result];

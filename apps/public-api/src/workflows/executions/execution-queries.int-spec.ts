@@ -1,7 +1,6 @@
 import { escapeLiteral } from 'pg';
 import { openTestBed, type TestBed } from '../../test-support/test-app';
-import { querySqlPrepared } from '@docflow/persistence';
-import { APPLY_RESULTS_SQL, START_STATEMENT } from './execution-queries';
+import { APPLY_RESULTS_SQL } from './execution-queries';
 import { createActor } from './test-support/actors';
 
 let bed: TestBed;
@@ -12,43 +11,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bed?.close();
-});
-
-describe('plan of the start statement (START_STATEMENT, planned once per connection)', () => {
-  const explainStart = (id: number, owner: number, period: string) =>
-    `EXPLAIN (COSTS OFF) EXECUTE ${START_STATEMENT.name}(${id}, ${owner}, '{"a":1}', 'wf_plan', now(), 10, ${period}, 5, 10)`;
-
-  it('reaches every table by an index in its generic plan, even one made while the executions table was nearly empty', async () => {
-    const owner = await createActor(bed.database, 'start_plan_owner');
-    const [activity] = (await bed.database.query(`INSERT INTO activities (name, level, owner_id, workflow_definition) VALUES ('a', 'user', $1, '{}') RETURNING id`, [owner.id])) as { id: number }[];
-    const ids = (await bed.database.query(
-      `INSERT INTO workflow_executions (activity_id, user_id, status, workflow_definition, inputs, task_states)
-       SELECT $1, $2, CASE WHEN g % 3 = 0 THEN 'queued' ELSE 'completed' END, '{}', '{"a":1}', '{}' FROM generate_series(1, 20) g RETURNING id`,
-      [activity!.id, owner.id],
-    )) as { id: number }[];
-    await bed.database.query('ANALYZE workflow_executions');
-    const id = ids[2]!.id;
-
-    // The trap: a generic plan made now, with the planner's defaults, reads the small table whole (and keeps doing so as it grows).
-    const plain = (await bed.database.transaction(async (m) => {
-      await m.query(START_STATEMENT.text.replace(`PREPARE ${START_STATEMENT.name}(`, 'PREPARE start_plan_control('));
-      await m.query("SET LOCAL plan_cache_mode = 'force_generic_plan'");
-      const rows = (await m.query(explainStart(id, owner.id, "'2026-11-01'").replace(START_STATEMENT.name, 'start_plan_control'))) as { 'QUERY PLAN': string }[];
-      await m.query('DEALLOCATE start_plan_control');
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    })) as string;
-    expect(plain).toContain('Seq Scan on workflow_executions');
-
-    for (const period of ['NULL', "'2026-11-01'"]) {
-      const [result] = await querySqlPrepared(bed.database, START_STATEMENT, explainStart(id, owner.id, period));
-      const plan = (result!.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
-      expect(plan).not.toContain('Seq Scan');
-      expect(plan).toContain('Index Scan using workflow_executions_pkey on workflow_executions e');
-      expect(plan).toContain('Index Cond: (id = $1)');
-      expect(plan).toContain('Index Only Scan using workflow_executions_user_status_idx');
-      expect(plan).toContain('Index Scan using workflow_executions_user_created_idx');
-    }
-  });
 });
 
 describe('plans of the batched results statement (APPLY_RESULTS_SQL)', () => {

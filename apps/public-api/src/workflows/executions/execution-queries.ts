@@ -143,10 +143,8 @@ export const APPLY_RESULTS_SQL = (() => {
  */
 export const START_STATEMENT: SqlPreparedStatement = {
   name: 'wfx_start_v3',
-  // Planned once per connection with every table reached by an index (docs/decisions.md, "The start statement planned
-  // once"): left to itself, PostgreSQL kept after five runs a generic plan made while the table was small, which halved
-  // webhook starts once the owner had thousands of executions; planning each start instead cost 0.4 to 0.5 ms of CPU.
-  plan: 'indexed',
+  // Planned per start: the generic plan PostgreSQL kept after five runs halved webhook starts for an owner with thousands of executions.
+  plan: 'custom',
   text: `PREPARE wfx_start_v3(int, int, jsonb, text, timestamptz, int, date, int, numeric) AS
    WITH cur AS (
      SELECT e.id, e.status, e.inputs = '{}'::jsonb AS stored_empty, a.execution_deadline_seconds AS secs, a.data_shield_policy
