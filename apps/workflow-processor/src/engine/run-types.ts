@@ -29,6 +29,7 @@ export interface RunRequest {
    * The read of whether the execution was cancelled, sent when the job was
    * delivered (while it was validated); the run awaits it where it would
    * otherwise read, before it runs anything. Without it, the run reads then.
+   * A graph of control and decision nodes reads nothing and leaves it unawaited.
    */
   cancelRead?: Promise<boolean>;
   /** Called with the live task states when a task node starts or ends. */

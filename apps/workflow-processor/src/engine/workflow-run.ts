@@ -123,6 +123,8 @@ export class WorkflowRun {
       // Only nodes without effects (start, decision, end: microseconds, nothing checkpointed, no progress sent), so the
       // cancel state is not read (issue #16): a cancel keeps nothing from happening here, and the result of a run for an
       // execution cancelled meanwhile is refused by the record's guard, as a result that crosses the cancel is.
+      // A read handed over anyway is left unawaited; its failure must not surface as an unhandled rejection.
+      this.req.cancelRead?.catch(() => undefined);
       this.restorePrior();
       return this.run();
     }
